@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { normalizeTag, tagProblem, TAG_RULE } from '../tags';
+
+/** Limits a model can read in every schema and every error message. */
+export const LIMITS = {
+  descriptionMax: 500,
+  contentMax: 32_000,
+  tagsMin: 1,
+  tagsMax: 12,
+  keywordsMax: 20,
+  keywordMax: 200,
+  searchLimitDefault: 10,
+  searchLimitMax: 50,
+  listLimitDefault: 100,
+  listLimitMax: 1000,
+} as const;
+
+const lengthError = (what: string) => (iss: { input?: unknown; maximum?: unknown }) =>
+  `${what} is ${String(iss.input ?? '').length} characters; the limit is ${String(iss.maximum)}`;
+
+/** A memory id: a UUID made by the store, never by the model. */
+export const MemoryId = z
+  .uuid({ error: 'must be a memory id (a UUID returned by search or create); search first to find one' })
+  .transform((s) => s.toLowerCase())
+  .describe('Memory id, a UUID returned by agent-memory_search or agent-memory_create.');
+
+export const Description = z
+  .string({ error: 'description must be a string' })
+  .trim()
+  .min(1, { error: 'description is empty; write one sentence that tells an agent whether to read this memory' })
+  .max(LIMITS.descriptionMax, { error: lengthError('description') })
+  .describe(
+    `One or two sentences (at most ${LIMITS.descriptionMax} characters) that let an agent decide whether to read the memory: the problem, the context, the outcome.`,
+  );
+
+export const Content = z
+  .string({ error: 'content must be a string' })
+  .refine((s) => s.trim().length > 0, { error: 'content is empty; record what was done and why' })
+  .pipe(z.string().max(LIMITS.contentMax, { error: lengthError('content') }))
+  .describe(
+    `The memory itself in Markdown (at most ${LIMITS.contentMax} characters): what was found or decided, why, how it was verified, and what to watch out for.`,
+  );
+
+/** One tag: normalised (trimmed, lower case, spaces to `-`) and then checked against the safe set. */
+export const Tag = z
+  .string({ error: 'a tag must be a string' })
+  .transform((raw, ctx) => {
+    const tag = normalizeTag(raw);
+    const problem = tagProblem(tag);
+    if (problem) {
+      ctx.addIssue({ code: 'custom', message: `tag ${problem}` });
+      return z.NEVER;
+    }
+    return tag;
+  })
+  .describe(TAG_RULE);
+
+/** 1–12 tags, normalised and de-duplicated. */
+export const Tags = z
+  .array(Tag, { error: 'tags must be a list of strings' })
+  .min(LIMITS.tagsMin, { error: `give at least ${LIMITS.tagsMin} tag; reuse existing tags (agent-memory_tags) where they fit` })
+  .max(LIMITS.tagsMax, { error: (iss) => `${(iss.input as unknown[]).length} tags given; the limit is ${LIMITS.tagsMax}` })
+  .transform((tags) => [...new Set(tags)])
+  .describe(`${LIMITS.tagsMin}–${LIMITS.tagsMax} tags. ${TAG_RULE}. Prefer tags that already exist.`);
+
+/** A tags filter: same rules as tags, but may be empty. */
+export const TagFilter = z
+  .array(Tag)
+  .max(LIMITS.tagsMax)
+  .transform((tags) => [...new Set(tags)])
+  .describe('Only return memories that carry every one of these tags.');
+
+export const Version = z
+  .number({ error: 'version must be a number' })
+  .int({ error: 'version must be a whole number' })
+  .min(1, { error: 'versions start at 1' })
+  .describe('A version number of the memory, as returned by read or history.');
+
+export const Keyword = z
+  .string()
+  .trim()
+  .min(1, { error: 'a keyword is empty' })
+  .max(LIMITS.keywordMax, { error: lengthError('a keyword') });
+
+/** ISO-8601 timestamp with milliseconds, UTC. */
+export const Timestamp = z.iso.datetime({ offset: false, precision: 3 });
+
+export const Author = z.string().trim().min(1).max(200);

@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { Author, Content, Description, Keyword, LIMITS, MemoryId, TagFilter, Tags, Tag, Timestamp, Version } from './fields';
+
+/** What search returns per hit, and what list returns per item (plus changedAt). */
+export const MemorySummary = z.object({ id: z.string(), description: z.string(), tags: z.array(z.string()) });
+export type MemorySummary = z.infer<typeof MemorySummary>;
+
+/** A memory as read: the current (or requested) version. */
+export const MemoryRecord = z.object({
+  id: z.string(),
+  description: z.string(),
+  tags: z.array(z.string()),
+  content: z.string(),
+  changedAt: Timestamp,
+  deletedAt: Timestamp.optional(),
+  author: z.string(),
+  version: z.number().int(),
+});
+export type MemoryRecord = z.infer<typeof MemoryRecord>;
+
+// ---- search
+export const SearchInput = z
+  .object({
+    keywords: z
+      .array(Keyword, { error: 'keywords must be a list of strings' })
+      .min(1, { error: 'give at least one keyword; an empty search is not "everything" (use list for that)' })
+      .max(LIMITS.keywordsMax, { error: `at most ${LIMITS.keywordsMax} keywords` })
+      .describe('Words or short phrases to look for in tags and descriptions; error messages may be pasted as one keyword.'),
+    tags: TagFilter.optional(),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(LIMITS.searchLimitMax, { error: `limit is at most ${LIMITS.searchLimitMax}` })
+      .optional()
+      .describe(`How many results to return, 1–${LIMITS.searchLimitMax} (default ${LIMITS.searchLimitDefault}).`),
+  })
+  .strict();
+export const SearchOutput = z.array(MemorySummary);
+
+// ---- create
+export const CreateInput = z.object({ description: Description, tags: Tags, content: Content }).strict();
+export const CreateOutput = z.object({ id: z.string() });
+
+// ---- edit
+export const EditInput = z
+  .object({
+    id: MemoryId,
+    description: Description.optional(),
+    tags: Tags.optional(),
+    content: Content.optional(),
+    expectedVersion: Version.optional().describe(
+      'The version you read. If the memory has changed since, the edit is refused with the current version so you can re-read it.',
+    ),
+  })
+  .strict();
+export const EditOutput = z.object({
+  id: z.string(),
+  version: z.number().int(),
+  changed: z.boolean(),
+  changedFields: z.array(z.enum(['description', 'tags', 'content'])),
+});
+
+// ---- read
+export const ReadInput = z
+  .object({ id: MemoryId, version: Version.optional().describe('Read this older version instead of the current one.') })
+  .strict();
+export const ReadOutput = MemoryRecord;
+
+// ---- delete
+export const DeleteInput = z.object({ id: MemoryId, expectedVersion: Version.optional() }).strict();
+export const DeleteOutput = z.object({ id: z.string(), version: z.number().int(), deletedAt: Timestamp });
+
+// ---- tags
+export const TagsInput = z
+  .object({
+    proposed: z
+      .array(z.string().max(200))
+      .max(LIMITS.tagsMax)
+      .optional()
+      .describe('Tags you intend to use: the answer lists existing tags close to each, so you can reuse them.'),
+  })
+  .strict();
+export const TagsOutput = z.object({
+  tags: z.array(z.object({ tag: z.string(), count: z.number().int() })),
+  totalTags: z.number().int(),
+  suggestions: z.array(
+    z.object({
+      proposed: z.string(),
+      normalized: z.string(),
+      exists: z.boolean(),
+      similar: z.array(z.object({ tag: z.string(), count: z.number().int() })),
+    }),
+  ),
+});
+
+// ---- operations that are not model tools (CLI, views)
+export const HistoryInput = z.object({ id: MemoryId }).strict();
+export const HistoryEntry = MemoryRecord.extend({ op: z.enum(['create', 'edit', 'delete', 'restore']) });
+export const HistoryOutput = z.array(HistoryEntry);
+
+export const RestoreInput = z
+  .object({
+    id: MemoryId,
+    version: Version.optional().describe('The version whose data becomes current again; default: undo the delete.'),
+  })
+  .strict();
+export const RestoreOutput = z.object({ id: z.string(), version: z.number().int(), restoredFrom: z.number().int() });
+
+export const ListInput = z
+  .object({
+    deleted: z.boolean().optional(),
+    limit: z.number().int().min(1).max(LIMITS.listLimitMax, { error: `limit is at most ${LIMITS.listLimitMax}` }).optional(),
+    cursor: z.string().max(500).optional(),
+  })
+  .strict();
+export const ListOutput = z.object({
+  items: z.array(MemorySummary.extend({ changedAt: Timestamp })),
+  nextCursor: z.string().nullable(),
+});
+
+export const PurgeInput = z.object({ id: MemoryId }).strict();
+export const PurgeOutput = z.object({ id: z.string(), versionsRemoved: z.number().int() });
+
+/** One stored version, as exported and imported (JSONL, one per line). */
+export const VersionRow = z
+  .object({
+    rowId: z.uuid(),
+    id: MemoryId,
+    version: Version,
+    op: z.enum(['create', 'edit', 'delete', 'restore']),
+    description: Description,
+    tags: z.array(Tag).min(1).max(LIMITS.tagsMax),
+    content: Content,
+    changedAt: Timestamp,
+    deletedAt: Timestamp.nullable(),
+    author: Author,
+    restoredFrom: z.number().int().nullable().optional(),
+  })
+  .strict();
+export type VersionRow = z.infer<typeof VersionRow>;

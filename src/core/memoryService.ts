@@ -1,0 +1,253 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { ListCursor, Store, StoredVersion } from '../store/store';
+import * as C from './contract';
+import { ConflictError, NotFoundError, SecretError, ValidationError } from './errors';
+import { analyzeQuery } from './search/query';
+import { assertNoSecret } from './secrets';
+import { normalizeTag, suggestTags, tagProblem } from './tags';
+
+export interface MemoryServiceOptions {
+  /** Recorded on every version this service writes. */
+  author: string;
+  /** Injected for tests; defaults to the system clock. */
+  now?: () => Date;
+}
+
+type Out<S extends z.ZodType> = z.output<S>;
+type Field = 'description' | 'tags' | 'content';
+
+/** Most tags a tags answer lists, so a large vocabulary never floods a model's context. */
+const TAGS_ANSWER_MAX = 200;
+
+/**
+ * The memory domain: the contract's operations with type-2 semantics. Every input is
+ * parsed against the contract here, so every adapter gets the same validation and
+ * messages. Writes go through `Store.write`, which hands `decide` the freshest current
+ * row under the store's lock; whatever `decide` throws leaves the store unchanged.
+ */
+export class MemoryService {
+  private readonly now: () => Date;
+
+  constructor(
+    private readonly store: Store,
+    private readonly options: MemoryServiceOptions,
+  ) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /** A changedAt later than `previous` even when the clock has not moved (or went back). */
+  private timestamp(previous?: string): string {
+    const now = this.now().getTime();
+    const floor = previous ? Date.parse(previous) + 1 : 0;
+    return new Date(Math.max(now, floor)).toISOString();
+  }
+
+  private row(id: string, version: number, op: StoredVersion['op'], data: Pick<StoredVersion, Field>, previous?: StoredVersion): StoredVersion {
+    return {
+      rowId: randomUUID(), id, version, op,
+      description: data.description, tags: data.tags, content: data.content,
+      changedAt: this.timestamp(previous?.changedAt), deletedAt: null, author: this.options.author, restoredFrom: null,
+    };
+  }
+
+  private static checkSecrets(fields: Partial<Pick<StoredVersion, Field>>): void {
+    if (fields.description !== undefined) assertNoSecret('description', fields.description);
+    if (fields.tags !== undefined) fields.tags.forEach((t, i) => assertNoSecret(`tags[${i}]`, t));
+    if (fields.content !== undefined) assertNoSecret('content', fields.content);
+  }
+
+  private static existing(id: string, current: StoredVersion | undefined): StoredVersion {
+    if (!current) throw new NotFoundError(`memory ${id} does not exist; search to find the id of an existing memory`);
+    return current;
+  }
+
+  private static live(id: string, current: StoredVersion | undefined, action: string): StoredVersion {
+    const cur = MemoryService.existing(id, current);
+    if (cur.deletedAt) {
+      throw new ConflictError(`memory ${id} was deleted at ${cur.deletedAt} (version ${cur.version}); it cannot be ${action} unless a person restores it`, cur.version);
+    }
+    return cur;
+  }
+
+  private static expect(id: string, cur: StoredVersion, expected: number | undefined): void {
+    if (expected !== undefined && expected !== cur.version) {
+      throw new ConflictError(
+        `memory ${id} is at version ${cur.version}, not ${expected}: someone changed it since you read it; read it again and re-apply your change`,
+        cur.version,
+      );
+    }
+  }
+
+  private static record(v: StoredVersion): Out<typeof C.ReadOutput> {
+    return {
+      id: v.id, description: v.description, tags: v.tags, content: v.content, changedAt: v.changedAt,
+      ...(v.deletedAt ? { deletedAt: v.deletedAt } : {}), author: v.author, version: v.version,
+    };
+  }
+
+  async search(input: unknown): Promise<Out<typeof C.SearchOutput>> {
+    const q = C.parseInput(C.SearchInput, input);
+    const hits = await this.store.search(analyzeQuery(q.keywords, q.tags ?? [], q.limit ?? C.LIMITS.searchLimitDefault));
+    return hits.map(({ id, description, tags }) => ({ id, description, tags }));
+  }
+
+  async create(input: unknown): Promise<Out<typeof C.CreateOutput>> {
+    const data = C.parseInput(C.CreateInput, input);
+    MemoryService.checkSecrets(data);
+    const id = randomUUID();
+    await this.store.write(id, () => this.row(id, 1, 'create', data));
+    return { id };
+  }
+
+  async edit(input: unknown): Promise<Out<typeof C.EditOutput>> {
+    const e = C.parseInput(C.EditInput, input);
+    if (e.description === undefined && e.tags === undefined && e.content === undefined) {
+      throw new ValidationError('', 'give at least one of description, tags or content to change');
+    }
+    MemoryService.checkSecrets(e);
+    let result: Out<typeof C.EditOutput> | undefined;
+    await this.store.write(e.id, (current, maxVersion) => {
+      const cur = MemoryService.live(e.id, current, 'edited');
+      MemoryService.expect(e.id, cur, e.expectedVersion);
+      const next = { description: e.description ?? cur.description, tags: e.tags ?? cur.tags, content: e.content ?? cur.content };
+      const changedFields = (['description', 'tags', 'content'] as const).filter(
+        (f) => JSON.stringify(next[f]) !== JSON.stringify(cur[f]),
+      );
+      if (changedFields.length === 0) {
+        result = { id: e.id, version: cur.version, changed: false, changedFields };
+        return null;
+      }
+      const row = this.row(e.id, maxVersion + 1, 'edit', next, cur);
+      result = { id: e.id, version: row.version, changed: true, changedFields };
+      return row;
+    });
+    return result!;
+  }
+
+  async read(input: unknown): Promise<Out<typeof C.ReadOutput>> {
+    const r = C.parseInput(C.ReadInput, input);
+    if (r.version === undefined) return MemoryService.record(MemoryService.existing(r.id, await this.store.current(r.id)));
+    const v = await this.store.version(r.id, r.version);
+    if (!v) {
+      const cur = MemoryService.existing(r.id, await this.store.current(r.id));
+      throw new NotFoundError(`memory ${r.id} has no version ${r.version}; its current version is ${cur.version}`);
+    }
+    return MemoryService.record(v);
+  }
+
+  async delete(input: unknown): Promise<Out<typeof C.DeleteOutput>> {
+    const d = C.parseInput(C.DeleteInput, input);
+    const row = await this.store.write(d.id, (current, maxVersion) => {
+      const cur = MemoryService.live(d.id, current, 'deleted again');
+      MemoryService.expect(d.id, cur, d.expectedVersion);
+      const next = this.row(d.id, maxVersion + 1, 'delete', cur, cur);
+      return { ...next, deletedAt: next.changedAt };
+    });
+    return { id: d.id, version: row!.version, deletedAt: row!.deletedAt! };
+  }
+
+  async history(input: unknown): Promise<Out<typeof C.HistoryOutput>> {
+    const h = C.parseInput(C.HistoryInput, input);
+    const rows = await this.store.history(h.id);
+    if (rows.length === 0) MemoryService.existing(h.id, undefined);
+    return rows.map((v) => ({ ...MemoryService.record(v), op: v.op }));
+  }
+
+  async restore(input: unknown): Promise<Out<typeof C.RestoreOutput>> {
+    const r = C.parseInput(C.RestoreInput, input);
+    const history = await this.store.history(r.id);
+    let restoredFrom = 0;
+    const row = await this.store.write(r.id, (current, maxVersion) => {
+      const cur = MemoryService.existing(r.id, current);
+      let source: StoredVersion | undefined;
+      if (r.version === undefined) {
+        if (!cur.deletedAt) throw new ConflictError(`memory ${r.id} is not deleted; give a version to bring back older data`, cur.version);
+        source = [...history].reverse().find((v) => !v.deletedAt) ?? cur;
+      } else {
+        source = history.find((v) => v.version === r.version);
+        if (!source) throw new NotFoundError(`memory ${r.id} has no version ${r.version}; its current version is ${cur.version}`);
+        if (!cur.deletedAt && (['description', 'tags', 'content'] as const).every((f) => JSON.stringify(source![f]) === JSON.stringify(cur[f]))) {
+          throw new ConflictError(`version ${r.version} of memory ${r.id} holds the same data as the current version ${cur.version}; nothing to restore`, cur.version);
+        }
+      }
+      restoredFrom = source.version;
+      return { ...this.row(r.id, maxVersion + 1, 'restore', source, cur), restoredFrom };
+    });
+    return { id: r.id, version: row!.version, restoredFrom };
+  }
+
+  async list(input: unknown): Promise<Out<typeof C.ListOutput>> {
+    const l = C.parseInput(C.ListInput, input);
+    const limit = l.limit ?? C.LIMITS.listLimitDefault;
+    const after = l.cursor === undefined ? undefined : decodeCursor(l.cursor);
+    const rows = await this.store.list({ deleted: l.deleted ?? false, limit: limit + 1, after });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      items: page.map(({ id, description, tags, changedAt }) => ({ id, description, tags, changedAt })),
+      nextCursor: rows.length > limit && last ? encodeCursor({ changedAt: last.changedAt, id: last.id }) : null,
+    };
+  }
+
+  async tags(input: unknown): Promise<Out<typeof C.TagsOutput>> {
+    const t = C.parseInput(C.TagsInput, input ?? {});
+    const vocabulary = await this.store.tagCounts();
+    const suggestions = (t.proposed ?? []).map((proposed) => {
+      const normalized = normalizeTag(proposed);
+      return {
+        proposed,
+        normalized,
+        exists: !tagProblem(normalized) && vocabulary.some((v) => v.tag === normalized),
+        similar: suggestTags(normalized, vocabulary),
+      };
+    });
+    return { tags: vocabulary.slice(0, TAGS_ANSWER_MAX), totalTags: vocabulary.length, suggestions };
+  }
+
+  async purge(input: unknown): Promise<Out<typeof C.PurgeOutput>> {
+    const p = C.parseInput(C.PurgeInput, input);
+    const versionsRemoved = await this.store.purge(p.id);
+    if (versionsRemoved === 0) MemoryService.existing(p.id, undefined);
+    return { id: p.id, versionsRemoved };
+  }
+
+  /** Every stored version, for export. */
+  exportVersions(): AsyncIterable<StoredVersion> {
+    return this.store.exportVersions();
+  }
+
+  /**
+   * Imports version rows (an export of this or another store). Every row is validated
+   * and checked for secrets first; one bad row refuses the whole import. Rows already
+   * stored (same rowId) are skipped, so importing twice changes nothing.
+   */
+  async importVersions(rows: unknown[], describeRow: (index: number) => string = (i) => `rows[${i}]`): Promise<{ added: number; skipped: number }> {
+    const parsed = rows.map((r, i) => {
+      try {
+        const row = C.parseInput(C.VersionRow, r);
+        MemoryService.checkSecrets(row);
+        return { ...row, restoredFrom: row.restoredFrom ?? null };
+      } catch (err) {
+        if (err instanceof ValidationError) throw new ValidationError(describeRow(i), err.message, `${describeRow(i)}: ${err.message}`);
+        if (err instanceof SecretError) throw new SecretError(`${describeRow(i)} ${err.field}`, err.kind, err.line);
+        throw err;
+      }
+    });
+    return this.store.importVersions(parsed);
+  }
+}
+
+export function encodeCursor(c: ListCursor): string {
+  return Buffer.from(JSON.stringify([c.changedAt, c.id])).toString('base64url');
+}
+
+export function decodeCursor(s: string): ListCursor {
+  try {
+    const [changedAt, id] = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as unknown[];
+    if (typeof changedAt === 'string' && typeof id === 'string') return { changedAt, id };
+  } catch {
+    // fall through to the validation error
+  }
+  throw new ValidationError('cursor', 'is not a cursor returned by list; start without one');
+}

@@ -1,0 +1,174 @@
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** A complete journal line and where it sits in the file. */
+export interface JournalLine {
+  text: string;
+  /** Byte offset of the line's first byte. */
+  start: number;
+  /** Byte offset just past its newline. */
+  end: number;
+}
+
+/** Identity and read position of the journal as one process has consumed it. */
+export interface JournalPosition {
+  /** Inode of the file consumed (0 before it exists): a different inode means it was replaced. */
+  ino: number;
+  /** Bytes consumed: always just past a newline. */
+  offset: number;
+  /** SHA-1 of the last consumed line, to check that a snapshot still matches the file. */
+  tailSha: string;
+  tailLength: number;
+}
+
+export const EMPTY_POSITION: JournalPosition = { ino: 0, offset: 0, tailSha: '', tailLength: 0 };
+
+export function sha1(data: Buffer | string): string {
+  return createHash('sha1').update(data).digest('hex');
+}
+
+/** A filesystem-safe timestamp for the names of set-aside files. */
+export function stamp(): string {
+  return new Date().toISOString().replace(/[:.]/g, '-');
+}
+
+/** fsync a directory so a create or rename in it survives a crash (a no-op where unsupported). */
+export function syncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(dir, 'r');
+    fs.fsyncSync(fd);
+  } catch {
+    // Some platforms (Windows) cannot open or fsync a directory; the rename is still atomic there.
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/**
+ * The append-only journal file: one JSON entry per line. Appends are whole-line writes
+ * followed by fdatasync, made only under the store's write lock; readers consume only
+ * complete lines, so a line another process is still writing is never half-read.
+ */
+export class JournalFile {
+  constructor(readonly file: string) {}
+
+  stat(): { ino: number; size: number } {
+    try {
+      const st = fs.statSync(this.file);
+      return { ino: st.ino, size: st.size };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { ino: 0, size: 0 };
+      throw err;
+    }
+  }
+
+  /**
+   * Complete lines from `from` to the end of the file, read in chunks. `end` is where
+   * reading stopped: just past the last newline; `incomplete` is true when bytes follow it.
+   */
+  *readLines(from: number, size: number): Generator<JournalLine, { end: number; incomplete: boolean }> {
+    if (size <= from) return { end: from, incomplete: false };
+    const fd = fs.openSync(this.file, 'r');
+    try {
+      const chunkSize = 4 << 20;
+      let pos = from;
+      let carry = Buffer.alloc(0);
+      let carryStart = from;
+      while (pos < size) {
+        const buf = Buffer.allocUnsafe(Math.min(chunkSize, size - pos));
+        const n = fs.readSync(fd, buf, 0, buf.length, pos);
+        if (n === 0) break;
+        pos += n;
+        const data = carry.length ? Buffer.concat([carry, buf.subarray(0, n)]) : buf.subarray(0, n);
+        let lineStart = 0;
+        for (let nl = data.indexOf(10); nl !== -1; nl = data.indexOf(10, lineStart)) {
+          const start = carryStart + lineStart;
+          yield { text: data.toString('utf8', lineStart, nl), start, end: carryStart + nl + 1 };
+          lineStart = nl + 1;
+        }
+        carry = Buffer.from(data.subarray(lineStart));
+        carryStart += lineStart;
+      }
+      return { end: carryStart, incomplete: carry.length > 0 };
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /** Bytes [start, end) of the file. */
+  readRange(start: number, end: number): Buffer {
+    const fd = fs.openSync(this.file, 'r');
+    try {
+      const buf = Buffer.alloc(end - start);
+      const n = fs.readSync(fd, buf, 0, buf.length, start);
+      return buf.subarray(0, n);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /**
+   * Appends `text` (whole lines) at `expectedSize` and makes it durable. On any failure
+   * the file is cut back to `expectedSize`, so no half-written line stays behind.
+   */
+  append(text: string, expectedSize: number): { ino: number; size: number } {
+    const created = expectedSize === 0 && !fs.existsSync(this.file);
+    const fd = fs.openSync(this.file, 'a');
+    try {
+      const data = Buffer.from(text, 'utf8');
+      try {
+        let written = 0;
+        while (written < data.length) written += fs.writeSync(fd, data, written, data.length - written);
+        fs.fdatasyncSync(fd);
+      } catch (err) {
+        try {
+          fs.ftruncateSync(fd, expectedSize);
+          fs.fdatasyncSync(fd);
+        } catch {
+          // The original error is the one to report; the torn tail is set aside on the next write.
+        }
+        throw err;
+      }
+      const st = fs.fstatSync(fd);
+      if (created) syncDir(path.dirname(this.file));
+      return { ino: st.ino, size: st.size };
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+
+  /**
+   * Moves the bytes after `offset` (a torn last line left by a crashed writer) into a
+   * file of their own next to the journal, then cuts the journal back to `offset`.
+   * Returns where the bytes were kept.
+   */
+  setAsideTail(offset: number): string {
+    const { size } = this.stat();
+    const aside = path.join(path.dirname(this.file), `journal.torn-${stamp()}.jsonl`);
+    fs.writeFileSync(aside, this.readRange(offset, size), { flush: true });
+    const fd = fs.openSync(this.file, 'r+');
+    try {
+      fs.ftruncateSync(fd, offset);
+      fs.fdatasyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    return aside;
+  }
+
+  /** Replaces the whole journal with `lines` atomically (temp file, fsync, rename). */
+  replace(lines: Iterable<string>): void {
+    const tmp = `${this.file}.rewrite-${process.pid}-${Date.now()}`;
+    const fd = fs.openSync(tmp, 'w');
+    try {
+      for (const line of lines) fs.writeSync(fd, line.endsWith('\n') ? line : `${line}\n`);
+      fs.fdatasyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(tmp, this.file);
+    syncDir(path.dirname(this.file));
+  }
+}

@@ -1,0 +1,78 @@
+import type { Database } from 'sql.js';
+import { StorageError } from '../../core/errors';
+
+/**
+ * The snapshot's schema, versioned with `PRAGMA user_version`. Each entry migrates from
+ * the previous version; a store written by a newer release is refused rather than
+ * rewritten in a form that release could not read.
+ */
+export const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
+  {
+    version: 1,
+    sql: `
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE memory_versions (
+        seq INTEGER PRIMARY KEY,
+        row_id TEXT NOT NULL UNIQUE,
+        id TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        op TEXT NOT NULL,
+        description TEXT NOT NULL,
+        tags TEXT NOT NULL,
+        content TEXT NOT NULL,
+        changed_at TEXT NOT NULL,
+        deleted_at TEXT,
+        author TEXT NOT NULL,
+        restored_from INTEGER
+      );
+      CREATE INDEX memory_versions_by_id ON memory_versions (id, version);
+      CREATE TABLE memories_current (
+        id TEXT PRIMARY KEY,
+        seq INTEGER NOT NULL,
+        changed_at TEXT NOT NULL,
+        deleted INTEGER NOT NULL,
+        max_version INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX memories_current_by_change ON memories_current (deleted, changed_at, id);
+      CREATE TABLE purged (id TEXT PRIMARY KEY, purged_at TEXT NOT NULL) WITHOUT ROWID;
+    `,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+function userVersion(db: Database): number {
+  return Number(db.exec('PRAGMA user_version')[0]?.values[0]?.[0] ?? 0);
+}
+
+/** Brings `db` to `target` (default: the latest schema), each step in a transaction. */
+export function migrate(db: Database, migrations = MIGRATIONS, target = migrations[migrations.length - 1]!.version): number {
+  const from = userVersion(db);
+  if (from > target) {
+    throw new StorageError(
+      `the store's snapshot has schema version ${from}, newer than this release understands (${target}); update Agent Memory`,
+    );
+  }
+  for (const m of migrations) {
+    if (m.version <= from || m.version > target) continue;
+    db.exec('BEGIN');
+    try {
+      db.exec(m.sql);
+      db.exec(`PRAGMA user_version = ${m.version}`);
+      db.exec('COMMIT');
+    } catch (err) {
+      db.exec('ROLLBACK');
+      throw new StorageError(`migration to schema version ${m.version} failed: ${(err as Error).message}`, { cause: err });
+    }
+  }
+  return userVersion(db);
+}
+
+export function getMeta(db: Database, key: string): string | undefined {
+  const r = db.exec('SELECT value FROM meta WHERE key = ?', [key]);
+  return r[0]?.values[0]?.[0] as string | undefined;
+}
+
+export function setMeta(db: Database, key: string, value: string): void {
+  db.run('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value]);
+}

@@ -1,0 +1,93 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Database, SqlJsStatic } from 'sql.js';
+import { StorageError } from '../../core/errors';
+import type { StoreWarning } from '../store';
+import { type JournalFile, type JournalPosition, EMPTY_POSITION, sha1, stamp, syncDir } from './journal';
+import { getMeta, migrate, setMeta } from './schema';
+
+/** A database to continue from, and the journal position it already contains. */
+export interface Loaded {
+  db: Database;
+  position: JournalPosition;
+}
+
+/**
+ * Opens the snapshot if it is readable and still matches the journal; otherwise starts
+ * an empty database (the journal is the record; the snapshot is only a cache). A corrupt
+ * snapshot is moved aside, never overwritten; a snapshot from a newer release is refused.
+ */
+export function loadSnapshot(SQL: SqlJsStatic, file: string, journal: JournalFile, warn: (w: StoreWarning) => void): Loaded {
+  const fresh = (): Loaded => {
+    const db = new SQL.Database();
+    migrate(db);
+    return { db, position: { ...EMPTY_POSITION, ino: journal.stat().ino } };
+  };
+  if (!fs.existsSync(file)) return fresh();
+
+  let db: Database | undefined;
+  let position: JournalPosition;
+  try {
+    db = new SQL.Database(fs.readFileSync(file));
+    const version = Number(db.exec('PRAGMA user_version')[0]?.values[0]?.[0] ?? 0);
+    if (version < 1) throw new Error('it has no schema version');
+    migrate(db);
+    position = {
+      ino: 0,
+      offset: Number(getMeta(db, 'journal_offset') ?? 0),
+      tailSha: getMeta(db, 'journal_tail_sha') ?? '',
+      tailLength: Number(getMeta(db, 'journal_tail_length') ?? 0),
+    };
+  } catch (err) {
+    db?.close();
+    if (err instanceof StorageError) throw err;
+    const keptAt = path.join(path.dirname(file), `snapshot.corrupt-${stamp()}.sqlite`);
+    fs.renameSync(file, keptAt);
+    warn({
+      code: 'corrupt-snapshot',
+      message: `the snapshot ${file} could not be read (${(err as Error).message}); it was moved aside and the store was rebuilt from the journal`,
+      keptAt,
+    });
+    return fresh();
+  }
+
+  const { ino, size } = journal.stat();
+  const matches =
+    position.offset <= size &&
+    (position.offset === 0 ||
+      sha1(journal.readRange(position.offset - position.tailLength, position.offset)) === position.tailSha);
+  if (!matches) {
+    // The journal changed underneath the snapshot (rewritten by a purge, replaced by git): rebuild.
+    db.close();
+    warn({ code: 'stale-snapshot', message: 'the snapshot no longer matches the journal; the store was rebuilt from the journal' });
+    return fresh();
+  }
+  return { db, position: { ...position, ino } };
+}
+
+/**
+ * Writes `db` as the new snapshot: export, temp file, fsync, atomic rename. Skipped when
+ * the journal was replaced meanwhile (the state would describe the old file).
+ */
+export function writeSnapshot(db: Database, file: string, position: JournalPosition, journal: JournalFile): boolean {
+  setMeta(db, 'journal_offset', String(position.offset));
+  setMeta(db, 'journal_tail_sha', position.tailSha);
+  setMeta(db, 'journal_tail_length', String(position.tailLength));
+  setMeta(db, 'written_at', new Date().toISOString());
+  const data = db.export();
+  const tmp = `${file}.tmp-${process.pid}-${Date.now()}`;
+  const fd = fs.openSync(tmp, 'w');
+  try {
+    fs.writeSync(fd, data);
+    fs.fdatasyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (journal.stat().ino !== position.ino && position.ino !== 0) {
+    fs.rmSync(tmp, { force: true });
+    return false;
+  }
+  fs.renameSync(tmp, file);
+  syncDir(path.dirname(file));
+  return true;
+}

@@ -1,0 +1,180 @@
+import type { Database, SqlValue, Statement } from 'sql.js';
+import type { ListCursor, ListedMemory, StoredVersion } from '../store';
+
+const COLUMNS = 'row_id, id, version, op, description, tags, content, changed_at, deleted_at, author, restored_from';
+const V_COLUMNS = COLUMNS.split(', ').map((c) => `v.${c}`).join(', ');
+
+function toRow(v: SqlValue[]): StoredVersion {
+  return {
+    rowId: v[0] as string,
+    id: v[1] as string,
+    version: v[2] as number,
+    op: v[3] as StoredVersion['op'],
+    description: v[4] as string,
+    tags: JSON.parse(v[5] as string) as string[],
+    content: v[6] as string,
+    changedAt: v[7] as string,
+    deletedAt: (v[8] as string | null) ?? null,
+    author: v[9] as string,
+    restoredFrom: (v[10] as number | null) ?? null,
+  };
+}
+
+/** Orders two versions of one id: the later change wins; version and rowId break ties deterministically. */
+export function isNewer(a: Pick<StoredVersion, 'changedAt' | 'version' | 'rowId'>, b: Pick<StoredVersion, 'changedAt' | 'version' | 'rowId'>): boolean {
+  if (a.changedAt !== b.changedAt) return a.changedAt > b.changedAt;
+  if (a.version !== b.version) return a.version > b.version;
+  return a.rowId > b.rowId;
+}
+
+/**
+ * SQL over the version table of one sql.js database. Statements are prepared lazily and
+ * dropped by `invalidate()`, because sql.js's export() frees every prepared statement.
+ */
+export class VersionTable {
+  private statements = new Map<string, Statement>();
+
+  constructor(private readonly db: Database) {}
+
+  invalidate(): void {
+    this.statements.clear();
+  }
+
+  private stmt(sql: string): Statement {
+    let s = this.statements.get(sql);
+    if (!s) this.statements.set(sql, (s = this.db.prepare(sql)));
+    return s;
+  }
+
+  private all(sql: string, params: SqlValue[]): SqlValue[][] {
+    const s = this.stmt(sql);
+    try {
+      s.bind(params);
+      const out: SqlValue[][] = [];
+      while (s.step()) out.push(s.get());
+      return out;
+    } finally {
+      s.reset();
+    }
+  }
+
+  private first(sql: string, params: SqlValue[]): SqlValue[] | undefined {
+    return this.all(sql, params)[0];
+  }
+
+  hasRow(rowId: string): boolean {
+    return this.first('SELECT 1 FROM memory_versions WHERE row_id = ?', [rowId]) !== undefined;
+  }
+
+  isPurged(id: string): boolean {
+    return this.first('SELECT 1 FROM purged WHERE id = ?', [id]) !== undefined;
+  }
+
+  /**
+   * Inserts a version unless its rowId is stored or its id was purged, and moves the
+   * current pointer when it is the newest. Returns whether anything changed.
+   */
+  insert(row: StoredVersion): { inserted: boolean; becameCurrent: boolean } {
+    if (this.isPurged(row.id)) return { inserted: false, becameCurrent: false };
+    if (this.hasRow(row.rowId)) return { inserted: false, becameCurrent: false };
+    this.stmt(`INSERT INTO memory_versions (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run([
+      row.rowId, row.id, row.version, row.op, row.description, JSON.stringify(row.tags), row.content,
+      row.changedAt, row.deletedAt, row.author, row.restoredFrom ?? null,
+    ]);
+    const seq = this.first('SELECT last_insert_rowid()', [])![0] as number;
+    const cur = this.current(row.id);
+    const maxVersion = Math.max(row.version, this.maxVersion(row.id));
+    const becameCurrent = !cur || isNewer(row, cur);
+    if (becameCurrent) {
+      this.stmt(
+        `INSERT INTO memories_current (id, seq, changed_at, deleted, max_version) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET seq = excluded.seq, changed_at = excluded.changed_at,
+           deleted = excluded.deleted, max_version = excluded.max_version`,
+      ).run([row.id, seq, row.changedAt, row.deletedAt ? 1 : 0, maxVersion]);
+    } else {
+      this.stmt('UPDATE memories_current SET max_version = ? WHERE id = ?').run([maxVersion, row.id]);
+    }
+    return { inserted: true, becameCurrent };
+  }
+
+  current(id: string): StoredVersion | undefined {
+    const v = this.first(
+      `SELECT ${V_COLUMNS} FROM memories_current c JOIN memory_versions v ON v.seq = c.seq WHERE c.id = ?`,
+      [id],
+    );
+    return v && toRow(v);
+  }
+
+  maxVersion(id: string): number {
+    return (this.first('SELECT max_version FROM memories_current WHERE id = ?', [id])?.[0] as number | undefined) ?? 0;
+  }
+
+  version(id: string, version: number): StoredVersion | undefined {
+    // After a merge two rows may share a version number; the newer one answers.
+    const rows = this.all(`SELECT ${COLUMNS} FROM memory_versions WHERE id = ? AND version = ?`, [id, version]).map(toRow);
+    return rows.reduce<StoredVersion | undefined>((best, r) => (!best || isNewer(r, best) ? r : best), undefined);
+  }
+
+  history(id: string): StoredVersion[] {
+    return this.all(`SELECT ${COLUMNS} FROM memory_versions WHERE id = ?`, [id])
+      .map(toRow)
+      .sort((a, b) => (isNewer(a, b) ? 1 : -1));
+  }
+
+  list(deleted: boolean, limit: number, after?: ListCursor): ListedMemory[] {
+    const where = after ? 'AND (c.changed_at < ? OR (c.changed_at = ? AND c.id < ?))' : '';
+    const params: SqlValue[] = [deleted ? 1 : 0, ...(after ? [after.changedAt, after.changedAt, after.id] : []), limit];
+    return this.all(
+      `SELECT v.id, v.description, v.tags, v.changed_at, v.deleted_at FROM memories_current c
+       JOIN memory_versions v ON v.seq = c.seq
+       WHERE c.deleted = ? ${where} ORDER BY c.changed_at DESC, c.id DESC LIMIT ?`,
+      params,
+    ).map((v) => ({
+      id: v[0] as string,
+      description: v[1] as string,
+      tags: JSON.parse(v[2] as string) as string[],
+      changedAt: v[3] as string,
+      deletedAt: (v[4] as string | null) ?? null,
+    }));
+  }
+
+  /** Every current, non-deleted memory: what the search index is built from. */
+  *currentLive(): Generator<{ id: string; description: string; tags: string[]; changedAt: string }> {
+    const s = this.db.prepare(
+      `SELECT v.id, v.description, v.tags, v.changed_at FROM memories_current c
+       JOIN memory_versions v ON v.seq = c.seq WHERE c.deleted = 0`,
+    );
+    try {
+      while (s.step()) {
+        const v = s.get();
+        yield { id: v[0] as string, description: v[1] as string, tags: JSON.parse(v[2] as string) as string[], changedAt: v[3] as string };
+      }
+    } finally {
+      s.free();
+    }
+  }
+
+  /** Every version in storage order, `batch` rows per query so memory stays flat. */
+  *allVersions(batch = 1000): Generator<StoredVersion> {
+    let after = 0;
+    for (;;) {
+      const rows = this.all(`SELECT seq, ${COLUMNS} FROM memory_versions WHERE seq > ? ORDER BY seq LIMIT ?`, [after, batch]);
+      if (rows.length === 0) return;
+      for (const r of rows) yield toRow(r.slice(1));
+      after = rows[rows.length - 1]![0] as number;
+    }
+  }
+
+  /** Removes every version of `id` and remembers it as purged. Returns the rows removed. */
+  purge(id: string, at: string): number {
+    const n = (this.first('SELECT count(*) FROM memory_versions WHERE id = ?', [id])?.[0] as number) ?? 0;
+    this.stmt('DELETE FROM memory_versions WHERE id = ?').run([id]);
+    this.stmt('DELETE FROM memories_current WHERE id = ?').run([id]);
+    this.stmt('INSERT OR IGNORE INTO purged (id, purged_at) VALUES (?, ?)').run([id, at]);
+    return n;
+  }
+
+  countVersions(): number {
+    return this.first('SELECT count(*) FROM memory_versions', [])![0] as number;
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The one storage interface. The domain (src/core) talks only to this; each backend
+ * (the workspace sql.js store, later PostgreSQL) implements it and passes the same
+ * contract tests. Rows are never updated in place: a change is a new version row.
+ */
+
+export type VersionOp = 'create' | 'edit' | 'delete' | 'restore';
+
+/** One version of one memory, exactly as stored and as written to the journal. */
+export interface StoredVersion {
+  /** Unique per version row; makes journal replay and import idempotent. */
+  rowId: string;
+  /** The memory's id (a UUID), shared by all its versions. */
+  id: string;
+  /** 1, 2, 3… per id. */
+  version: number;
+  op: VersionOp;
+  description: string;
+  tags: string[];
+  content: string;
+  /** ISO-8601 UTC with milliseconds; strictly increasing per id. */
+  changedAt: string;
+  /** Set on the version that deleted the memory. */
+  deletedAt: string | null;
+  author: string;
+  /** For a restore: the version whose data was restored. */
+  restoredFrom?: number | null;
+}
+
+/** A current memory in a listing (no content: listings stay small). */
+export interface ListedMemory {
+  id: string;
+  description: string;
+  tags: string[];
+  changedAt: string;
+  deletedAt: string | null;
+}
+
+/** Position in a listing ordered by changedAt descending, then id. */
+export interface ListCursor {
+  changedAt: string;
+  id: string;
+}
+
+/** Something the store noticed and set aside (a corrupt snapshot, a torn journal line). */
+export interface StoreWarning {
+  code: 'corrupt-snapshot' | 'torn-journal-tail' | 'bad-journal-line' | 'unknown-journal-entry' | 'stale-snapshot';
+  message: string;
+  /** Where the unreadable part was kept, when it was set aside. */
+  keptAt?: string;
+}
+
+/** A search hit in rank order. */
+export interface StoredHit {
+  id: string;
+  description: string;
+  tags: string[];
+  changedAt: string;
+}
+
+/** Decides, from the freshest current row (undefined for a new id), the row to append, or null for none. */
+export type WriteDecision = (current: StoredVersion | undefined, maxVersion: number) => StoredVersion | null;
+
+export interface Store {
+  /** Where the data lives, for messages and logs. */
+  readonly location: string;
+
+  /** The newest version of `id` (deleted or not), or undefined. */
+  current(id: string): Promise<StoredVersion | undefined>;
+  /** One specific version. */
+  version(id: string, version: number): Promise<StoredVersion | undefined>;
+  /** All versions of `id`, oldest first. */
+  history(id: string): Promise<StoredVersion[]>;
+  /** Current memories, newest change first, `limit` at a time. */
+  list(options: { deleted: boolean; limit: number; after?: ListCursor }): Promise<ListedMemory[]>;
+  /** Ranked search over current, non-deleted memories. */
+  search(query: import('../core/search/query').SearchQuery): Promise<StoredHit[]>;
+  /** Tags of current, non-deleted memories, with counts, most used first. */
+  tagCounts(): Promise<Array<{ tag: string; count: number }>>;
+
+  /**
+   * The only write path for versions. Runs `decide` while holding the store's write lock,
+   * with every write of every other process applied, then durably appends the row it
+   * returns. If `decide` throws, nothing is written.
+   */
+  write(id: string, decide: WriteDecision): Promise<StoredVersion | null>;
+  /** Appends rows that are not stored yet (by rowId), atomically; returns how many were new. */
+  importVersions(rows: StoredVersion[]): Promise<{ added: number; skipped: number }>;
+  /** Every stored version row, in the order they were stored. */
+  exportVersions(): AsyncIterable<StoredVersion>;
+  /** Hard-deletes every version of `id` (for a leaked secret). Returns how many rows went. */
+  purge(id: string): Promise<number>;
+
+  /** What the store noticed since it was opened. */
+  warnings(): StoreWarning[];
+  /** Flushes a checkpoint if one is due and releases files. */
+  close(): Promise<void>;
+}

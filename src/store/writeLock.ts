@@ -1,0 +1,64 @@
+import * as lockfile from 'proper-lockfile';
+import { StorageError } from '../core/errors';
+
+export interface WriteLockOptions {
+  /** A lock not refreshed for this long belongs to a dead process and is taken over. */
+  staleMs?: number;
+  /** How long to wait for another process before giving up. */
+  timeoutMs?: number;
+  onWarning?: (message: string) => void;
+}
+
+/**
+ * Serialises writers: first within this process (a promise queue, since proper-lockfile
+ * refuses a second lock from its own holder), then across processes (a lock directory
+ * that proper-lockfile refreshes while held and treats as stale once its owner dies).
+ */
+export class WriteLock {
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly staleMs: number;
+  private readonly timeoutMs: number;
+
+  constructor(
+    private readonly dir: string,
+    private readonly lockPath: string,
+    private readonly options: WriteLockOptions = {},
+  ) {
+    this.staleMs = Math.max(2000, options.staleMs ?? 10_000);
+    this.timeoutMs = options.timeoutMs ?? this.staleMs * 3;
+  }
+
+  /** Runs `fn` while holding both locks. */
+  run<T>(fn: () => T | Promise<T>): Promise<T> {
+    const result = this.queue.then(() => this.holdAcrossProcesses(fn));
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  private async holdAcrossProcesses<T>(fn: () => T | Promise<T>): Promise<T> {
+    const maxTimeout = 50;
+    let release: () => Promise<void>;
+    try {
+      release = await lockfile.lock(this.dir, {
+        lockfilePath: this.lockPath,
+        realpath: false,
+        stale: this.staleMs,
+        update: Math.floor(this.staleMs / 2),
+        retries: { retries: Math.ceil(this.timeoutMs / maxTimeout) + 20, minTimeout: 1, maxTimeout, factor: 1.3, randomize: true },
+        onCompromised: (err) => this.options.onWarning?.(`the store's write lock was lost: ${err.message}`),
+      });
+    } catch (err) {
+      throw new StorageError(
+        (err as NodeJS.ErrnoException).code === 'ELOCKED'
+          ? `the store is busy: another process has held its write lock (${this.lockPath}) for too long`
+          : `cannot lock the store at ${this.lockPath}: ${(err as Error).message}`,
+        { cause: err },
+      );
+    }
+    try {
+      return await fn();
+    } finally {
+      await release().catch((err: Error) => this.options.onWarning?.(`releasing the write lock failed: ${err.message}`));
+    }
+  }
+}
