@@ -35,18 +35,34 @@ export class WriteLock {
     return result;
   }
 
-  private async holdAcrossProcesses<T>(fn: () => T | Promise<T>): Promise<T> {
-    const maxTimeout = 50;
-    let release: () => Promise<void>;
+  private lockOptions(): lockfile.LockOptions {
+    return {
+      lockfilePath: this.lockPath,
+      realpath: false,
+      stale: this.staleMs,
+      update: Math.floor(this.staleMs / 2),
+      onCompromised: (err) => this.options.onWarning?.(`the store's write lock was lost: ${err.message}`),
+    };
+  }
+
+  /** Uncontended: take the lock synchronously (no thread-pool round trips); else wait with retries. */
+  private async acquire(): Promise<() => Promise<void> | void> {
     try {
-      release = await lockfile.lock(this.dir, {
-        lockfilePath: this.lockPath,
-        realpath: false,
-        stale: this.staleMs,
-        update: Math.floor(this.staleMs / 2),
-        retries: { retries: Math.ceil(this.timeoutMs / maxTimeout) + 20, minTimeout: 1, maxTimeout, factor: 1.3, randomize: true },
-        onCompromised: (err) => this.options.onWarning?.(`the store's write lock was lost: ${err.message}`),
-      });
+      return lockfile.lockSync(this.dir, this.lockOptions());
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
+    }
+    const maxTimeout = 50;
+    return lockfile.lock(this.dir, {
+      ...this.lockOptions(),
+      retries: { retries: Math.ceil(this.timeoutMs / maxTimeout) + 20, minTimeout: 1, maxTimeout, factor: 1.3, randomize: true },
+    });
+  }
+
+  private async holdAcrossProcesses<T>(fn: () => T | Promise<T>): Promise<T> {
+    let release: () => Promise<void> | void;
+    try {
+      release = await this.acquire();
     } catch (err) {
       throw new StorageError(
         (err as NodeJS.ErrnoException).code === 'ELOCKED'
@@ -58,7 +74,11 @@ export class WriteLock {
     try {
       return await fn();
     } finally {
-      await release().catch((err: Error) => this.options.onWarning?.(`releasing the write lock failed: ${err.message}`));
+      try {
+        await release();
+      } catch (err) {
+        this.options.onWarning?.(`releasing the write lock failed: ${(err as Error).message}`);
+      }
     }
   }
 }

@@ -318,7 +318,8 @@ export class SqlJsStore implements Store {
     if (this.checkpointTimer) clearImmediate(this.checkpointTimer);
     this.checkpointTimer = undefined;
     try {
-      if (this.linesSinceCheckpoint > 0) this.checkpoint();
+      // Short-lived processes (the CLI) would otherwise export the database on every run.
+      if (this.linesSinceCheckpoint >= Math.ceil(this.checkpointEvery / 4)) this.checkpoint();
     } finally {
       this.closed = true;
       this.db.close();

@@ -1,0 +1,50 @@
+import type { z } from 'zod';
+import type * as C from '../core/contract';
+
+/** Plain-text renderings for people; `--json` prints the contract's shapes instead. */
+
+const tagList = (tags: string[]) => `[${tags.join(', ')}]`;
+
+export function formatSearch(hits: z.output<typeof C.SearchOutput>): string {
+  if (hits.length === 0) return 'No memories match.\n';
+  return hits.map((h) => `${h.id}  ${h.description}  ${tagList(h.tags)}\n`).join('');
+}
+
+export function formatRecord(r: z.output<typeof C.ReadOutput>): string {
+  return (
+    `id:          ${r.id}\n` +
+    `version:     ${r.version}\n` +
+    `description: ${r.description}\n` +
+    `tags:        ${r.tags.join(', ')}\n` +
+    `changed:     ${r.changedAt} by ${r.author}\n` +
+    (r.deletedAt ? `deleted:     ${r.deletedAt}\n` : '') +
+    `\n${r.content}${r.content.endsWith('\n') ? '' : '\n'}`
+  );
+}
+
+export function formatEdit(e: z.output<typeof C.EditOutput>): string {
+  return e.changed
+    ? `Saved version ${e.version} of ${e.id} (changed: ${e.changedFields.join(', ')}).\n`
+    : `Nothing changed: ${e.id} is still at version ${e.version}; nothing was written.\n`;
+}
+
+export function formatHistory(h: z.output<typeof C.HistoryOutput>): string {
+  return h
+    .map((v) => `v${v.version}  ${v.changedAt}  ${v.op.padEnd(7)}  ${v.author}  ${v.description}  ${tagList(v.tags)}\n`)
+    .join('');
+}
+
+export function formatList(l: z.output<typeof C.ListOutput>): string {
+  const lines = l.items.map((i) => `${i.id}  ${i.changedAt}  ${i.description}  ${tagList(i.tags)}\n`).join('');
+  return (lines || 'No memories.\n') + (l.nextCursor ? `More: agent-memory list --cursor ${l.nextCursor}\n` : '');
+}
+
+export function formatTags(t: z.output<typeof C.TagsOutput>): string {
+  let out = t.tags.map((x) => `${String(x.count).padStart(5)}  ${x.tag}\n`).join('') || 'No tags yet.\n';
+  if (t.totalTags > t.tags.length) out += `(${t.totalTags - t.tags.length} less used tags not shown)\n`;
+  for (const s of t.suggestions) {
+    const close = s.similar.map((x) => `${x.tag} (${x.count})`).join(', ');
+    out += `${s.proposed} → ${s.normalized}: ${s.exists ? 'exists' : 'new'}${close ? `; close: ${close}` : ''}\n`;
+  }
+  return out;
+}

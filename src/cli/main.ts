@@ -1,0 +1,95 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { MemoryError, ValidationError } from '../core/errors';
+import { MemoryService } from '../core/memoryService';
+import { resolveAuthor } from '../platform/author';
+import { defaultStoreDir } from '../platform/storeLocation';
+import { SqlJsStore } from '../store/sqljs/sqljsStore';
+import { COMMANDS } from './commands';
+import { type CliIo, processIo } from './io';
+
+const GLOBAL = {
+  store: { type: 'string' },
+  json: { type: 'boolean' },
+  author: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function usage(): string {
+  const cmds = Object.values(COMMANDS).map((c) => `  ${c.usage}\n      ${c.summary}\n`).join('');
+  return (
+    'Usage: agent-memory [--store DIR] [--json] [--author NAME] <command>\n\n' +
+    `Commands:\n${cmds}\n` +
+    'The store defaults to the nearest .agent-memory folder, else .agent-memory at the git root, else in the\n' +
+    'current folder (env AGENT_MEMORY_DIR overrides). The author defaults to AGENT_MEMORY_AUTHOR, then git\n' +
+    "user.email, then the OS user. Exit codes: 0 done, 2 input refused (nothing written), 1 other failure.\n"
+  );
+}
+
+/** Parses argv into the command, its flags and positionals, or throws a ValidationError. */
+function parse(argv: string[]) {
+  // Global flags may come before the command; a value flag consumes the next token.
+  let idx = -1;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!a.startsWith('-')) { idx = i; break; }
+    if ((a === '--store' || a === '--author') && !a.includes('=')) i++;
+  }
+  const name = idx >= 0 ? argv[idx]! : undefined;
+  if (name === undefined) return { name: undefined, flags: parseArgs({ args: argv, options: GLOBAL, strict: true }).values };
+  const command = COMMANDS[name];
+  if (!command) throw new ValidationError('command', `unknown command "${name}"; run agent-memory --help`);
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv.slice(0, idx), ...argv.slice(idx + 1)],
+      options: { ...GLOBAL, ...command.options },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (err) {
+    throw new ValidationError(name, `${(err as Error).message.split('\n')[0]}; usage: agent-memory ${command.usage}`);
+  }
+  const args = parsed.positionals;
+  const wrongCount =
+    (command.positionals === 'none' && args.length > 0) ||
+    (command.positionals === 'id' && args.length !== 1) ||
+    (command.positionals === 'optional' && args.length > 1);
+  if (wrongCount) throw new ValidationError(name, `wrong number of arguments; usage: agent-memory ${command.usage}`);
+  return { name, command, flags: parsed.values as Record<string, string | boolean | undefined>, args };
+}
+
+/** The .wasm that esbuild.mjs copies next to dist/cli.js; from source, sql.js finds its own. */
+function bundledWasm(): string | undefined {
+  const file = path.join(__dirname, 'sql-wasm.wasm');
+  return fs.existsSync(file) ? file : undefined;
+}
+
+/** Runs the CLI; resolves to the exit code. */
+export async function main(argv: string[], io: CliIo = processIo, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<number> {
+  let store: SqlJsStore | undefined;
+  try {
+    const p = parse(argv);
+    if (p.flags.help || !p.name || !('command' in p) || !p.command) {
+      io.stdout(usage());
+      return p.flags.help ? 0 : 2;
+    }
+    const dir = path.resolve(cwd, (p.flags.store as string | undefined) ?? env.AGENT_MEMORY_DIR ?? defaultStoreDir(cwd));
+    store = await SqlJsStore.open({
+      dir,
+      wasmPath: bundledWasm(),
+      onWarning: (w) => io.stderr(`warning: ${w.message}\n`),
+    });
+    const author = resolveAuthor((p.flags.author as string | undefined) ?? env.AGENT_MEMORY_AUTHOR, cwd);
+    const service = new MemoryService(store, { author });
+    await p.command.run({ service, flags: p.flags, args: p.args, json: Boolean(p.flags.json), io });
+    return 0;
+  } catch (err) {
+    const refused = err instanceof MemoryError && err.refused;
+    io.stderr(`agent-memory: ${(err as Error).message.replace(/\s*\n\s*/g, ' ')}\n`);
+    return refused ? 2 : 1;
+  } finally {
+    await store?.close().catch((err: Error) => io.stderr(`agent-memory: closing the store failed: ${err.message}\n`));
+  }
+}

@@ -1,0 +1,45 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { MemoryService } from './core/memoryService';
+import { resolveAuthor } from './platform/author';
+import { STORE_FOLDER } from './platform/storeLocation';
+import { SqlJsStore } from './store/sqljs/sqljsStore';
+import { registerSearchCommand } from './vscode/searchCommand';
+
+/**
+ * Composition root: reads settings, builds the store on first use, registers everything.
+ * The store opens lazily so activation stays cheap.
+ */
+export function activate(context: vscode.ExtensionContext): void {
+  const log = vscode.window.createOutputChannel('Agent Memory', { log: true });
+  context.subscriptions.push(log);
+
+  let service: Promise<MemoryService> | undefined;
+  let store: SqlJsStore | undefined;
+  const getService = (): Promise<MemoryService> => {
+    service ??= (async () => {
+      const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+      if (!folder) throw new Error(vscode.l10n.t('Open a folder first: Agent Memory keeps its store in the workspace.'));
+      const config = vscode.workspace.getConfiguration('agentMemory');
+      const dir = path.resolve(folder, config.get<string>('storePath') || STORE_FOLDER);
+      const wasm = path.join(context.extensionPath, 'dist', 'sql-wasm.wasm');
+      store = await SqlJsStore.open({
+        dir,
+        wasmPath: fs.existsSync(wasm) ? wasm : undefined,
+        onWarning: (w) => log.warn(w.message),
+      });
+      log.info(`store opened at ${dir}`);
+      return new MemoryService(store, { author: resolveAuthor(config.get<string>('author'), folder) });
+    })();
+    service.catch(() => (service = undefined));
+    return service;
+  };
+
+  registerSearchCommand(context, getService, log);
+  context.subscriptions.push({ dispose: () => void store?.close() });
+}
+
+export function deactivate(): void {
+  // Disposables in context.subscriptions close the store.
+}

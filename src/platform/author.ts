@@ -1,0 +1,22 @@
+import { execFileSync } from 'node:child_process';
+import * as os from 'node:os';
+
+/**
+ * Who is writing: an explicit name (setting or flag) wins, then git's user.email for the
+ * folder, then the operating-system user. Resolved once per process by the caller.
+ */
+export function resolveAuthor(explicit: string | undefined, cwd: string): string {
+  const given = explicit?.trim();
+  if (given) return given;
+  try {
+    const email = execFileSync('git', ['config', 'user.email'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 3000 }).trim();
+    if (email) return email;
+  } catch {
+    // No git, or no user.email configured: fall back to the OS user.
+  }
+  try {
+    return os.userInfo().username || 'unknown';
+  } catch {
+    return process.env.USER ?? process.env.USERNAME ?? 'unknown';
+  }
+}

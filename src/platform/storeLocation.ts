@@ -1,0 +1,26 @@
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** The store folder's name inside a workspace. */
+export const STORE_FOLDER = '.agent-memory';
+
+/**
+ * Where the CLI finds the store when --store is not given: the nearest `.agent-memory`
+ * folder in `cwd` or above it (so the CLI works from any sub-folder of a workspace);
+ * else `.agent-memory` at the root of the git repository; else in `cwd`.
+ */
+export function defaultStoreDir(cwd: string): string {
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, STORE_FOLDER);
+    if (fs.existsSync(path.join(candidate, 'journal.jsonl'))) return candidate;
+    if (path.dirname(dir) === dir) break;
+  }
+  try {
+    const root = execFileSync('git', ['rev-parse', '--show-toplevel'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 3000 }).trim();
+    if (root) return path.join(root, STORE_FOLDER);
+  } catch {
+    // Not inside a git repository.
+  }
+  return path.join(path.resolve(cwd), STORE_FOLDER);
+}
