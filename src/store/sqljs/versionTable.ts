@@ -168,6 +168,9 @@ export class VersionTable {
   /** Removes every version of `id` and remembers it as purged. Returns the rows removed. */
   purge(id: string, at: string): number {
     const n = (this.first('SELECT count(*) FROM memory_versions WHERE id = ?', [id])?.[0] as number) ?? 0;
+    // Without this SQLite leaves the deleted text in free pages, and the snapshot would keep the secret.
+    // (export() reopens the database, which resets the pragma.)
+    this.db.exec('PRAGMA secure_delete = ON');
     this.stmt('DELETE FROM memory_versions WHERE id = ?').run([id]);
     this.stmt('DELETE FROM memories_current WHERE id = ?').run([id]);
     this.stmt('INSERT OR IGNORE INTO purged (id, purged_at) VALUES (?, ?)').run([id, at]);
