@@ -1,0 +1,153 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import initSqlJs from 'sql.js';
+import { StorageError } from '../../src/core/errors';
+import { MemoryService } from '../../src/core/memoryService';
+import { migrate, SCHEMA_VERSION } from '../../src/store/sqljs/schema';
+import { SqlJsStore } from '../../src/store/sqljs/sqljsStore';
+import { memory, openService } from '../helpers/builders';
+
+const journal = (dir: string) => path.join(dir, 'journal.jsonl');
+const snapshot = (dir: string) => path.join(dir, 'snapshot.sqlite');
+
+async function reopen(dir: string) {
+  const store = await SqlJsStore.open({ dir });
+  return { store, service: new MemoryService(store, { author: 'reopen' }) };
+}
+
+describe('sql.js store: durability, corruption, schema', () => {
+  it('a durable write appends one journal line and does not export the database', async () => {
+    const { dir, store, service } = await openService();
+    await service.create(memory());
+    store.checkpoint();
+    const snapBefore = fs.readFileSync(snapshot(dir));
+    const linesBefore = fs.readFileSync(journal(dir), 'utf8').split('\n').length;
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) ids.push((await service.create(memory({ description: `write ${i}` }))).id);
+    assert.ok(fs.readFileSync(snapshot(dir)).equals(snapBefore), 'the snapshot was rewritten by a write');
+    assert.equal(fs.readFileSync(journal(dir), 'utf8').split('\n').length, linesBefore + 20);
+    // Durable without a checkpoint: a second instance reads every write from the journal.
+    const other = await reopen(dir);
+    for (const id of ids) assert.equal((await other.service.read({ id })).version, 1);
+    await other.store.close();
+    await store.close();
+  });
+
+  it('checkpoints after the configured number of lines, off the write path, and reopens from it', async () => {
+    const { dir, store, service } = await openService({ checkpointEvery: 10 });
+    for (let i = 0; i < 12; i++) await service.create(memory({ description: `cp ${i}` }));
+    await new Promise((r) => setImmediate(r));
+    assert.ok(fs.existsSync(snapshot(dir)), 'no snapshot after 12 writes with checkpointEvery 10');
+    await store.close();
+    const again = await reopen(dir);
+    assert.equal(again.store.versionCount, 12);
+    assert.deepEqual(again.store.warnings(), []);
+    await again.store.close();
+  });
+
+  it('a corrupt snapshot is moved aside, reported, and the data rebuilt from the journal', async () => {
+    const { dir, store, service } = await openService();
+    const { id } = await service.create(memory({ content: 'survives' }));
+    store.checkpoint();
+    await store.close();
+    fs.writeFileSync(snapshot(dir), Buffer.from('this is not a database at all'.repeat(100)));
+
+    const again = await reopen(dir);
+    const [w] = again.store.warnings();
+    assert.equal(w?.code, 'corrupt-snapshot');
+    assert.match(w!.message, /could not be read/);
+    assert.equal(fs.readFileSync(w!.keptAt!, 'utf8').slice(0, 11), 'this is not', 'the unreadable bytes were kept');
+    assert.equal((await again.service.read({ id })).content, 'survives');
+    await again.store.close();
+  });
+
+  it('a torn last journal line is set aside and reported; earlier writes and new writes are fine', async () => {
+    const { dir, store, service } = await openService();
+    const { id } = await service.create(memory({ content: 'before the crash' }));
+    await store.close();
+    const torn = '{"v":1,"type":"memory.version","row":{"rowId":"9b1';
+    fs.appendFileSync(journal(dir), torn);
+
+    const again = await reopen(dir);
+    const [w] = again.store.warnings();
+    assert.equal(w?.code, 'torn-journal-tail');
+    assert.equal(fs.readFileSync(w!.keptAt!, 'utf8'), torn);
+    assert.ok(fs.readFileSync(journal(dir), 'utf8').endsWith('\n'), 'the journal ends on a whole line again');
+    assert.equal((await again.service.read({ id })).content, 'before the crash');
+    const second = await again.service.create(memory());
+    await again.store.close();
+
+    const third = await reopen(dir);
+    assert.deepEqual(third.store.warnings(), []);
+    assert.equal((await third.service.read({ id: second.id })).version, 1);
+    await third.store.close();
+  });
+
+  it('a damaged line in the middle is reported and skipped; the file is left as it is', async () => {
+    const { dir, store, service } = await openService();
+    const a = await service.create(memory({ description: 'first' }));
+    await store.close();
+    fs.appendFileSync(journal(dir), 'garbage that is not json\n{"v":9,"type":"memory.future","x":1}\n');
+    const s2 = await reopen(dir);
+    const b = await s2.service.create(memory({ description: 'after the damage' }));
+    await s2.store.close();
+    const bytes = fs.readFileSync(journal(dir), 'utf8');
+
+    const s3 = await reopen(dir);
+    const codes = s3.store.warnings().map((w) => w.code).sort();
+    assert.deepEqual(codes, ['bad-journal-line', 'unknown-journal-entry']);
+    assert.match(s3.store.warnings().find((w) => w.code === 'unknown-journal-entry')!.message, /format 9, newer than this release/);
+    assert.equal((await s3.service.read({ id: a.id })).description, 'first');
+    assert.equal((await s3.service.read({ id: b.id })).description, 'after the damage');
+    assert.equal(fs.readFileSync(journal(dir), 'utf8'), bytes);
+    await s3.store.close();
+  });
+
+  it('rebuilds from the journal when the snapshot no longer matches it', async () => {
+    const { dir, store, service } = await openService();
+    await service.create(memory({ description: 'one' }));
+    store.checkpoint();
+    await store.close();
+    // Another history under the same snapshot: e.g. the journal was replaced by a git checkout.
+    const other = await openService();
+    const { id } = await other.service.create(memory({ description: 'from the other journal' }));
+    await other.store.close();
+    fs.copyFileSync(journal(other.dir), journal(dir));
+
+    const again = await reopen(dir);
+    assert.deepEqual(again.store.warnings().map((w) => w.code), ['stale-snapshot']);
+    assert.equal(again.store.versionCount, 1);
+    assert.equal((await again.service.read({ id })).description, 'from the other journal');
+    await again.store.close();
+  });
+
+  it('refuses a snapshot from a newer schema and leaves it untouched', async () => {
+    const { dir, store, service } = await openService();
+    await service.create(memory());
+    store.checkpoint();
+    await store.close();
+    const SQL = await initSqlJs();
+    const db = new SQL.Database(fs.readFileSync(snapshot(dir)));
+    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION + 1}`);
+    fs.writeFileSync(snapshot(dir), db.export());
+    db.close();
+    const bytes = fs.readFileSync(snapshot(dir));
+    await assert.rejects(SqlJsStore.open({ dir }), (err: Error) => err instanceof StorageError && /newer than this release/.test(err.message));
+    assert.ok(fs.readFileSync(snapshot(dir)).equals(bytes));
+  });
+
+  it('migrates step by step and rolls back a failed migration', async () => {
+    const SQL = await initSqlJs();
+    const db = new SQL.Database();
+    assert.equal(migrate(db), SCHEMA_VERSION);
+    db.run("INSERT INTO meta (key, value) VALUES ('k', 'v')");
+    const next = { version: SCHEMA_VERSION + 1, sql: 'ALTER TABLE meta ADD COLUMN note TEXT' };
+    const broken = { version: SCHEMA_VERSION + 2, sql: 'CREATE TABLE x (a); SELECT * FROM no_such_table' };
+    assert.throws(() => migrate(db, [{ version: 1, sql: '' }, next, broken]), /migration to schema version 3 failed/);
+    assert.equal(db.exec('PRAGMA user_version')[0]!.values[0]![0], SCHEMA_VERSION + 1, 'the good step stays, the bad one is rolled back');
+    assert.deepEqual(db.exec("SELECT value, note FROM meta WHERE key = 'k'")[0]!.values, [['v', null]]);
+    assert.equal(db.exec("SELECT name FROM sqlite_master WHERE name = 'x'").length, 0);
+    db.close();
+  });
+});
