@@ -44,7 +44,14 @@ export interface ListCursor {
 
 /** Something the store noticed and set aside (a corrupt snapshot, a torn journal line). */
 export interface StoreWarning {
-  code: 'corrupt-snapshot' | 'torn-journal-tail' | 'bad-journal-line' | 'unknown-journal-entry' | 'stale-snapshot';
+  code:
+    | 'corrupt-snapshot'
+    | 'stale-snapshot'
+    | 'torn-journal-tail'
+    | 'bad-journal-line'
+    | 'unknown-journal-entry'
+    | 'checkpoint-failed'
+    | 'lock';
   message: string;
   /** Where the unreadable part was kept, when it was set aside. */
   keptAt?: string;

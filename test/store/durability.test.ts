@@ -104,9 +104,9 @@ describe('sql.js store: durability, corruption, schema', () => {
     await s3.store.close();
   });
 
-  it('rebuilds from the journal when the snapshot no longer matches it', async () => {
+  it('replays the whole journal over a snapshot that no longer matches it, losing neither side', async () => {
     const { dir, store, service } = await openService();
-    await service.create(memory({ description: 'one' }));
+    const one = await service.create(memory({ description: 'one' }));
     store.checkpoint();
     await store.close();
     // Another history under the same snapshot: e.g. the journal was replaced by a git checkout.
@@ -117,8 +117,9 @@ describe('sql.js store: durability, corruption, schema', () => {
 
     const again = await reopen(dir);
     assert.deepEqual(again.store.warnings().map((w) => w.code), ['stale-snapshot']);
-    assert.equal(again.store.versionCount, 1);
+    assert.equal(again.store.versionCount, 2);
     assert.equal((await again.service.read({ id })).description, 'from the other journal');
+    assert.equal((await again.service.read({ id: one.id })).description, 'one', 'rows only the snapshot held are kept');
     await again.store.close();
   });
 

@@ -57,10 +57,14 @@ export function loadSnapshot(SQL: SqlJsStatic, file: string, journal: JournalFil
     (position.offset === 0 ||
       sha1(journal.readRange(position.offset - position.tailLength, position.offset)) === position.tailSha);
   if (!matches) {
-    // The journal changed underneath the snapshot (rewritten by a purge, replaced by git): rebuild.
-    db.close();
-    warn({ code: 'stale-snapshot', message: 'the snapshot no longer matches the journal; the store was rebuilt from the journal' });
-    return fresh();
+    // The journal changed underneath the snapshot (rewritten by a purge, replaced by a git
+    // checkout, deleted): replay all of it over the snapshot. Replay is idempotent, purges in
+    // the journal still apply, and rows only the snapshot holds are kept rather than lost.
+    warn({
+      code: 'stale-snapshot',
+      message: 'the snapshot does not match the journal (it was replaced or rewritten); the whole journal was replayed over it',
+    });
+    return { db, position: { ...EMPTY_POSITION, ino } };
   }
   return { db, position: { ...position, ino } };
 }

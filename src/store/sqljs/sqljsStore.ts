@@ -62,7 +62,7 @@ export class SqlJsStore implements Store {
     this.checkpointEvery = options.checkpointEvery ?? 1000;
     this.lock = new WriteLock(this.location, path.join(this.location, 'write.lock'), {
       staleMs: options.lockStaleMs,
-      onWarning: (message) => this.options.onWarning?.({ code: 'bad-journal-line', message }),
+      onWarning: (message) => this.warn({ code: 'lock', message }),
     });
   }
 
@@ -301,7 +301,7 @@ export class SqlJsStore implements Store {
       try {
         this.checkpoint();
       } catch (err) {
-        this.options.onWarning?.({ code: 'stale-snapshot', message: `writing the snapshot failed: ${(err as Error).message}` });
+        this.warn({ code: 'checkpoint-failed', message: `writing the snapshot failed (the journal still has every write): ${(err as Error).message}` });
       }
     });
   }
