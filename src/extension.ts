@@ -30,7 +30,7 @@ export function activate(context: vscode.ExtensionContext): void {
         onWarning: (w) => log.warn(w.message),
       });
       log.info(`store opened at ${dir}`);
-      return new MemoryService(store, { author: resolveAuthor(config.get<string>('author'), folder) });
+      return new MemoryService(store, { author: () => resolveAuthor(config.get<string>('author'), folder) });
     })();
     service.catch(() => (service = undefined));
     return service;

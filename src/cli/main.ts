@@ -81,7 +81,8 @@ export async function main(argv: string[], io: CliIo = processIo, env: NodeJS.Pr
       wasmPath: bundledWasm(),
       onWarning: (w) => io.stderr(`warning: ${w.message}\n`),
     });
-    const author = resolveAuthor((p.flags.author as string | undefined) ?? env.AGENT_MEMORY_AUTHOR, cwd);
+    // Resolved at the first write only: reading commands need not ask git.
+    const author = () => resolveAuthor((p.flags.author as string | undefined) ?? env.AGENT_MEMORY_AUTHOR, cwd);
     const service = new MemoryService(store, { author });
     await p.command.run({ service, flags: p.flags, args: p.args, json: Boolean(p.flags.json), io });
     return 0;

@@ -8,8 +8,8 @@ import { assertNoSecret } from './secrets';
 import { normalizeTag, suggestTags, tagProblem } from './tags';
 
 export interface MemoryServiceOptions {
-  /** Recorded on every version this service writes. */
-  author: string;
+  /** Recorded on every version this service writes; a function is called once, at the first write. */
+  author: string | (() => string);
   /** Injected for tests; defaults to the system clock. */
   now?: () => Date;
 }
@@ -28,12 +28,18 @@ const TAGS_ANSWER_MAX = 200;
  */
 export class MemoryService {
   private readonly now: () => Date;
+  private author: string | undefined;
 
   constructor(
     private readonly store: Store,
     private readonly options: MemoryServiceOptions,
   ) {
     this.now = options.now ?? (() => new Date());
+  }
+
+  private authorName(): string {
+    const a = this.options.author;
+    return (this.author ??= typeof a === 'function' ? a() : a);
   }
 
   /** A changedAt later than `previous` even when the clock has not moved (or went back). */
@@ -47,7 +53,7 @@ export class MemoryService {
     return {
       rowId: randomUUID(), id, version, op,
       description: data.description, tags: data.tags, content: data.content,
-      changedAt: this.timestamp(previous?.changedAt), deletedAt: null, author: this.options.author, restoredFrom: null,
+      changedAt: this.timestamp(previous?.changedAt), deletedAt: null, author: this.authorName(), restoredFrom: null,
     };
   }
 

@@ -28,6 +28,11 @@ export class WriteLock {
     this.timeoutMs = options.timeoutMs ?? this.staleMs * 3;
   }
 
+  /** Resolves when every write queued in this process so far has finished. */
+  drain(): Promise<void> {
+    return this.queue.then(() => undefined);
+  }
+
   /** Runs `fn` while holding both locks. */
   run<T>(fn: () => T | Promise<T>): Promise<T> {
     const result = this.queue.then(() => this.holdAcrossProcesses(fn));

@@ -314,7 +314,7 @@ export class SqlJsStore implements Store {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    await this.lock.run(() => undefined);
+    await this.lock.drain();
     if (this.checkpointTimer) clearImmediate(this.checkpointTimer);
     this.checkpointTimer = undefined;
     try {
