@@ -1,9 +1,28 @@
 import * as vscode from 'vscode';
 import type { MemoryService } from '../core/memoryService';
 
+/** Scheme of the read-only memory documents this command opens. */
+const SCHEME = 'agent-memory';
+
+/** Renders a memory as read-only Markdown: `agent-memory:/memories/<id>.md`. */
+class MemoryDocumentProvider implements vscode.TextDocumentContentProvider {
+  constructor(private readonly getService: () => Promise<MemoryService>) {}
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const id = /^\/memories\/([0-9a-f-]{36})\.md$/.exec(uri.path)?.[1];
+    if (!id) throw new Error(vscode.l10n.t('Not a memory document: {0}', uri.toString()));
+    const m = await (await this.getService()).read({ id });
+    return (
+      `# ${m.description}\n\n` +
+      `_tags: ${m.tags.join(', ')} · version ${m.version} · ${m.changedAt} by ${m.author} · id ${m.id}_\n\n` +
+      `${m.content}\n`
+    );
+  }
+}
+
 /**
  * "Agent Memory: Search Memories": the same ranked search the agents use, in a quick
- * pick; the chosen memory opens as a Markdown document.
+ * pick; the chosen memory opens as a read-only Markdown document.
  */
 export function registerSearchCommand(
   context: vscode.ExtensionContext,
@@ -11,15 +30,18 @@ export function registerSearchCommand(
   log: vscode.LogOutputChannel,
 ): void {
   context.subscriptions.push(
+    vscode.workspace.registerTextDocumentContentProvider(SCHEME, new MemoryDocumentProvider(getService)),
     vscode.commands.registerCommand('agentMemory.search', async () => {
+      // Open the store while the person types, not before the input box appears.
+      const opening = getService();
+      opening.catch(() => undefined);
       try {
-        const service = await getService();
         const text = await vscode.window.showInputBox({
           prompt: vscode.l10n.t('Keywords to search the team memory for (separated by spaces)'),
           placeHolder: vscode.l10n.t('e.g. jest esm transform'),
         });
         if (!text?.trim()) return;
-        const hits = await service.search({ keywords: text.trim().split(/\s+/), limit: 50 });
+        const hits = await (await opening).search({ keywords: text.trim().split(/\s+/), limit: 50 });
         if (hits.length === 0) {
           void vscode.window.showInformationMessage(vscode.l10n.t('No memories match "{0}".', text.trim()));
           return;
@@ -29,11 +51,8 @@ export function registerSearchCommand(
           { placeHolder: vscode.l10n.t('{0} memories match; pick one to open', hits.length), matchOnDescription: true },
         );
         if (!pick) return;
-        const m = await service.read({ id: pick.id });
-        const doc = await vscode.workspace.openTextDocument({
-          language: 'markdown',
-          content: `# ${m.description}\n\n_tags: ${m.tags.join(', ')} · version ${m.version} · ${m.changedAt} by ${m.author} · id ${m.id}_\n\n${m.content}\n`,
-        });
+        const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: SCHEME, path: `/memories/${pick.id}.md` }));
+        await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
         await vscode.window.showTextDocument(doc, { preview: true });
       } catch (err) {
         log.error(err as Error);
