@@ -1,5 +1,5 @@
 import { normalizeTag, tagParts } from '../tags';
-import { terms } from '../text';
+import { onlyStopWords, termUnits, terms, type TermUnit } from '../text';
 
 /** One keyword as the index sees it. */
 export interface AnalyzedKeyword {
@@ -9,8 +9,22 @@ export interface AnalyzedKeyword {
   tag: string;
   /** The keyword's stemmed tag parts, to match a tag that is another inflection (`caching` ~ `cache`). */
   tagStem: string;
-  /** Stemmed terms of the keyword, stop words removed. */
+  /**
+   * Stemmed terms of the keyword, stop words removed. Empty for a keyword of stop words
+   * only (`the`, `with`): such a keyword can still match a tag exactly (`c`, `c#`), nothing else.
+   */
   terms: string[];
+  /**
+   * The keyword's words as the index weighs them: each a stemmed term, and for a compound
+   * (`keep-alive`, `getByRole`) the parts that may stand for it.
+   */
+  units: TermUnit[];
+  /**
+   * True for a keyword of stop words only: unless it names a tag it is ignored, so it neither
+   * matches nor lowers anyone's coverage. A keyword of words too short to be terms (`n+1`)
+   * is not: it was asked for, and a memory that cannot be shown to hold it covers less.
+   */
+  stopWordsOnly: boolean;
 }
 
 /** A validated, analysed search. */
@@ -22,10 +36,30 @@ export interface SearchQuery {
 }
 
 export function analyzeKeyword(raw: string): AnalyzedKeyword {
-  const tag = normalizeTag(raw);
-  return { raw, tag, tagStem: tagParts(tag).join('-'), terms: terms(raw) };
+  const trimmed = raw.trim();
+  const tag = normalizeTag(trimmed);
+  return {
+    raw: trimmed,
+    tag,
+    tagStem: tagParts(tag).join('-'),
+    terms: terms(trimmed),
+    units: termUnits(trimmed),
+    stopWordsOnly: onlyStopWords(trimmed),
+  };
 }
 
+/**
+ * Analyses the keywords of a search. A keyword given twice (in any case or spacing) counts
+ * once, so repeating a word cannot make a memory look like it matched more keywords.
+ */
 export function analyzeQuery(keywords: string[], tags: string[], limit: number): SearchQuery {
-  return { keywords: keywords.map(analyzeKeyword), tags, limit };
+  const seen = new Set<string>();
+  const analyzed: AnalyzedKeyword[] = [];
+  for (const raw of keywords) {
+    const k = analyzeKeyword(raw);
+    if (!k.tag || seen.has(k.tag)) continue;
+    seen.add(k.tag);
+    analyzed.push(k);
+  }
+  return { keywords: analyzed, tags, limit };
 }

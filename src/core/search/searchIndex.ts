@@ -1,6 +1,6 @@
 import { tagParts } from '../tags';
 import { terms } from '../text';
-import type { SearchQuery } from './query';
+import type { AnalyzedKeyword, SearchQuery } from './query';
 
 /** What the index needs of a current, non-deleted memory. */
 export interface IndexedMemory {
@@ -11,24 +11,79 @@ export interface IndexedMemory {
 }
 
 interface Doc extends IndexedMemory {
-  /** Stemmed terms of the description and of the tags' parts. */
-  terms: Set<string>;
-  /** Stemmed form of each tag (`build-systems` → `build-system`). */
+  /** Distinct stemmed terms of the description and of the tags' parts. */
+  terms: string[];
+  /** Stemmed form of each distinct tag (`build-systems` → `build-system`). */
   tagStems: string[];
 }
 
 /** One ranked hit, with the figures that ordered it (handy for tests and tuning). */
 export interface SearchHit extends IndexedMemory {
+  /** How many of the query's keywords this memory matches. */
   matchedKeywords: number;
+  /** Sum over keywords of keyword weight × match strength: the order within equal matchedKeywords. */
   score: number;
+  /**
+   * How much of the query this memory matches: score over what a memory holding every
+   * keyword in its description would get. Each keyword weighs its IDF; a tag match counts
+   * more than 1, a tag prefix or a keyword only partly held counts less.
+   */
+  coverage: number;
 }
 
-/** Weights of the ways a keyword can match a memory. */
-const EXACT_TAG = 2;
-const PARTIAL_TAG = 1.5;
-const DESCRIPTION = 1;
-/** A keyword counts as matched when this share of its (IDF-weighted) terms is found. */
-const MATCH_THRESHOLD = 0.5;
+/** How a keyword can meet a tag, weakest first; 0 is no tag match. */
+const enum TagMatch {
+  None = 0,
+  /** The keyword starts a tag (`type` → `typescript`): a guess, weaker than the word itself in the text. */
+  Prefix = 1,
+  /** The keyword is another inflection of a tag (`indexes` → `index`, `safe.directory` → `safe-directory`). */
+  Inflection = 2,
+  /** The keyword is the tag. */
+  Exact = 3,
+}
+
+/**
+ * The ranking's constants. Strengths are per keyword, in [0, 1.25]: a tag match is worth
+ * its base plus a bonus for the description also covering the keyword, so an exact tag
+ * always outranks a description match of the same keyword.
+ */
+export interface RankingOptions {
+  exactTag: number;
+  inflectedTag: number;
+  prefixTag: number;
+  /** Strength of a description that holds every term of the keyword (scaled by the share it holds). */
+  description: number;
+  /** Bonus on a tag match, times the share of the keyword's terms the description also holds. */
+  tagAndDescriptionBonus: number;
+  /** A keyword counts as matched by text when this share of its (IDF-weighted) terms is found. */
+  matchThreshold: number;
+  /** A keyword of at least longKeywordWords words counts as matched at this lower share. */
+  longMatchThreshold: number;
+  longKeywordWords: number;
+  /**
+   * Below matchThreshold a memory still earns description × share × this, which orders it
+   * but does not count it as a matched keyword (long pasted error text rarely appears whole).
+   */
+  partialFactor: number;
+  /** A hit whose coverage (share of the query's weight it matches) is below this is not returned. */
+  minCoverage: number;
+}
+
+export const DEFAULT_RANKING: Readonly<RankingOptions> = {
+  exactTag: 1,
+  inflectedTag: 0.9,
+  prefixTag: 0.5,
+  description: 0.75,
+  tagAndDescriptionBonus: 0.25,
+  matchThreshold: 0.5,
+  longMatchThreshold: 0.4,
+  longKeywordWords: 4,
+  partialFactor: 0.5,
+  minCoverage: 0.25,
+};
+
+/** A keyword this long or longer may match a tag by prefix (`type` → `typescript`). */
+const MIN_PREFIX = 3;
 
 function add<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
   let set = map.get(key);
@@ -41,53 +96,112 @@ function remove<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
   if (set && set.delete(value) && set.size === 0) map.delete(key);
 }
 
+/** Better first: more matched keywords, higher score, more recently changed, then id for a stable order. */
+function better(a: SearchHit, b: SearchHit): boolean {
+  if (a.matchedKeywords !== b.matchedKeywords) return a.matchedKeywords > b.matchedKeywords;
+  if (a.score !== b.score) return a.score > b.score;
+  if (a.changedAt !== b.changedAt) return a.changedAt > b.changedAt;
+  return a.id < b.id;
+}
+
 /**
  * An in-memory inverted index over the descriptions and tags of current memories.
  * It is derived data: a store rebuilds it on open and keeps it in step with every
- * version it applies. Ranking, in order: more matched keywords; then the sum of match
- * strengths (an exact tag beats a tag prefix or inflection, which beats the description,
- * rarer terms weigh more); then the most recently changed.
+ * version it applies.
+ *
+ * A keyword matches a memory that carries it as a tag, as another inflection of a tag or as
+ * the prefix of a tag, or whose description and tag words hold most of its words (weighted
+ * by IDF, so the rare words of a pasted error message count most; a compound such as
+ * `keep-alive` or `getByRole` is held whole or through its parts). Ranking, in order:
+ * 1. more matched keywords;
+ * 2. the score: per keyword, its weight (the IDF of the keyword over the memories it
+ *    matches: a keyword few memories match says more, one none match says most) times the
+ *    strength of the match (exact tag > inflected tag > description > tag prefix), summed;
+ *    holding some words of an unmatched keyword adds a little;
+ * 3. the most recently changed.
+ * Only memories that match at least one keyword and a quarter of the query's weight are
+ * returned (the relevance floor), so a query about something the memory does not know
+ * returns little or nothing rather than whatever shares one common word.
  */
 export class SearchIndex {
-  private readonly docs = new Map<string, Doc>();
-  private readonly termPostings = new Map<string, Set<string>>();
-  private readonly tagPostings = new Map<string, Set<string>>();
+  private readonly opts: RankingOptions;
+  /** Docs by slot; slots of removed docs are reused. */
+  private readonly slots: Array<Doc | undefined> = [];
+  private readonly freeSlots: number[] = [];
+  private readonly slotOf = new Map<string, number>();
+  private readonly termPostings = new Map<string, Set<number>>();
+  private readonly tagPostings = new Map<string, Set<number>>();
+  private readonly tagStemPostings = new Map<string, Set<number>>();
   private sortedTags: string[] | undefined;
 
+  // Scratch space for one search, reused (search is synchronous).
+  private rowOf = new Int32Array(0);
+  private seenIn = new Int32Array(0);
+  private epoch = 0;
+  private rowCount = 0;
+  /** Per slot, the mark of the compound word whose whole it holds (see nextStamp). */
+  private stamp = new Int32Array(0);
+  private stampNow = 0;
+  private rowSlots = new Int32Array(64);
+  private share = new Float64Array(64);
+  private tagMatch = new Uint8Array(64);
+
+  constructor(options: Partial<RankingOptions> = {}) {
+    this.opts = { ...DEFAULT_RANKING, ...options };
+  }
+
   get size(): number {
-    return this.docs.size;
+    return this.slotOf.size;
   }
 
   /** Adds or replaces a memory. */
   put(memory: IndexedMemory): void {
     this.remove(memory.id);
     const docTerms = new Set(terms(memory.description));
-    for (const tag of memory.tags) for (const part of tagParts(tag)) docTerms.add(part);
-    const doc: Doc = { ...memory, terms: docTerms, tagStems: memory.tags.map((t) => tagParts(t).join('-')) };
-    this.docs.set(memory.id, doc);
-    for (const t of docTerms) add(this.termPostings, t, memory.id);
-    for (const tag of memory.tags) {
+    const tags = [...new Set(memory.tags)];
+    for (const tag of tags) for (const part of tagParts(tag)) docTerms.add(part);
+    const doc: Doc = {
+      id: memory.id,
+      description: memory.description,
+      tags: memory.tags,
+      changedAt: memory.changedAt,
+      terms: [...docTerms],
+      tagStems: [...new Set(tags.map((t) => tagParts(t).join('-')))],
+    };
+    const slot = this.freeSlots.pop() ?? this.slots.length;
+    this.slots[slot] = doc;
+    this.slotOf.set(memory.id, slot);
+    for (const t of doc.terms) add(this.termPostings, t, slot);
+    for (const s of doc.tagStems) add(this.tagStemPostings, s, slot);
+    for (const tag of tags) {
       if (!this.tagPostings.has(tag)) this.sortedTags = undefined;
-      add(this.tagPostings, tag, memory.id);
+      add(this.tagPostings, tag, slot);
     }
   }
 
   /** Removes a memory (deleted or purged); unknown ids are ignored. */
   remove(id: string): void {
-    const doc = this.docs.get(id);
-    if (!doc) return;
-    this.docs.delete(id);
-    for (const t of doc.terms) remove(this.termPostings, t, id);
-    for (const tag of doc.tags) {
-      remove(this.tagPostings, tag, id);
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return;
+    const doc = this.slots[slot]!;
+    this.slotOf.delete(id);
+    this.slots[slot] = undefined;
+    this.freeSlots.push(slot);
+    for (const t of doc.terms) remove(this.termPostings, t, slot);
+    for (const s of doc.tagStems) remove(this.tagStemPostings, s, slot);
+    for (const tag of new Set(doc.tags)) {
+      remove(this.tagPostings, tag, slot);
       if (!this.tagPostings.has(tag)) this.sortedTags = undefined;
     }
   }
 
   clear(): void {
-    this.docs.clear();
+    this.slots.length = 0;
+    this.freeSlots.length = 0;
+    this.slotOf.clear();
     this.termPostings.clear();
     this.tagPostings.clear();
+    this.tagStemPostings.clear();
     this.sortedTags = undefined;
   }
 
@@ -113,57 +227,197 @@ export class SearchIndex {
     return out;
   }
 
-  private idf(term: string): number {
-    const df = this.termPostings.get(term)?.size ?? 0;
-    return Math.log(1 + (this.docs.size + 1) / (df + 0.5));
+  /** Inverse document frequency of something `df` of the current memories have (never 0). */
+  private idf(df: number): number {
+    return Math.log(1 + this.size / (df + 0.5));
+  }
+
+  /** Makes room for at least `rows` rows of `n` cells, keeping what is there. */
+  private grow(rows: number, n: number): void {
+    let size = this.rowSlots.length;
+    while (size < rows) size *= 2;
+    if (size === this.rowSlots.length && this.share.length >= size * n) return;
+    const rowSlots = new Int32Array(size);
+    rowSlots.set(this.rowSlots);
+    const share = new Float64Array(size * n);
+    share.set(this.share.subarray(0, Math.min(this.share.length, share.length)));
+    const tagMatch = new Uint8Array(size * n);
+    tagMatch.set(this.tagMatch.subarray(0, Math.min(this.tagMatch.length, tagMatch.length)));
+    this.rowSlots = rowSlots;
+    this.share = share;
+    this.tagMatch = tagMatch;
+  }
+
+  /** The first cell of `slot`'s row in this search's scratch space, made (zeroed) on first use. */
+  private cellOf(slot: number, n: number): number {
+    if (this.seenIn[slot] === this.epoch) return this.rowOf[slot]! * n;
+    const r = this.rowCount++;
+    if (r >= this.rowSlots.length) this.grow(r + 1, n);
+    this.seenIn[slot] = this.epoch;
+    this.rowOf[slot] = r;
+    this.rowSlots[r] = slot;
+    const first = r * n;
+    for (let c = first; c < first + n; c++) {
+      this.share[c] = 0;
+      this.tagMatch[c] = 0;
+    }
+    return first;
+  }
+
+  private prepareScratch(n: number): void {
+    const cap = this.slots.length;
+    if (this.seenIn.length < cap) {
+      this.seenIn = new Int32Array(Math.max(cap, this.seenIn.length * 2, 64));
+      this.rowOf = new Int32Array(this.seenIn.length);
+      this.epoch = 0;
+      this.stamp = new Int32Array(this.seenIn.length);
+      this.stampNow = 0;
+    }
+    this.epoch++;
+    if (this.epoch >= 0x7fffffff) {
+      this.seenIn.fill(0);
+      this.epoch = 1;
+    }
+    this.rowCount = 0;
+    this.grow(64, n);
+  }
+
+  /** A fresh mark for `stamp`, to tell in O(1) whether a slot holds a compound's whole word. */
+  private nextStamp(): number {
+    if (++this.stampNow >= 0x7fffffff) {
+      this.stamp.fill(0);
+      this.stampNow = 1;
+    }
+    return this.stampNow;
+  }
+
+  /** Marks every memory the keyword reaches: word shares, and the tags it names, inflects or prefixes. */
+  private collect(k: AnalyzedKeyword, i: number, n: number): void {
+    // Each word of the keyword weighs its IDF; a memory earns a word's weight when it holds
+    // the word, or, for a compound, the IDF-weighted share of its parts it holds.
+    const units = k.units;
+    const weights = units.map((u) => this.idf(this.termPostings.get(u.term)?.size ?? 0));
+    const total = weights.reduce((a, b) => a + b, 0);
+    for (let j = 0; j < units.length; j++) {
+      const u = units[j]!;
+      const w = weights[j]! / total;
+      const whole = this.termPostings.get(u.term);
+      const mark = u.parts.length > 0 ? this.nextStamp() : 0;
+      if (whole) {
+        for (const slot of whole) {
+          const cell = this.cellOf(slot, n) + i;
+          this.share[cell] = this.share[cell]! + w;
+          if (mark) this.stamp[slot] = mark;
+        }
+      }
+      if (!mark) continue;
+      const partWeights = u.parts.map((p) => this.idf(this.termPostings.get(p)?.size ?? 0));
+      const partTotal = partWeights.reduce((a, b) => a + b, 0);
+      for (let pj = 0; pj < u.parts.length; pj++) {
+        const postings = this.termPostings.get(u.parts[pj]!);
+        if (!postings) continue;
+        const pw = (w * partWeights[pj]!) / partTotal;
+        for (const slot of postings) {
+          if (this.stamp[slot] === mark) continue; // holds the whole word: already credited in full
+          const cell = this.cellOf(slot, n) + i;
+          this.share[cell] = this.share[cell]! + pw;
+        }
+      }
+    }
+    this.markTag(this.tagPostings.get(k.tag), TagMatch.Exact, i, n);
+    // A keyword of stop words only (`the`) may name a tag exactly, but is no word to inflect or complete.
+    if (units.length === 0) return;
+    this.markTag(this.tagStemPostings.get(k.tagStem), TagMatch.Inflection, i, n);
+    if (k.tag.length >= MIN_PREFIX) {
+      for (const tag of this.tagsWithPrefix(k.tag)) if (tag !== k.tag) this.markTag(this.tagPostings.get(tag), TagMatch.Prefix, i, n);
+    }
+  }
+
+  private markTag(postings: Set<number> | undefined, kind: TagMatch, i: number, n: number): void {
+    if (!postings) return;
+    for (const slot of postings) {
+      const cell = this.cellOf(slot, n) + i;
+      if (this.tagMatch[cell]! < kind) this.tagMatch[cell] = kind;
+    }
   }
 
   search(query: SearchQuery): SearchHit[] {
-    const n = query.keywords.length;
-    // Per keyword: candidate ids from its terms and from tags it names or prefixes.
-    const candidates = new Set<string>();
-    const prefixTags = query.keywords.map((k) => (k.tag.length >= 3 ? new Set(this.tagsWithPrefix(k.tag)) : new Set<string>()));
-    const weights = query.keywords.map((k) => k.terms.map((t) => this.idf(t)));
-    query.keywords.forEach((k, i) => {
-      for (const t of k.terms) for (const id of this.termPostings.get(t) ?? []) candidates.add(id);
-      for (const tag of prefixTags[i]!) for (const id of this.tagPostings.get(tag) ?? []) candidates.add(id);
-    });
+    const o = this.opts;
+    const keywords = query.keywords;
+    const n = keywords.length;
+    if (n === 0 || query.limit <= 0 || this.size === 0) return [];
+    const required = query.tags.map((t) => this.tagPostings.get(t));
+    if (required.some((p) => p === undefined)) return [];
+    this.prepareScratch(n);
+    for (let i = 0; i < n; i++) this.collect(keywords[i]!, i, n);
+    const rows = this.rowCount;
+    const { share, tagMatch, rowSlots } = this;
 
-    const hits: SearchHit[] = [];
-    for (const id of candidates) {
-      const doc = this.docs.get(id)!;
-      if (query.tags.some((t) => !doc.tags.includes(t))) continue;
+    // The more words a keyword has (pasted error text), the fewer a paraphrasing memory repeats.
+    const threshold = keywords.map((k) => (k.units.length >= o.longKeywordWords ? o.longMatchThreshold : o.matchThreshold) - 1e-9);
+    // Keyword weights: the IDF of the keyword over the memories it matches (an unknown keyword weighs most).
+    const df = new Array<number>(n).fill(0);
+    for (let r = 0, cell = 0; r < rows; r++) {
+      for (let i = 0; i < n; i++, cell++) if (tagMatch[cell] !== TagMatch.None || share[cell]! >= threshold[i]!) df[i]!++;
+    }
+    // A keyword of stop words only that names no tag is ignored, so it cannot lower coverage.
+    const weight = keywords.map((k, i) => (k.stopWordsOnly && df[i] === 0 ? 0 : this.idf(df[i]!)));
+    const totalWeight = weight.reduce((a, b) => a + b, 0);
+    if (totalWeight === 0) return [];
+    // Coverage is measured in full description matches: 1 = every keyword's words in the description.
+    const fullScore = o.description * totalWeight;
+    const minScore = o.minCoverage * fullScore;
+    const tagBase = [0, o.prefixTag, o.inflectedTag, o.exactTag];
+
+    const limit = query.limit;
+    const top: SearchHit[] = [];
+    for (let r = 0; r < rows; r++) {
       let matched = 0;
       let score = 0;
-      for (let i = 0; i < n; i++) {
-        const k = query.keywords[i]!;
-        const w = weights[i]!;
-        let total = 0;
-        let found = 0;
-        k.terms.forEach((t, j) => {
-          total += w[j]!;
-          if (doc.terms.has(t)) found += w[j]!;
-        });
-        const desc = total > 0 ? found / total : 0;
-        let s = 0;
-        if (doc.tags.includes(k.tag)) s = EXACT_TAG + desc * 0.25;
-        else if (doc.tags.some((t) => prefixTags[i]!.has(t)) || (k.tagStem && doc.tagStems.includes(k.tagStem)))
-          s = PARTIAL_TAG + desc * 0.25;
-        else if (desc >= MATCH_THRESHOLD) s = DESCRIPTION * desc;
-        if (s > 0) {
+      for (let i = 0, cell = r * n; i < n; i++, cell++) {
+        const kind = tagMatch[cell]!;
+        const sh = share[cell]!;
+        if (kind === TagMatch.None && sh === 0) continue;
+        const full = sh >= threshold[i]!;
+        let s: number;
+        if (kind !== TagMatch.None) {
+          // A tag match, plus a bonus when the description also holds the keyword.
+          s = Math.max(tagBase[kind]! + o.tagAndDescriptionBonus * sh, full ? o.description * sh : 0);
           matched++;
-          score += s;
+        } else if (full) {
+          s = o.description * sh;
+          matched++;
+        } else {
+          // Some words of a keyword: not a match, but it orders memories that match as many keywords.
+          s = o.description * sh * o.partialFactor;
         }
+        score += weight[i]! * s;
       }
-      if (matched > 0) hits.push({ id, description: doc.description, tags: doc.tags, changedAt: doc.changedAt, matchedKeywords: matched, score });
+      // A memory that matches no keyword, or too small a share of what was asked, is not returned.
+      if (matched === 0 || score < minScore) continue;
+      if (top.length === limit) {
+        const worst = top[limit - 1]!;
+        if (matched < worst.matchedKeywords || (matched === worst.matchedKeywords && score < worst.score)) continue;
+      }
+      const slot = rowSlots[r]!;
+      if (required.length && required.some((p) => !p!.has(slot))) continue;
+      const doc = this.slots[slot]!;
+      const hit: SearchHit = {
+        id: doc.id, description: doc.description, tags: doc.tags, changedAt: doc.changedAt,
+        matchedKeywords: matched, score, coverage: score / fullScore,
+      };
+      // Bounded insertion into the best-first list: no sort of every candidate.
+      if (top.length === limit && !better(hit, top[limit - 1]!)) continue;
+      let lo = 0;
+      let hi = top.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (better(top[mid]!, hit)) lo = mid + 1;
+        else hi = mid;
+      }
+      top.splice(lo, 0, hit);
+      if (top.length > limit) top.pop();
     }
-    hits.sort(
-      (a, b) =>
-        b.matchedKeywords - a.matchedKeywords ||
-        b.score - a.score ||
-        (a.changedAt < b.changedAt ? 1 : a.changedAt > b.changedAt ? -1 : 0) ||
-        (a.id < b.id ? -1 : 1),
-    );
-    return hits.slice(0, query.limit);
+    return top;
   }
 }

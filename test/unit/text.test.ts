@@ -1,0 +1,92 @@
+import { strict as assert } from 'node:assert';
+import { isStopWord, onlyStopWords, stem, termUnits, terms, words } from '../../src/core/text';
+
+describe('text analysis', () => {
+  describe('words', () => {
+    it('splits camelCase identifiers and keeps them whole', () => {
+      assert.deepEqual(words('getByRole'), ['getbyrole', 'get', 'by', 'role']);
+      assert.deepEqual(words('transformIgnorePatterns'), ['transformignorepatterns', 'transform', 'ignore', 'patterns']);
+    });
+
+    it('splits snake_case, kebab-case and dotted names and keeps them whole', () => {
+      assert.deepEqual(words('node_modules'), ['nodemodules', 'node', 'modules']);
+      assert.deepEqual(words('keep-alive'), ['keepalive', 'keep', 'alive']);
+      assert.deepEqual(words('safe.directory'), ['safedirectory', 'safe', 'directory']);
+      assert.deepEqual(words('ERR_UNKNOWN_FILE_EXTENSION'), ['errunknownfileextension', 'err', 'unknown', 'file', 'extension']);
+    });
+
+    it('splits an acronym from the word after it but keeps an acronym plural whole', () => {
+      assert.deepEqual(words('HTMLParser'), ['htmlparser', 'html', 'parser']);
+      assert.deepEqual(words('JWTs IDs'), ['jwts', 'ids']);
+    });
+
+    it('splits on punctuation and spaces, not inside a word', () => {
+      assert.deepEqual(words('Error: "Cannot find module" (x)!'), ['error', 'cannot', 'find', 'module', 'x']);
+      assert.deepEqual(words('end of sentence. Next'), ['end', 'of', 'sentence', 'next']);
+    });
+  });
+
+  describe('stop words', () => {
+    it('knows function words and contraction fragments, not content words', () => {
+      for (const w of ['the', 'with', 'inside', 'doesn', 'not']) assert.ok(isStopWord(w), w);
+      for (const w of ['error', 'cache', 'build', 'docker']) assert.ok(!isStopWord(w), w);
+    });
+
+    it('tells a text of stop words only', () => {
+      assert.ok(onlyStopWords('the with it is'));
+      assert.ok(onlyStopWords('--'));
+      assert.ok(!onlyStopWords('the cache'));
+      assert.ok(!onlyStopWords('n+1'));
+    });
+  });
+
+  describe('stem', () => {
+    it('gives inflections one stem', () => {
+      assert.equal(stem('caching'), stem('cache'));
+      assert.equal(stem('cached'), stem('caches'));
+      assert.equal(stem('migrating'), stem('migration'));
+      assert.equal(stem('indexes'), stem('index'));
+    });
+
+    it('gives British and American spellings one stem', () => {
+      assert.equal(stem('normalised'), stem('normalizing'));
+      assert.equal(stem('analyse'), stem('analyze'));
+      assert.equal(stem('behaviour'), stem('behavior'));
+      assert.notEqual(stem('hour'), stem('hor'));
+    });
+
+    it('leaves non-words alone', () => {
+      assert.equal(stem('v1441'), 'v1441');
+      assert.equal(stem('502'), '502');
+    });
+  });
+
+  describe('terms', () => {
+    it('drops stop words and one-character words, and stems the rest', () => {
+      assert.deepEqual(terms('The caching of builds is not working'), ['cach', 'build', 'work']);
+      assert.deepEqual(terms('n+1 at 502'), ['502']);
+    });
+
+    it('includes an identifier whole and in parts, once each', () => {
+      assert.deepEqual(terms('getByRole get role'), [stem('getbyrole'), 'get', 'role']);
+    });
+  });
+
+  describe('termUnits', () => {
+    it('gives a compound its parts, which may stand for it', () => {
+      assert.deepEqual(termUnits('keep-alive timeout'), [
+        { term: stem('keepalive'), parts: ['keep', stem('alive')] },
+        { term: 'timeout', parts: [] },
+      ]);
+    });
+
+    it('drops stop-word parts, and treats a compound with one meaningful part as that word', () => {
+      assert.deepEqual(termUnits('getByRole'), [{ term: stem('getbyrole'), parts: ['get', 'role'] }]);
+      assert.deepEqual(termUnits('re-render'), [{ term: 'render', parts: [] }]);
+    });
+
+    it('is empty for stop words and too-short words', () => {
+      assert.deepEqual(termUnits('the n+1 of it'), []);
+    });
+  });
+});
