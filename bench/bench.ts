@@ -1,0 +1,167 @@
+/**
+ * `npm run bench -- --n 1000,10000 [--iters 200] [--seed 42] [--keep] [--cpu-prof DIR]`
+ *
+ * For each N: generates N memories with history (deterministic), loads them through the
+ * real store (importVersions in batches, then a checkpoint), builds the naive baseline from
+ * the same rows, and measures both sides in fresh child processes: open → first result,
+ * searches, durable writes, file sizes, RSS. Prints one table per N, a README table and the
+ * issue's targets with PASS/FAIL. Timings live here, never in tests.
+ * --keep leaves the temporary folders in place; --cpu-prof DIR profiles every child process.
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { buildNaiveDb } from './baselines';
+import { generate, prng } from './generate';
+import { loadOurs } from './ours';
+import { type NaiveFigures, type OpenFigures, type OursFigures, type Plan, RESULT_PREFIX } from './plan';
+import { checkTargets, detailTable, readmeTable, targetTable, type RunResult } from './report';
+import { mb } from './stats';
+
+interface Args {
+  ns: number[];
+  iters: number;
+  seed: number;
+  keep: boolean;
+  cpuProf?: string;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { ns: [10_000], iters: 200, seed: 42, keep: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    const int = (v: string) => {
+      const x = Number(v.replace(/[_k]/gi, (c) => (c.toLowerCase() === 'k' ? '000' : '')));
+      if (!Number.isInteger(x) || x <= 0) throw new Error(`${a}: "${v}" is not a positive whole number`);
+      return x;
+    };
+    if (a === '--n') args.ns = value().split(',').map(int);
+    else if (a === '--iters') args.iters = int(value());
+    else if (a === '--seed') args.seed = int(value());
+    else if (a === '--keep') args.keep = true;
+    else if (a === '--cpu-prof') args.cpuProf = path.resolve(value());
+    else throw new Error(`unknown argument ${a}; use --n 1000,10000 --iters 200 --seed 42 --keep --cpu-prof DIR`);
+  }
+  return args;
+}
+
+const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
+
+/** Runs one measurement in a fresh Node process and returns its parsed RESULT line. */
+function child<T>(args: Args, phase: string, planFile: string, dir?: string): T {
+  const prof = args.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${args.cpuProf}`, `--cpu-prof-name=${phase}-${Date.now()}.cpuprofile`] : [];
+  const res = spawnSync(
+    process.execPath,
+    [...prof, '--import', 'tsx', path.join(__dirname, 'child.ts'), phase, planFile, ...(dir ? [dir] : [])],
+    { cwd: path.resolve(__dirname, '..'), encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const line = res.stdout?.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
+  if (res.status !== 0 || !line) throw new Error(`child ${phase} failed (exit ${res.status}): ${res.stdout}`);
+  return JSON.parse(line.slice(RESULT_PREFIX.length)) as T;
+}
+
+async function runN(args: Args, n: number, root: string): Promise<RunResult> {
+  const dir = path.join(root, String(n));
+  const storeDir = path.join(dir, 'store');
+  const naiveDb = path.join(dir, 'naive.sqlite');
+  fs.mkdirSync(dir, { recursive: true });
+
+  let t = performance.now();
+  let data: ReturnType<typeof generate> | undefined = generate(n, args.seed);
+  const generateMs = performance.now() - t;
+  const versionRows = data.rows.length;
+  log(`N=${n}: ${versionRows} version rows, ${data.live.length} live, generated in ${(generateMs / 1000).toFixed(1)} s`);
+
+  const { importMs, checkpointMs } = await loadOurs(storeDir, data.rows);
+  log(`N=${n}: loaded our store in ${(importMs / 1000).toFixed(1)} s (+ checkpoint ${checkpointMs.toFixed(0)} ms)`);
+  t = performance.now();
+  await buildNaiveDb(data.rows, naiveDb);
+  const naiveBuildMs = performance.now() - t;
+
+  const size = (f: string) => mb(fs.statSync(f).size);
+  const files = { journalMb: size(path.join(storeDir, 'journal.jsonl')), snapshotMb: size(path.join(storeDir, 'snapshot.sqlite')), naiveDbMb: size(naiveDb) };
+  const rnd = prng(args.seed + 3);
+  const editIds = [...data.live];
+  for (let i = editIds.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [editIds[i], editIds[j]] = [editIds[j]!, editIds[i]!];
+  }
+  const plan: Plan = {
+    n, seed: args.seed, storeDir, naiveDb, selective: data.selective, broad: data.broad,
+    editIds: editIds.slice(0, args.iters + 20), iters: args.iters, baselineBudgetMs: 30_000,
+  };
+  data = undefined; // the rows are on disk now; let the children have the memory
+  const planFile = path.join(dir, 'plan.json');
+  fs.writeFileSync(planFile, JSON.stringify(plan));
+
+  const loadBefore = os.loadavg()[0]!;
+  const big = n >= 50_000;
+  const opens: OpenFigures[] = [];
+  for (let i = 0; i < (big ? 3 : 5); i++) opens.push(child<OpenFigures>(args, 'open', planFile));
+  log(`N=${n}: open with snapshot measured`);
+  const journalOpens: OpenFigures[] = [];
+  for (let i = 0; i < (big ? 1 : 3); i++) {
+    const jdir = path.join(dir, `journal-only-${i}`);
+    fs.mkdirSync(jdir);
+    fs.copyFileSync(path.join(storeDir, 'journal.jsonl'), path.join(jdir, 'journal.jsonl'));
+    journalOpens.push(child<OpenFigures>(args, 'open', planFile, jdir));
+    fs.rmSync(jdir, { recursive: true, force: true });
+  }
+  log(`N=${n}: open from the journal alone measured`);
+  const ours = child<OursFigures>(args, 'ours', planFile);
+  log(`N=${n}: our searches and writes measured`);
+  const naive = child<NaiveFigures>(args, 'naive', planFile);
+  log(`N=${n}: baselines measured`);
+  if (!args.keep) fs.rmSync(dir, { recursive: true, force: true });
+  const loadAvg: [number, number] = [loadBefore, os.loadavg()[0]!];
+  return { n, versionRows, loadAvg, load: { generateMs, importMs, checkpointMs, naiveBuildMs }, files, opens, journalOpens, ours, naive };
+}
+
+async function main(): Promise<void> {
+  let args: Args;
+  try {
+    args = parseArgs(process.argv.slice(2));
+  } catch (err) {
+    console.error(`bench: ${(err as Error).message}`);
+    process.exit(2);
+  }
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-memory-bench-'));
+  const cleanup = () => {
+    if (!args.keep) fs.rmSync(root, { recursive: true, force: true });
+  };
+  process.on('SIGINT', () => {
+    cleanup();
+    process.exit(130);
+  });
+  const results: RunResult[] = [];
+  try {
+    for (const n of args.ns) {
+      const r = await runN(args, n, root);
+      results.push(r);
+      console.log(`${detailTable(r)}\n`);
+    }
+  } finally {
+    cleanup();
+  }
+  const sqljsVersion = (JSON.parse(fs.readFileSync(path.join(path.dirname(require.resolve('sql.js')), '..', 'package.json'), 'utf8')) as { version: string }).version;
+  console.log(
+    `Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}, Node ${process.version}, sql.js ${sqljsVersion}, ` +
+      `${os.platform()}; files in ${os.tmpdir()}; ${args.iters} searches per class and ${args.iters} writes per kind ` +
+      '(baselines stop after 30 s, with at least 20 samples).\n',
+  );
+  console.log(`## README table\n\n${readmeTable(results)}\n`);
+  const targets = checkTargets(results);
+  console.log(`## Targets\n\n${targetTable(targets)}`);
+  if (targets.some((x) => !x.pass)) console.log(`\n${targets.filter((x) => !x.pass).length} target(s) missed.`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
