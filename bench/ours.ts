@@ -88,7 +88,7 @@ export async function runOurs(plan: Plan): Promise<OursFigures> {
   const t = performance.now();
   store.checkpoint();
   const checkpointMs = performance.now() - t;
-  const versionRows = store.versionCount;
+  const versionRows = (await store.countVersions());
   await store.close();
   return {
     open, search, versionRows, checkpointMs,

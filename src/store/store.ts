@@ -47,6 +47,7 @@ export interface StoreWarning {
   code:
     | 'corrupt-snapshot'
     | 'stale-snapshot'
+    | 'index-rebuilt'
     | 'torn-journal-tail'
     | 'bad-journal-line'
     | 'unknown-journal-entry'

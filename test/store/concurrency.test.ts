@@ -18,7 +18,7 @@ describe('sql.js store across processes', function () {
 
     const store = await SqlJsStore.open({ dir });
     const service = new MemoryService(store, { author: 'checker' });
-    assert.equal(store.versionCount, 400);
+    assert.equal((await store.countVersions()), 400);
     for (const id of acked) assert.equal((await service.read({ id })).version, 1);
     const tags = await service.tags({});
     assert.deepEqual(tags.tags.map((t) => t.count), [100, 100, 100, 100]);

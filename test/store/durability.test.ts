@@ -41,7 +41,7 @@ describe('sql.js store: durability, corruption, schema', () => {
     assert.ok(fs.existsSync(snapshot(dir)), 'no snapshot after 12 writes with checkpointEvery 10');
     await store.close();
     const again = await reopen(dir);
-    assert.equal(again.store.versionCount, 12);
+    assert.equal((await again.store.countVersions()), 12);
     assert.deepEqual(again.store.warnings(), []);
     await again.store.close();
   });
@@ -54,11 +54,12 @@ describe('sql.js store: durability, corruption, schema', () => {
     fs.writeFileSync(snapshot(dir), Buffer.from('this is not a database at all'.repeat(100)));
 
     const again = await reopen(dir);
+    // The snapshot is loaded by the first operation that needs the database.
+    assert.equal((await again.service.read({ id })).content, 'survives');
     const [w] = again.store.warnings();
     assert.equal(w?.code, 'corrupt-snapshot');
     assert.match(w!.message, /could not be read/);
     assert.equal(fs.readFileSync(w!.keptAt!, 'utf8').slice(0, 11), 'this is not', 'the unreadable bytes were kept');
-    assert.equal((await again.service.read({ id })).content, 'survives');
     await again.store.close();
   });
 
@@ -116,8 +117,8 @@ describe('sql.js store: durability, corruption, schema', () => {
     fs.copyFileSync(journal(other.dir), journal(dir));
 
     const again = await reopen(dir);
-    assert.deepEqual(again.store.warnings().map((w) => w.code), ['stale-snapshot']);
-    assert.equal(again.store.versionCount, 2);
+    assert.deepEqual(again.store.warnings().map((w) => w.code).sort(), ['index-rebuilt', 'stale-snapshot']);
+    assert.equal((await again.store.countVersions()), 2);
     assert.equal((await again.service.read({ id })).description, 'from the other journal');
     assert.equal((await again.service.read({ id: one.id })).description, 'one', 'rows only the snapshot held are kept');
     await again.store.close();
@@ -125,7 +126,7 @@ describe('sql.js store: durability, corruption, schema', () => {
 
   it('refuses a snapshot from a newer schema and leaves it untouched', async () => {
     const { dir, store, service } = await openService();
-    await service.create(memory());
+    const { id } = await service.create(memory());
     store.checkpoint();
     await store.close();
     const SQL = await initSqlJs();
@@ -134,8 +135,47 @@ describe('sql.js store: durability, corruption, schema', () => {
     fs.writeFileSync(snapshot(dir), db.export());
     db.close();
     const bytes = fs.readFileSync(snapshot(dir));
-    await assert.rejects(SqlJsStore.open({ dir }), (err: Error) => err instanceof StorageError && /newer than this release/.test(err.message));
+    const again = await reopen(dir);
+    await assert.rejects(again.service.read({ id }), (err: Error) => err instanceof StorageError && /newer than this release/.test(err.message));
+    await assert.rejects(again.service.create(memory()), StorageError, 'nothing is written over a newer store');
+    await again.store.close();
     assert.ok(fs.readFileSync(snapshot(dir)).equals(bytes));
+  });
+
+  it('answers searches from the saved index without loading the database, and catches up on newer lines', async () => {
+    const { dir, store, service } = await openService();
+    const a = await service.create(memory({ description: 'Saved index answers alpha' }));
+    store.checkpoint();
+    await store.close();
+    // A line appended after the saved index, by another process.
+    const other = await reopen(dir);
+    const b = await other.service.create(memory({ description: 'Appended later beta' }));
+    await other.store.close();
+    // Break the snapshot: only an operation that loads the database can notice.
+    fs.writeFileSync(snapshot(dir), 'not a database');
+
+    const again = await reopen(dir);
+    assert.deepEqual((await again.service.search({ keywords: ['alpha'] })).map((h) => h.id), [a.id]);
+    assert.deepEqual((await again.service.search({ keywords: ['beta'] })).map((h) => h.id), [b.id]);
+    assert.deepEqual(again.store.warnings(), [], 'the database was not loaded for searches');
+    assert.equal((await again.service.read({ id: b.id })).version, 1);
+    assert.deepEqual(again.store.warnings().map((w) => w.code), ['corrupt-snapshot']);
+    await again.store.close();
+  });
+
+  it('rebuilds a saved index made by another analysis, and says so', async () => {
+    const { dir, store, service } = await openService();
+    const { id } = await service.create(memory({ description: 'Rebuilt gamma' }));
+    store.checkpoint();
+    await store.close();
+    const file = path.join(dir, 'search-index.json');
+    const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as { analyzer: number };
+    fs.writeFileSync(file, JSON.stringify({ ...saved, analyzer: saved.analyzer + 1 }));
+
+    const again = await reopen(dir);
+    assert.deepEqual(again.store.warnings().map((w) => w.code), ['index-rebuilt']);
+    assert.deepEqual((await again.service.search({ keywords: ['gamma'] })).map((h) => h.id), [id]);
+    await again.store.close();
   });
 
   it('migrates step by step and rolls back a failed migration', async () => {

@@ -17,6 +17,16 @@ interface Doc extends IndexedMemory {
   tagStems: string[];
 }
 
+/**
+ * Version of the text analysis (src/core/text.ts, tagParts). Saved analyses carry it; bump
+ * it whenever a change to the analysis would give a stored memory other terms, so saved
+ * indexes are rebuilt rather than searched with stale terms.
+ */
+export const ANALYZER_VERSION = 1;
+
+/** A memory with its analysis, as saved next to a snapshot: [id, description, tags, changedAt, terms, tagStems]. */
+export type AnalyzedDoc = [string, string, string[], string, string[], string[]];
+
 /** One ranked hit, with the figures that ordered it (handy for tests and tuning). */
 export interface SearchHit extends IndexedMemory {
   /** How many of the query's keywords this memory matches. */
@@ -156,24 +166,39 @@ export class SearchIndex {
 
   /** Adds or replaces a memory. */
   put(memory: IndexedMemory): void {
-    this.remove(memory.id);
     const docTerms = new Set(terms(memory.description));
     const tags = [...new Set(memory.tags)];
     for (const tag of tags) for (const part of tagParts(tag)) docTerms.add(part);
-    const doc: Doc = {
+    this.insert({
       id: memory.id,
       description: memory.description,
       tags: memory.tags,
       changedAt: memory.changedAt,
       terms: [...docTerms],
       tagStems: [...new Set(tags.map((t) => tagParts(t).join('-')))],
-    };
+    });
+  }
+
+  /** Adds a memory analysed earlier (see analyzedDocs), skipping the text analysis. */
+  putAnalyzed([id, description, tags, changedAt, docTerms, tagStems]: AnalyzedDoc): void {
+    this.insert({ id, description, tags, changedAt, terms: docTerms, tagStems });
+  }
+
+  /** Every memory with its analysis, to be saved and given back to putAnalyzed. */
+  analyzedDocs(): AnalyzedDoc[] {
+    const out: AnalyzedDoc[] = [];
+    for (const d of this.slots) if (d) out.push([d.id, d.description, d.tags, d.changedAt, d.terms, d.tagStems]);
+    return out;
+  }
+
+  private insert(doc: Doc): void {
+    this.remove(doc.id);
     const slot = this.freeSlots.pop() ?? this.slots.length;
     this.slots[slot] = doc;
-    this.slotOf.set(memory.id, slot);
+    this.slotOf.set(doc.id, slot);
     for (const t of doc.terms) add(this.termPostings, t, slot);
     for (const s of doc.tagStems) add(this.tagStemPostings, s, slot);
-    for (const tag of tags) {
+    for (const tag of new Set(doc.tags)) {
       if (!this.tagPostings.has(tag)) this.sortedTags = undefined;
       add(this.tagPostings, tag, slot);
     }

@@ -3,16 +3,16 @@ import * as path from 'node:path';
 import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js';
 import { StorageError } from '../../core/errors';
 import type { SearchQuery } from '../../core/search/query';
-import { SearchIndex } from '../../core/search/searchIndex';
 import type { ListCursor, ListedMemory, Store, StoredHit, StoredVersion, StoreWarning, WriteDecision } from '../store';
 import { WriteLock } from '../writeLock';
+import { CurrentView } from './currentView';
 import { parseLine, purgeLine, versionLine, type JournalEntry } from './entries';
-import { JournalFile, type JournalPosition, sha1 } from './journal';
+import { EMPTY_POSITION, JournalFile, type JournalPosition, sha1 } from './journal';
 import { loadSnapshot, writeSnapshot } from './snapshot';
 import { VersionTable } from './versionTable';
 
 export interface SqlJsStoreOptions {
-  /** Folder of the store: journal.jsonl, snapshot.sqlite, write.lock. Created if missing. */
+  /** Folder of the store: journal.jsonl, snapshot.sqlite, search-index.json, write.lock. Created if missing. */
   dir: string;
   /** Path of sql-wasm.wasm; by default sql.js finds it next to its own code. */
   wasmPath?: string;
@@ -31,34 +31,37 @@ function loadSqlJs(wasmPath?: string): Promise<SqlJsStatic> {
 }
 
 /**
- * The workspace store: an in-memory SQLite database (sql.js) in front of an append-only
- * journal. A write appends one JSON line and fdatasyncs it under a cross-process lock,
- * after catching up with lines other processes appended; the database is exported to a
- * snapshot only now and then, off the write path. Opening loads the snapshot and replays
- * the journal lines after it. See docs/ARCHITECTURE.md for the reasoning and figures.
+ * The workspace store: an append-only journal (the record) in front of two caches, an
+ * in-memory SQLite database (sql.js; versions, history, listings) and a CurrentView (the
+ * search index). A write appends one JSON line and fdatasyncs it under a cross-process
+ * lock, after catching up with lines other processes appended. Both caches are saved now
+ * and then, off the write path. Opening loads only the saved view, so the first search
+ * needs no database; the database loads on the first operation that needs it. See
+ * docs/ARCHITECTURE.md for the reasoning and figures.
  */
 export class SqlJsStore implements Store {
   readonly location: string;
-  private db!: Database;
-  private table!: VersionTable;
-  private position!: JournalPosition;
-  private readonly index = new SearchIndex();
+  private view = new CurrentView();
+  /** Journal position both caches have consumed (the database, once loaded, is kept in step). */
+  private position: JournalPosition = EMPTY_POSITION;
+  private db: { sql: Database; table: VersionTable } | undefined;
+  private dbLoading: Promise<VersionTable> | undefined;
   private readonly journal: JournalFile;
   private readonly snapshotFile: string;
+  private readonly viewFile: string;
   private readonly lock: WriteLock;
   private readonly checkpointEvery: number;
   private readonly warningList: StoreWarning[] = [];
   private linesSinceCheckpoint = 0;
+  private viewFileStale = false;
   private checkpointTimer: NodeJS.Immediate | undefined;
   private closed = false;
 
-  private constructor(
-    private readonly SQL: SqlJsStatic,
-    private readonly options: SqlJsStoreOptions,
-  ) {
+  private constructor(private readonly options: SqlJsStoreOptions) {
     this.location = path.resolve(options.dir);
     this.journal = new JournalFile(path.join(this.location, 'journal.jsonl'));
     this.snapshotFile = path.join(this.location, 'snapshot.sqlite');
+    this.viewFile = path.join(this.location, 'search-index.json');
     this.checkpointEvery = options.checkpointEvery ?? 1000;
     this.lock = new WriteLock(this.location, path.join(this.location, 'write.lock'), {
       staleMs: options.lockStaleMs,
@@ -67,15 +70,13 @@ export class SqlJsStore implements Store {
   }
 
   static async open(options: SqlJsStoreOptions): Promise<SqlJsStore> {
-    let SQL: SqlJsStatic;
     try {
       fs.mkdirSync(options.dir, { recursive: true });
-      SQL = await loadSqlJs(options.wasmPath);
     } catch (err) {
       throw new StorageError(`cannot open the store at ${options.dir}: ${(err as Error).message}`, { cause: err });
     }
-    const store = new SqlJsStore(SQL, options);
-    const incomplete = store.load();
+    const store = new SqlJsStore(options);
+    const incomplete = await store.load();
     // A partial last line may be a write in progress; only under the lock is it known to be torn.
     if (incomplete) await store.lock.run(() => store.catchUp(true));
     if (store.linesSinceCheckpoint >= store.checkpointEvery) store.scheduleCheckpoint();
@@ -87,81 +88,112 @@ export class SqlJsStore implements Store {
     this.options.onWarning?.(w);
   }
 
-  /** (Re)loads everything from disk; returns true when the journal ends in an incomplete line. */
-  private load(): boolean {
-    this.db?.close();
-    const loaded = loadSnapshot(this.SQL, this.snapshotFile, this.journal, (w) => this.warn(w));
-    this.db = loaded.db;
-    this.table = new VersionTable(this.db);
-    this.position = loaded.position;
+  /** (Re)loads from disk: the saved view if usable, else the database. True when an incomplete line follows. */
+  private async load(): Promise<boolean> {
+    this.db?.sql.close();
+    this.db = undefined;
     this.linesSinceCheckpoint = 0;
-    const incomplete = this.readNewLines();
-    this.index.clear();
-    for (const m of this.table.currentLive()) this.index.put(m);
-    return incomplete;
+    const saved = CurrentView.load(this.viewFile, this.journal);
+    if ('view' in saved) {
+      this.view = saved.view;
+      this.position = saved.position;
+    } else {
+      if (saved.reason) this.warn({ code: 'index-rebuilt', message: `the saved search index ${this.viewFile} was not used: ${saved.reason}; it is rebuilt` });
+      this.view = new CurrentView();
+      this.position = { ...EMPTY_POSITION, ino: this.journal.stat().ino };
+      this.viewFileStale = true;
+      await this.table(true);
+    }
+    return this.readNewLines();
   }
 
-  /** Applies complete lines appended since our position. Returns true when an incomplete line follows. */
-  private readNewLines(): boolean {
-    const { ino, size } = this.journal.stat();
-    if (size <= this.position.offset) return false;
-    const lines = this.journal.readLines(this.position.offset, size);
-    this.db.exec('BEGIN');
-    let last: { text: string; end: number; start: number } | undefined;
-    let result: IteratorResult<unknown, { end: number; incomplete: boolean }>;
-    try {
-      while (!(result = lines.next()).done) {
-        const line = result.value as { text: string; start: number; end: number };
-        last = line;
-        this.applyLine(line.text, line.start);
+  /** The database, loaded on first use and brought to the view's journal position. */
+  private table(rebuildView = false): Promise<VersionTable> {
+    if (this.db) return Promise.resolve(this.db.table);
+    this.dbLoading ??= (async () => {
+      const SQL = await loadSqlJs(this.options.wasmPath).catch((err: Error) => {
+        throw new StorageError(`cannot start sql.js: ${err.message}`, { cause: err });
+      });
+      const loaded = loadSnapshot(SQL, this.snapshotFile, this.journal, (w) => this.warn(w));
+      const table = new VersionTable(loaded.db);
+      const viewAt = this.position.offset;
+      if (rebuildView) {
+        this.db = { sql: loaded.db, table };
+        this.position = loaded.position;
+        this.view = CurrentView.fromRows(table.currentAll(), table.purgedIds());
+      } else if (loaded.position.offset <= viewAt) {
+        // The snapshot is older than the view: replay the difference into the database.
+        this.position = loaded.position;
+        this.db = { sql: loaded.db, table };
+        this.applyLines(viewAt, false);
+      } else {
+        // The snapshot is newer (another process checkpointed): the view catches up to it.
+        this.applyLines(loaded.position.offset, false);
+        this.db = { sql: loaded.db, table };
       }
-      this.db.exec('COMMIT');
+      return table;
+    })().finally(() => (this.dbLoading = undefined));
+    return this.dbLoading;
+  }
+
+  /**
+   * Applies complete journal lines from our position up to `until` (default: the end of
+   * the file) to the view and, when loaded, the database. True when an incomplete line follows.
+   */
+  private applyLines(until?: number, warn = true): boolean {
+    const { ino, size } = this.journal.stat();
+    const end = Math.min(until ?? size, size);
+    if (end <= this.position.offset) return false;
+    const lines = this.journal.readLines(this.position.offset, end);
+    const sql = this.db?.sql;
+    sql?.exec('BEGIN');
+    let last: { text: string; end: number } | undefined;
+    let r: IteratorResult<{ text: string; start: number; end: number }, { end: number; incomplete: boolean }>;
+    try {
+      while (!(r = lines.next()).done) {
+        last = r.value;
+        this.linesSinceCheckpoint++;
+        const parsed = parseLine(r.value.text);
+        if (parsed.ok) this.applyEntry(parsed.entry);
+        else if (warn && r.value.text.trim() !== '') {
+          this.warn({
+            code: parsed.unknown ? 'unknown-journal-entry' : 'bad-journal-line',
+            message: `journal line at byte ${r.value.start} of ${this.journal.file} ${parsed.reason}; it was skipped and left in place`,
+          });
+        }
+      }
+      sql?.exec('COMMIT');
     } catch (err) {
-      this.db.exec('ROLLBACK');
+      sql?.exec('ROLLBACK');
       throw new StorageError(`reading the journal failed: ${(err as Error).message}`, { cause: err });
     }
-    if (last) {
-      this.position = { ino, offset: last.end, tailSha: sha1(last.text + '\n'), tailLength: Buffer.byteLength(last.text) + 1 };
-    }
-    return result.value.incomplete;
+    if (last) this.position = { ino, offset: last.end, tailSha: sha1(`${last.text}\n`), tailLength: Buffer.byteLength(last.text) + 1 };
+    return r.value.incomplete && end === size;
   }
 
-  private applyLine(text: string, start: number): void {
-    this.linesSinceCheckpoint++;
-    if (text.trim() === '') return;
-    const parsed = parseLine(text);
-    if (!parsed.ok) {
-      this.warn({
-        code: parsed.unknown ? 'unknown-journal-entry' : 'bad-journal-line',
-        message: `journal line at byte ${start} of ${this.journal.file} ${parsed.reason}; it was skipped and left in place`,
-      });
-      return;
-    }
-    this.applyEntry(parsed.entry);
+  private readNewLines(): boolean {
+    return this.applyLines();
   }
 
   private applyEntry(entry: JournalEntry): void {
     if (entry.type === 'memory.purge') {
-      this.table.purge(entry.id, entry.at);
-      this.index.remove(entry.id);
-      return;
+      this.db?.table.purge(entry.id, entry.at);
+      this.view.purge(entry.id);
+    } else {
+      this.db?.table.insert(entry.row);
+      this.view.apply(entry.row);
     }
-    const { becameCurrent } = this.table.insert(entry.row);
-    if (!becameCurrent) return;
-    const r = entry.row;
-    if (r.deletedAt) this.index.remove(r.id);
-    else this.index.put({ id: r.id, description: r.description, tags: r.tags, changedAt: r.changedAt });
   }
 
   /**
    * Brings this process up to date with the journal. Under the write lock, a partial last
    * line can only be a crashed writer's torn write: it is moved aside and reported.
    */
-  private catchUp(underLock: boolean): void {
+  private async catchUp(underLock: boolean): Promise<void> {
     if (this.closed) throw new StorageError('the store is closed');
     const { ino, size } = this.journal.stat();
     const replaced = (this.position.ino !== 0 && ino !== this.position.ino) || size < this.position.offset;
-    const incomplete = replaced ? this.load() : this.readNewLines();
+    const incomplete = replaced ? await this.load() : this.readNewLines();
     if (incomplete && underLock) {
       const keptAt = this.journal.setAsideTail(this.position.offset);
       this.warn({
@@ -172,73 +204,80 @@ export class SqlJsStore implements Store {
     }
   }
 
-  /** Appends entries durably and applies them here. Must run under the lock, caught up. */
+  /** Appends entries durably and applies them here. Must run under the lock, caught up, database loaded. */
   private append(entries: JournalEntry[]): void {
     const text = entries.map((e) => (e.type === 'memory.version' ? versionLine(e.row) : purgeLine(e.id, e.at, e.author))).join('\n') + '\n';
     const { ino, size } = this.journal.append(text, this.position.offset);
     const lastLine = text.slice(text.lastIndexOf('\n', text.length - 2) + 1);
     this.position = { ino, offset: size, tailSha: sha1(lastLine), tailLength: Buffer.byteLength(lastLine) };
-    this.db.exec('BEGIN');
+    this.db!.sql.exec('BEGIN');
     for (const e of entries) this.applyEntry(e);
-    this.db.exec('COMMIT');
+    this.db!.sql.exec('COMMIT');
     this.linesSinceCheckpoint += entries.length;
   }
 
-  private exclusive<T>(fn: () => T): Promise<T> {
-    return this.lock.run(() => {
-      this.catchUp(true);
-      return fn();
-    }).finally(() => {
-      if (this.linesSinceCheckpoint >= this.checkpointEvery) this.scheduleCheckpoint();
-    });
+  /** Runs `fn` under the write lock with the database loaded and every other process's writes applied. */
+  private exclusive<T>(fn: (table: VersionTable) => T): Promise<T> {
+    return this.lock
+      .run(async () => {
+        // Catch up first: a replaced journal reloads everything, the database included.
+        await this.catchUp(true);
+        return fn(await this.table());
+      })
+      .finally(() => {
+        if (this.linesSinceCheckpoint >= this.checkpointEvery) this.scheduleCheckpoint();
+      });
   }
 
-  private read<T>(fn: () => T): Promise<T> {
-    try {
-      this.catchUp(false);
-      return Promise.resolve(fn());
-    } catch (err) {
-      return Promise.reject(err);
-    }
+  /** A read from the database, after catching up. */
+  private async fromTable<T>(fn: (table: VersionTable) => T): Promise<T> {
+    await this.catchUp(false);
+    return fn(await this.table());
+  }
+
+  /** A read from the view only: never loads the database. */
+  private async fromView<T>(fn: (view: CurrentView) => T): Promise<T> {
+    await this.catchUp(false);
+    return fn(this.view);
   }
 
   current(id: string): Promise<StoredVersion | undefined> {
-    return this.read(() => this.table.current(id));
+    return this.fromTable((t) => t.current(id));
   }
 
   version(id: string, version: number): Promise<StoredVersion | undefined> {
-    return this.read(() => this.table.version(id, version));
+    return this.fromTable((t) => t.version(id, version));
   }
 
   history(id: string): Promise<StoredVersion[]> {
-    return this.read(() => this.table.history(id));
+    return this.fromTable((t) => t.history(id));
   }
 
   list(options: { deleted: boolean; limit: number; after?: ListCursor }): Promise<ListedMemory[]> {
-    return this.read(() => this.table.list(options.deleted, options.limit, options.after));
+    return this.fromTable((t) => t.list(options.deleted, options.limit, options.after));
   }
 
   search(query: SearchQuery): Promise<StoredHit[]> {
-    return this.read(() => this.index.search(query).map(({ id, description, tags, changedAt }) => ({ id, description, tags, changedAt })));
+    return this.fromView((v) => v.index.search(query).map(({ id, description, tags, changedAt }) => ({ id, description, tags, changedAt })));
   }
 
   tagCounts(): Promise<Array<{ tag: string; count: number }>> {
-    return this.read(() => this.index.tagCounts());
+    return this.fromView((v) => v.index.tagCounts());
   }
 
   write(id: string, decide: WriteDecision): Promise<StoredVersion | null> {
-    return this.exclusive(() => {
-      const row = decide(this.table.current(id), this.table.maxVersion(id));
+    return this.exclusive((t) => {
+      const row = decide(t.current(id), t.maxVersion(id));
       if (row) this.append([{ v: 1, type: 'memory.version', row }]);
       return row;
     });
   }
 
   importVersions(rows: StoredVersion[]): Promise<{ added: number; skipped: number }> {
-    return this.exclusive(() => {
+    return this.exclusive((t) => {
       const seen = new Set<string>();
       const fresh = rows.filter((r) => {
-        const keep = !seen.has(r.rowId) && !this.table.isPurged(r.id) && !this.table.hasRow(r.rowId);
+        const keep = !seen.has(r.rowId) && !t.isPurged(r.id) && !t.hasRow(r.rowId);
         seen.add(r.rowId);
         return keep;
       });
@@ -248,25 +287,24 @@ export class SqlJsStore implements Store {
   }
 
   async *exportVersions(): AsyncIterable<StoredVersion> {
-    this.catchUp(false);
-    yield* this.table.allVersions();
+    yield* await this.fromTable((t) => t.allVersions());
   }
 
   purge(id: string): Promise<number> {
-    return this.exclusive(() => {
-      const removed = this.table.history(id).length;
+    return this.exclusive((t) => {
+      const removed = t.history(id).length;
       if (removed === 0) return 0;
       const at = new Date().toISOString();
       const keep = this.keptLinesWithout(id);
       keep.push(purgeLine(id, at, 'purge'));
       this.journal.replace(keep);
-      this.db.exec('BEGIN');
+      this.db!.sql.exec('BEGIN');
       this.applyEntry({ v: 1, type: 'memory.purge', id, at, author: 'purge' });
-      this.db.exec('COMMIT');
+      this.db!.sql.exec('COMMIT');
       const { ino, size } = this.journal.stat();
-      const last = keep[keep.length - 1]! + '\n';
+      const last = `${keep[keep.length - 1]!}\n`;
       this.position = { ino, offset: size, tailSha: sha1(last), tailLength: Buffer.byteLength(last) };
-      // The old snapshot still holds the rows: replace it now, not at the next checkpoint.
+      // The old snapshot and view still hold the rows: replace them now, not at the next checkpoint.
       this.checkpoint();
       return removed;
     });
@@ -289,8 +327,8 @@ export class SqlJsStore implements Store {
   }
 
   /** Number of version rows (for benchmarks and tests). */
-  get versionCount(): number {
-    return this.table.countVersions();
+  countVersions(): Promise<number> {
+    return this.fromTable((t) => t.countVersions());
   }
 
   private scheduleCheckpoint(): void {
@@ -306,23 +344,33 @@ export class SqlJsStore implements Store {
     });
   }
 
-  /** Exports the database as the snapshot now. Synchronous, so no write interleaves. */
+  /**
+   * Saves the caches now: the view always, the database when it is loaded. Synchronous,
+   * so no write interleaves; both describe the same journal position.
+   */
   checkpoint(): void {
-    if (writeSnapshot(this.db, this.snapshotFile, this.position, this.journal)) this.linesSinceCheckpoint = 0;
-    this.table.invalidate();
+    if (this.db) {
+      if (!writeSnapshot(this.db.sql, this.snapshotFile, this.position, this.journal)) return;
+      this.db.table.invalidate();
+    }
+    if (this.journal.stat().ino !== this.position.ino && this.position.ino !== 0) return;
+    this.view.save(this.viewFile, this.position);
+    this.linesSinceCheckpoint = 0;
+    this.viewFileStale = false;
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     await this.lock.drain();
+    await this.dbLoading?.catch(() => undefined);
     if (this.checkpointTimer) clearImmediate(this.checkpointTimer);
     this.checkpointTimer = undefined;
     try {
       // Short-lived processes (the CLI) would otherwise export the database on every run.
-      if (this.linesSinceCheckpoint >= Math.ceil(this.checkpointEvery / 4)) this.checkpoint();
+      if (this.viewFileStale || this.linesSinceCheckpoint >= Math.ceil(this.checkpointEvery / 4)) this.checkpoint();
     } finally {
       this.closed = true;
-      this.db.close();
+      this.db?.sql.close();
     }
   }
 }

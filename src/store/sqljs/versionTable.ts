@@ -1,5 +1,6 @@
 import type { Database, SqlValue, Statement } from 'sql.js';
 import type { ListCursor, ListedMemory, StoredVersion } from '../store';
+import { isNewer } from '../versionOrder';
 
 const COLUMNS = 'row_id, id, version, op, description, tags, content, changed_at, deleted_at, author, restored_from';
 
@@ -19,12 +20,6 @@ function toRow(v: SqlValue[]): StoredVersion {
   };
 }
 
-/** Orders two versions of one id: the later change wins; version and rowId break ties deterministically. */
-export function isNewer(a: Pick<StoredVersion, 'changedAt' | 'version' | 'rowId'>, b: Pick<StoredVersion, 'changedAt' | 'version' | 'rowId'>): boolean {
-  if (a.changedAt !== b.changedAt) return a.changedAt > b.changedAt;
-  if (a.version !== b.version) return a.version > b.version;
-  return a.rowId > b.rowId;
-}
 
 /**
  * Connection settings for a database that only this process ever sees (sql.js keeps it in
@@ -155,6 +150,24 @@ export class VersionTable {
       changedAt: v[3] as string,
       deletedAt: (v[4] as string | null) ?? null,
     }));
+  }
+
+  /** The current version of every id (deleted ones too) and its data: what a CurrentView is built from. */
+  *currentAll(): Generator<StoredVersion> {
+    const s = this.db.prepare(
+      `SELECT v.row_id, v.id, v.version, v.op, v.description, v.tags, '', v.changed_at, v.deleted_at, v.author, v.restored_from
+       FROM memories_current c JOIN memory_versions v ON v.seq = c.seq`,
+    );
+    try {
+      while (s.step()) yield toRow(s.get());
+    } finally {
+      s.free();
+    }
+  }
+
+  /** Ids purged from this database. */
+  purgedIds(): string[] {
+    return this.all('SELECT id FROM purged', []).map((r) => r[0] as string);
   }
 
   /** Every current, non-deleted memory: what the search index is built from. */

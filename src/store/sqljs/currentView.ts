@@ -1,0 +1,102 @@
+import * as fs from 'node:fs';
+import { ANALYZER_VERSION, type AnalyzedDoc, SearchIndex } from '../../core/search/searchIndex';
+import type { StoredVersion } from '../store';
+import { isNewer, type VersionKey } from '../versionOrder';
+import { type JournalFile, type JournalPosition, sha1, syncDir } from './journal';
+import * as path from 'node:path';
+
+/** Format of the saved view file; bump when its shape changes. */
+const VIEW_FORMAT = 1;
+
+interface Head extends VersionKey {
+  deleted: boolean;
+}
+
+interface SavedView {
+  format: number;
+  analyzer: number;
+  journal: { offset: number; tailSha: string; tailLength: number };
+  /** [id, changedAt, version, rowId, deleted 0|1] of every id's current version. */
+  heads: Array<[string, string, number, string, 0 | 1]>;
+  purged: string[];
+  docs: AnalyzedDoc[];
+}
+
+/**
+ * What searches need, without the database: the current version key of every id and the
+ * search index of the live ones. Applying a version is monotonic (an older one changes
+ * nothing), so the same journal lines may be applied twice, in any process state. Saved
+ * next to the snapshot (search-index.json), it lets a process answer its first search
+ * without loading the database at all.
+ */
+export class CurrentView {
+  readonly index = new SearchIndex();
+  private readonly heads = new Map<string, Head>();
+  private readonly purged = new Set<string>();
+
+  /** Applies one stored version; returns whether it became the current one. */
+  apply(row: StoredVersion): boolean {
+    if (this.purged.has(row.id)) return false;
+    const head = this.heads.get(row.id);
+    if (head && !isNewer(row, head)) return false;
+    this.heads.set(row.id, { changedAt: row.changedAt, version: row.version, rowId: row.rowId, deleted: row.deletedAt !== null });
+    if (row.deletedAt) this.index.remove(row.id);
+    else this.index.put({ id: row.id, description: row.description, tags: row.tags, changedAt: row.changedAt });
+    return true;
+  }
+
+  purge(id: string): void {
+    this.purged.add(id);
+    this.heads.delete(id);
+    this.index.remove(id);
+  }
+
+  /** Writes the view as of `position` (temp file, fsync, rename). */
+  save(file: string, position: JournalPosition): void {
+    const saved: SavedView = {
+      format: VIEW_FORMAT,
+      analyzer: ANALYZER_VERSION,
+      journal: { offset: position.offset, tailSha: position.tailSha, tailLength: position.tailLength },
+      heads: [...this.heads].map(([id, h]) => [id, h.changedAt, h.version, h.rowId, h.deleted ? 1 : 0]),
+      purged: [...this.purged],
+      docs: this.index.analyzedDocs(),
+    };
+    const tmp = `${file}.tmp-${process.pid}-${Date.now()}`;
+    fs.writeFileSync(tmp, JSON.stringify(saved), { flush: true });
+    fs.renameSync(tmp, file);
+    syncDir(path.dirname(file));
+  }
+
+  /**
+   * Loads a saved view if it exists, parses, was made by this analysis, and still matches
+   * the journal (the line before its offset has the recorded hash). Otherwise undefined,
+   * with the reason when there was a file: the view is a cache and is rebuilt.
+   */
+  static load(file: string, journal: JournalFile): { view: CurrentView; position: JournalPosition } | { reason?: string } {
+    let saved: SavedView;
+    try {
+      saved = JSON.parse(fs.readFileSync(file, 'utf8')) as SavedView;
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code === 'ENOENT' ? {} : { reason: `it could not be read (${(err as Error).message})` };
+    }
+    if (saved.format !== VIEW_FORMAT || saved.analyzer !== ANALYZER_VERSION) return { reason: 'it was made by another release' };
+    const { ino, size } = journal.stat();
+    const { offset, tailSha, tailLength } = saved.journal;
+    if (offset > size || (offset > 0 && sha1(journal.readRange(offset - tailLength, offset)) !== tailSha)) {
+      return { reason: 'it no longer matches the journal' };
+    }
+    const view = new CurrentView();
+    for (const [id, changedAt, version, rowId, deleted] of saved.heads) view.heads.set(id, { changedAt, version, rowId, deleted: deleted === 1 });
+    for (const id of saved.purged) view.purged.add(id);
+    for (const doc of saved.docs) view.index.putAnalyzed(doc);
+    return { view, position: { ino, offset, tailSha, tailLength } };
+  }
+
+  /** Builds the view from the current rows of a database. */
+  static fromRows(current: Iterable<StoredVersion>, purged: Iterable<string>): CurrentView {
+    const view = new CurrentView();
+    for (const id of purged) view.purged.add(id);
+    for (const row of current) view.apply(row);
+    return view;
+  }
+}
