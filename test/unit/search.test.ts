@@ -137,6 +137,29 @@ describe('SearchIndex ranking', () => {
     index.remove('unknown'); // ignored
   });
 
+  it('saves and restores to an index that answers the same and can still remove and replace', () => {
+    const original = indexOf(
+      ...filler(30),
+      mem('a', 'Webpack polyfills for buffer', ['webpack', 'node-polyfills'], 40),
+      mem('b', 'Vite env prefix', ['vite'], 41),
+      mem('c', 'Caching the pnpm store in CI', ['ci', 'pnpm'], 42),
+    );
+    original.remove('f3');
+    const restored = SearchIndex.restore(JSON.parse(JSON.stringify(original.save())));
+    for (const q of [['webpack'], ['buffer', 'polyfill'], ['cache', 'ci'], ['note', 'docker'], ['vit']]) {
+      assert.deepEqual(ids(restored, q), ids(original, q), q.join(' '));
+    }
+    assert.deepEqual(restored.tagCounts(), original.tagCounts());
+    restored.remove('a');
+    restored.put(mem('b', 'Esbuild top-level await target', ['esbuild'], 43));
+    assert.ok(!ids(restored, ['webpack', 'polyfills']).includes('a'), 'a removed memory is not found');
+    assert.deepEqual(ids(restored, ['vite']), []);
+    assert.deepEqual(ids(restored, ['esbuild']), ['b']);
+    restored.put(mem('d', 'Docker layer caching', ['docker'], 44));
+    assert.equal(ids(restored, ['docker', 'layer'])[0], 'd');
+    assert.equal(restored.size, original.size);
+  });
+
   it('honours the limit and returns the same best hits as a full sort would', () => {
     const memories = Array.from({ length: 60 }, (_, i) =>
       mem(`m${i}`, `Build ${i % 3 === 0 ? 'cache' : 'log'} ${i % 4 === 0 ? 'flaky' : 'slow'} on CI`, i % 5 === 0 ? ['cache'] : ['ci'], (i * 37) % 60),

@@ -10,11 +10,24 @@ export interface IndexedMemory {
   changedAt: string;
 }
 
-interface Doc extends IndexedMemory {
+/** The postings a memory is filed under; recomputed from the memory when not kept. */
+interface Analysis {
   /** Distinct stemmed terms of the description and of the tags' parts. */
   terms: string[];
   /** Stemmed form of each distinct tag (`build-systems` → `build-system`). */
   tagStems: string[];
+}
+
+/** A memory in the index. A restored index does not keep the analysis (see remove). */
+interface Doc extends IndexedMemory {
+  analysis?: Analysis;
+}
+
+function analyze(memory: IndexedMemory): Analysis {
+  const docTerms = new Set(terms(memory.description));
+  const tags = [...new Set(memory.tags)];
+  for (const tag of tags) for (const part of tagParts(tag)) docTerms.add(part);
+  return { terms: [...docTerms], tagStems: [...new Set(tags.map((t) => tagParts(t).join('-')))] };
 }
 
 /**
@@ -24,8 +37,15 @@ interface Doc extends IndexedMemory {
  */
 export const ANALYZER_VERSION = 1;
 
-/** A memory with its analysis, as saved next to a snapshot: [id, description, tags, changedAt, terms, tagStems]. */
-export type AnalyzedDoc = [string, string, string[], string, string[], string[]];
+/**
+ * An index as saved next to a snapshot: the memories by slot (null for a free slot) and
+ * the postings of terms and tag stems as slot lists, so restoring needs no text analysis.
+ */
+export interface SavedIndex {
+  docs: Array<[id: string, description: string, tags: string[], changedAt: string] | null>;
+  terms: Array<[string, number[]]>;
+  tagStems: Array<[string, number[]]>;
+}
 
 /** One ranked hit, with the figures that ordered it (handy for tests and tuning). */
 export interface SearchHit extends IndexedMemory {
@@ -166,42 +186,55 @@ export class SearchIndex {
 
   /** Adds or replaces a memory. */
   put(memory: IndexedMemory): void {
-    const docTerms = new Set(terms(memory.description));
-    const tags = [...new Set(memory.tags)];
-    for (const tag of tags) for (const part of tagParts(tag)) docTerms.add(part);
-    this.insert({
-      id: memory.id,
-      description: memory.description,
-      tags: memory.tags,
-      changedAt: memory.changedAt,
-      terms: [...docTerms],
-      tagStems: [...new Set(tags.map((t) => tagParts(t).join('-')))],
-    });
-  }
-
-  /** Adds a memory analysed earlier (see analyzedDocs), skipping the text analysis. */
-  putAnalyzed([id, description, tags, changedAt, docTerms, tagStems]: AnalyzedDoc): void {
-    this.insert({ id, description, tags, changedAt, terms: docTerms, tagStems });
-  }
-
-  /** Every memory with its analysis, to be saved and given back to putAnalyzed. */
-  analyzedDocs(): AnalyzedDoc[] {
-    const out: AnalyzedDoc[] = [];
-    for (const d of this.slots) if (d) out.push([d.id, d.description, d.tags, d.changedAt, d.terms, d.tagStems]);
-    return out;
-  }
-
-  private insert(doc: Doc): void {
-    this.remove(doc.id);
+    this.remove(memory.id);
+    const analysis = analyze(memory);
+    const doc: Doc = { id: memory.id, description: memory.description, tags: memory.tags, changedAt: memory.changedAt, analysis };
     const slot = this.freeSlots.pop() ?? this.slots.length;
     this.slots[slot] = doc;
     this.slotOf.set(doc.id, slot);
-    for (const t of doc.terms) add(this.termPostings, t, slot);
-    for (const s of doc.tagStems) add(this.tagStemPostings, s, slot);
+    for (const t of analysis.terms) add(this.termPostings, t, slot);
+    for (const st of analysis.tagStems) add(this.tagStemPostings, st, slot);
+    this.fileTags(doc, slot);
+  }
+
+  private fileTags(doc: Doc, slot: number): void {
     for (const tag of new Set(doc.tags)) {
       if (!this.tagPostings.has(tag)) this.sortedTags = undefined;
       add(this.tagPostings, tag, slot);
     }
+  }
+
+  /** The index in a form JSON can hold; give it to `restore`. */
+  save(): SavedIndex {
+    return {
+      docs: this.slots.map((d) => (d ? [d.id, d.description, d.tags, d.changedAt] : null)),
+      terms: [...this.termPostings].map(([t, slots]) => [t, [...slots]]),
+      tagStems: [...this.tagStemPostings].map(([t, slots]) => [t, [...slots]]),
+    };
+  }
+
+  /**
+   * Rebuilds an index from `save()`'s output, made with the same ANALYZER_VERSION. Sets are
+   * built from whole slot lists, and each memory's analysis is recomputed only if it is
+   * ever removed: restoring is several times faster than putting every memory again.
+   */
+  static restore(saved: SavedIndex, options: Partial<RankingOptions> = {}): SearchIndex {
+    const index = new SearchIndex(options);
+    saved.docs.forEach((d, slot) => {
+      if (!d) {
+        index.slots[slot] = undefined;
+        index.freeSlots.push(slot);
+        return;
+      }
+      const [id, description, tags, changedAt] = d;
+      const doc: Doc = { id, description, tags, changedAt };
+      index.slots[slot] = doc;
+      index.slotOf.set(id, slot);
+      index.fileTags(doc, slot);
+    });
+    for (const [t, slots] of saved.terms) index.termPostings.set(t, new Set(slots));
+    for (const [t, slots] of saved.tagStems) index.tagStemPostings.set(t, new Set(slots));
+    return index;
   }
 
   /** Removes a memory (deleted or purged); unknown ids are ignored. */
@@ -212,8 +245,9 @@ export class SearchIndex {
     this.slotOf.delete(id);
     this.slots[slot] = undefined;
     this.freeSlots.push(slot);
-    for (const t of doc.terms) remove(this.termPostings, t, slot);
-    for (const s of doc.tagStems) remove(this.tagStemPostings, s, slot);
+    const analysis = doc.analysis ?? analyze(doc);
+    for (const t of analysis.terms) remove(this.termPostings, t, slot);
+    for (const s of analysis.tagStems) remove(this.tagStemPostings, s, slot);
     for (const tag of new Set(doc.tags)) {
       remove(this.tagPostings, tag, slot);
       if (!this.tagPostings.has(tag)) this.sortedTags = undefined;

@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import { ANALYZER_VERSION, type AnalyzedDoc, SearchIndex } from '../../core/search/searchIndex';
+import { ANALYZER_VERSION, type SavedIndex, SearchIndex } from '../../core/search/searchIndex';
 import type { StoredVersion } from '../store';
 import { isNewer, type VersionKey } from '../versionOrder';
 import { type JournalFile, type JournalPosition, sha1, syncDir } from './journal';
@@ -19,7 +19,7 @@ interface SavedView {
   /** [id, changedAt, version, rowId, deleted 0|1] of every id's current version. */
   heads: Array<[string, string, number, string, 0 | 1]>;
   purged: string[];
-  docs: AnalyzedDoc[];
+  index: SavedIndex;
 }
 
 /**
@@ -30,7 +30,8 @@ interface SavedView {
  * without loading the database at all.
  */
 export class CurrentView {
-  readonly index = new SearchIndex();
+  constructor(readonly index = new SearchIndex()) {}
+
   private readonly heads = new Map<string, Head>();
   private readonly purged = new Set<string>();
 
@@ -59,7 +60,7 @@ export class CurrentView {
       journal: { offset: position.offset, tailSha: position.tailSha, tailLength: position.tailLength },
       heads: [...this.heads].map(([id, h]) => [id, h.changedAt, h.version, h.rowId, h.deleted ? 1 : 0]),
       purged: [...this.purged],
-      docs: this.index.analyzedDocs(),
+      index: this.index.save(),
     };
     const tmp = `${file}.tmp-${process.pid}-${Date.now()}`;
     fs.writeFileSync(tmp, JSON.stringify(saved), { flush: true });
@@ -85,10 +86,14 @@ export class CurrentView {
     if (offset > size || (offset > 0 && sha1(journal.readRange(offset - tailLength, offset)) !== tailSha)) {
       return { reason: 'it no longer matches the journal' };
     }
-    const view = new CurrentView();
-    for (const [id, changedAt, version, rowId, deleted] of saved.heads) view.heads.set(id, { changedAt, version, rowId, deleted: deleted === 1 });
-    for (const id of saved.purged) view.purged.add(id);
-    for (const doc of saved.docs) view.index.putAnalyzed(doc);
+    let view: CurrentView;
+    try {
+      view = new CurrentView(SearchIndex.restore(saved.index));
+      for (const [id, changedAt, version, rowId, deleted] of saved.heads) view.heads.set(id, { changedAt, version, rowId, deleted: deleted === 1 });
+      for (const id of saved.purged) view.purged.add(id);
+    } catch (err) {
+      return { reason: `it is damaged (${(err as Error).message})` };
+    }
     return { view, position: { ino, offset, tailSha, tailLength } };
   }
 

@@ -170,22 +170,6 @@ export class VersionTable {
     return this.all('SELECT id FROM purged', []).map((r) => r[0] as string);
   }
 
-  /** Every current, non-deleted memory: what the search index is built from. */
-  *currentLive(): Generator<{ id: string; description: string; tags: string[]; changedAt: string }> {
-    const s = this.db.prepare(
-      `SELECT v.id, v.description, v.tags, v.changed_at FROM memories_current c
-       JOIN memory_versions v ON v.seq = c.seq WHERE c.deleted = 0`,
-    );
-    try {
-      while (s.step()) {
-        const v = s.get();
-        yield { id: v[0] as string, description: v[1] as string, tags: JSON.parse(v[2] as string) as string[], changedAt: v[3] as string };
-      }
-    } finally {
-      s.free();
-    }
-  }
-
   /** Every version in storage order, `batch` rows per query so memory stays flat. */
   *allVersions(batch = 1000): Generator<StoredVersion> {
     let after = 0;
