@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { writeFileAtomic } from '../src/store/sqljs/atomicFile';
 import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js';
 import type { StoredVersion } from '../src/store/store';
 import { MemoryWriter, prng, uuid } from './generate';
@@ -76,19 +77,6 @@ async function naiveSearches(db: Database, plan: Plan): Promise<SearchFigures> {
   return { selective, broad, selectiveHits: hits(plan.selective), broadHits: hits(plan.broad) };
 }
 
-/** Writes `data` durably the way a whole-file store does: temp file, fsync, rename. */
-function writeDurably(file: string, data: Uint8Array): void {
-  const tmp = `${file}.tmp`;
-  const fd = fs.openSync(tmp, 'w');
-  try {
-    fs.writeSync(fd, data);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(tmp, file);
-}
-
 /** Open, searches, then export-per-write edits, all on the baseline database. */
 export async function runNaive(plan: Plan): Promise<NaiveFigures> {
   const t0 = performance.now();
@@ -112,7 +100,7 @@ export async function runNaive(plan: Plan): Promise<NaiveFigures> {
     const t = performance.now();
     const data = db.export();
     exportMs.push(performance.now() - t);
-    writeDurably(plan.naiveDb, data);
+    writeFileAtomic(plan.naiveDb, data);
   };
   write(0);
   exportMs.length = 0;

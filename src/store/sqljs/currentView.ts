@@ -2,8 +2,8 @@ import * as fs from 'node:fs';
 import { ANALYZER_VERSION, type SavedIndex, SearchIndex } from '../../core/search/searchIndex';
 import type { StoredVersion } from '../store';
 import { isNewer, type VersionKey } from '../versionOrder';
-import { type JournalFile, type JournalPosition, sha1, syncDir } from './journal';
-import * as path from 'node:path';
+import { writeFileAtomic } from './atomicFile';
+import { type JournalFile, type JournalPosition, sha1 } from './journal';
 
 /** Format of the saved view file; bump when its shape changes. */
 const VIEW_FORMAT = 1;
@@ -62,10 +62,7 @@ export class CurrentView {
       purged: [...this.purged],
       index: this.index.save(),
     };
-    const tmp = `${file}.tmp-${process.pid}-${Date.now()}`;
-    fs.writeFileSync(tmp, JSON.stringify(saved), { flush: true });
-    fs.renameSync(tmp, file);
-    syncDir(path.dirname(file));
+    writeFileAtomic(file, JSON.stringify(saved));
   }
 
   /**

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { syncDir, writeFileAtomic } from './atomicFile';
 
 /** A complete journal line and where it sits in the file. */
 export interface JournalLine {
@@ -31,19 +32,6 @@ export function sha1(data: Buffer | string): string {
 /** A filesystem-safe timestamp for the names of set-aside files. */
 export function stamp(): string {
   return new Date().toISOString().replace(/[:.]/g, '-');
-}
-
-/** fsync a directory so a create or rename in it survives a crash (a no-op where unsupported). */
-export function syncDir(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(dir, 'r');
-    fs.fsyncSync(fd);
-  } catch {
-    // Some platforms (Windows) cannot open or fsync a directory; the rename is still atomic there.
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
-  }
 }
 
 /**
@@ -160,15 +148,8 @@ export class JournalFile {
 
   /** Replaces the whole journal with `lines` atomically (temp file, fsync, rename). */
   replace(lines: Iterable<string>): void {
-    const tmp = `${this.file}.rewrite-${process.pid}-${Date.now()}`;
-    const fd = fs.openSync(tmp, 'w');
-    try {
-      for (const line of lines) fs.writeSync(fd, line.endsWith('\n') ? line : `${line}\n`);
-      fs.fdatasyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(tmp, this.file);
-    syncDir(path.dirname(this.file));
+    writeFileAtomic(this.file, (function* () {
+      for (const line of lines) yield line.endsWith('\n') ? line : `${line}\n`;
+    })());
   }
 }

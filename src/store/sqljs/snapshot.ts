@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import type { Database, SqlJsStatic } from 'sql.js';
 import { StorageError } from '../../core/errors';
 import type { StoreWarning } from '../store';
-import { type JournalFile, type JournalPosition, EMPTY_POSITION, sha1, stamp, syncDir } from './journal';
+import { writeFileAtomic } from './atomicFile';
+import { type JournalFile, type JournalPosition, EMPTY_POSITION, sha1, stamp } from './journal';
 import { getMeta, migrate, setMeta } from './schema';
 
 /** A database to continue from, and the journal position it already contains. */
@@ -78,20 +79,6 @@ export function writeSnapshot(db: Database, file: string, position: JournalPosit
   setMeta(db, 'journal_tail_sha', position.tailSha);
   setMeta(db, 'journal_tail_length', String(position.tailLength));
   setMeta(db, 'written_at', new Date().toISOString());
-  const data = db.export();
-  const tmp = `${file}.tmp-${process.pid}-${Date.now()}`;
-  const fd = fs.openSync(tmp, 'w');
-  try {
-    fs.writeSync(fd, data);
-    fs.fdatasyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  if (journal.stat().ino !== position.ino && position.ino !== 0) {
-    fs.rmSync(tmp, { force: true });
-    return false;
-  }
-  fs.renameSync(tmp, file);
-  syncDir(path.dirname(file));
-  return true;
+  // Skipped when the journal was replaced meanwhile: the state would describe the old file.
+  return writeFileAtomic(file, db.export(), () => position.ino === 0 || journal.stat().ino === position.ino);
 }
