@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import type { MemoryService } from '../core/memoryService';
 import { ValidationError } from '../core/errors';
 import * as F from './format';
+import { serveMcp } from './mcp/server';
 import { type CliIo, intFlag, readTextFile, splitList } from './io';
 
 type Flags = Record<string, string | boolean | undefined>;
@@ -219,5 +220,13 @@ export const COMMANDS: Record<string, Command> = {
       const out = await ctx.service.importVersions(rows, (i) => `line ${lineOf[i]}`);
       print(ctx, out, `Imported ${out.added} version(s); ${out.skipped} already present.\n`);
     },
+  },
+  mcp: {
+    usage: 'mcp',
+    summary: 'serve the memory tools to an MCP client on stdin/stdout, until stdin ends or SIGINT/SIGTERM',
+    options: {},
+    positionals: 'none',
+    // Resolves when the client is gone; main then closes the store, after the last call finished.
+    run: (ctx) => serveMcp(ctx.service, { log: (line) => ctx.io.stderr(`${line}\n`) }),
   },
 };

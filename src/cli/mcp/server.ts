@@ -1,0 +1,78 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { MemoryService } from '../../core/memoryService';
+import pkg from '../../../package.json';
+import { callTool } from './handlers';
+import { MCP_TOOLS } from './tools';
+
+export interface McpOptions {
+  stdin?: NodeJS.ReadableStream;
+  stdout?: NodeJS.WritableStream;
+  /** Diagnostics go to stderr: stdout carries the protocol and nothing else. */
+  log?: (line: string) => void;
+}
+
+/**
+ * Serves the contract's tools over MCP on stdio until stdin ends (the client closed us)
+ * or SIGINT/SIGTERM arrives; resolves once calls in flight have finished, so the caller
+ * closes the store after the last write, never during one.
+ *
+ * The low-level `Server`, not `McpServer.registerTool`: `McpServer` accepts only zod
+ * schemas and validates arguments itself, answering a bad call with zod's own wording
+ * ("Input validation error: Invalid arguments for tool …") before our handler runs.
+ * We list the contract's JSON Schemas and hand the raw arguments to `MemoryService`,
+ * which validates them, so a model gets the same messages here as everywhere else
+ * ("description: is 612 characters; the limit is 500").
+ */
+export async function serveMcp(service: MemoryService, options: McpOptions = {}): Promise<void> {
+  const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const server = new Server({ name: 'agent-memory', version: pkg.version }, { capabilities: { tools: {} } });
+  server.onerror = (err) => log(`agent-memory mcp: ${err.message}`);
+
+  const inFlight = new Set<Promise<CallToolResult>>();
+  let stopping = false;
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: MCP_TOOLS }));
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    // Once stopping, the store is about to close: start nothing new that could write.
+    if (stopping) return { content: [{ type: 'text', text: 'the agent-memory server is shutting down; nothing was done' }], isError: true };
+    const call = callTool(service, request.params.name, request.params.arguments, log);
+    inFlight.add(call);
+    const forget = () => inFlight.delete(call);
+    call.then(forget, forget);
+    return call;
+  });
+
+  let stopped!: () => void;
+  const stoppedP = new Promise<void>((resolve) => (stopped = resolve));
+  const stop = () => {
+    stopping = true;
+    stopped();
+  };
+  // The SDK's StdioServerTransport does not watch for the end of stdin; a client that
+  // closes our stdin (the SDK's own client does, then waits 2 s before SIGTERM) means "stop".
+  stdin.once('end', stop);
+  // A client that went away mid-answer makes stdout fail with EPIPE: stop rather than crash mid-write.
+  stdout.on('error', stop);
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  server.onclose = stop;
+
+  try {
+    await server.connect(new StdioServerTransport(stdin as typeof process.stdin, stdout as typeof process.stdout));
+    await stoppedP;
+    await Promise.allSettled([...inFlight]);
+    // The SDK sends a handler's answer a few promise ticks after the handler settles; one
+    // macrotask lets every finished call's answer out before the transport closes.
+    await new Promise((resolve) => setImmediate(resolve));
+  } finally {
+    stdin.off('end', stop);
+    stdout.off('error', stop);
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    server.onclose = undefined;
+    await server.close();
+  }
+}

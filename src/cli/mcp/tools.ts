@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { MEMORY_TOOLS, type ToolDefinition } from '../../core/contract';
+
+/**
+ * MCP's `structuredContent` must be a JSON object and a tool's `outputSchema` must
+ * describe an object. A contract output that is not an object (search returns an array)
+ * is therefore wrapped as `{ results: [...] }` in structuredContent, and its
+ * outputSchema declares that wrapper. The text content keeps the contract's own shape
+ * (the bare array), the same JSON the CLI prints and the VS Code tools return.
+ */
+export function isWrapped(tool: ToolDefinition): boolean {
+  return !(tool.output instanceof z.ZodObject);
+}
+
+/** The structuredContent of a tool's result: the output itself, or `{ results }` for a non-object. */
+export function structured(tool: ToolDefinition, output: unknown): Record<string, unknown> {
+  return isWrapped(tool) ? { results: output } : (output as Record<string, unknown>);
+}
+
+/** JSON Schema of what a tool's structuredContent holds. */
+function outputSchema(tool: ToolDefinition): Tool['outputSchema'] {
+  const schema = isWrapped(tool) ? z.object({ results: tool.output }).strict() : tool.output;
+  return z.toJSONSchema(schema, { io: 'output' }) as Tool['outputSchema'];
+}
+
+/** One MCP tool entry, derived from the contract: nothing here restates a name or a description. */
+export function mcpTool(tool: ToolDefinition): Tool {
+  return {
+    name: tool.name,
+    title: tool.displayName,
+    description: tool.modelDescription,
+    // io: 'input' describes what a caller may send (before tags are normalised, ids lower-cased).
+    inputSchema: z.toJSONSchema(tool.input, { io: 'input' }) as Tool['inputSchema'],
+    outputSchema: outputSchema(tool),
+    annotations: {
+      title: tool.displayName,
+      readOnlyHint: tool.annotations.readOnly,
+      destructiveHint: tool.annotations.destructive,
+      idempotentHint: tool.annotations.idempotent,
+      // The tools touch only the memory store, never the web or other outside systems.
+      openWorldHint: false,
+    },
+  };
+}
+
+/** The MCP tool list: every contract tool, in the contract's order. Computed once per process. */
+export const MCP_TOOLS: Tool[] = MEMORY_TOOLS.map((t) => mcpTool(t));
