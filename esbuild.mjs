@@ -1,7 +1,9 @@
-// Bundles the extension and the CLI into dist/ and copies sql.js's .wasm next to them.
+// Bundles the extension and the CLI into dist/ and copies sql.js's .wasm next to them; outside
+// --production also the VS Code test suites (test/vscode/ → dist-test/vscode/, mocha included)
+// that scripts/vscode-test/run.mjs loads into a real extension host.
 // Usage: node esbuild.mjs [--production] [--watch]
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, chmodSync } from 'node:fs';
+import { copyFileSync, mkdirSync, chmodSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -24,6 +26,20 @@ const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
   { ...common, entryPoints: ['src/cli/index.ts'], outfile: 'dist/cli.js' },
 ];
+
+// One file per suite next to index.js, which hands them to mocha; a packaged build needs none.
+if (!production) {
+  const suites = readdirSync('test/vscode').filter((f) => f.endsWith('.test.ts')).map((f) => `test/vscode/${f}`);
+  rmSync('dist-test/vscode', { recursive: true, force: true }); // no stale suites of deleted files
+  builds.push({
+    ...common,
+    entryPoints: ['test/vscode/index.ts', ...suites],
+    outdir: 'dist-test/vscode',
+    outbase: 'test/vscode',
+    // Only mocha's parallel mode (not used in the host) resolves files of its own at run time.
+    logOverride: { 'require-resolve-not-external': 'silent' },
+  });
+}
 
 mkdirSync('dist', { recursive: true });
 copyFileSync(join(dirname(require.resolve('sql.js')), 'sql-wasm.wasm'), 'dist/sql-wasm.wasm');

@@ -1,9 +1,67 @@
 #!/usr/bin/env bash
-# The whole suite: type check, layer rule, bundle, then every mocha test (unit, store,
-# multi-process, CLI). Ends with mocha's summary line.
+# The whole suite: type check, layer rule, bundle, then every mocha test in plain Node (unit,
+# store, multi-process, CLI), then the suites of test/vscode/ inside a real VS Code extension
+# host (scripts/vscode-test/: code-server + headless Chromium, installed once per machine).
+# Ends with one line "N passed, N failed" over both; exits non-zero if anything failed.
+# Where the VS Code part cannot be installed it says "VS Code tests NOT RUN: <reason>": a
+# failure when CI=true (CI machines can run it), a notice elsewhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 npx tsc -p . --noEmit
 node scripts/check-layers.mjs
 node esbuild.mjs
-npx mocha 'test/**/*.test.ts'
+
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+strip() { sed -E 's/\x1b\[[0-9;]*m//g' "$1"; }
+# count FILE WORD: from mocha's summary, "  12 passing (3s)" then "  1 pending", "  2 failing"
+# (the failures' details follow; only the lines right after "passing" count).
+count() {
+  strip "$1" | awk -v w="$2" '
+    /^ +[0-9]+ passing \(/ { s = 1 }
+    s && $0 ~ "^ +[0-9]+ " w "( \\(|$)" { print $1; exit }
+    s && !/^ +[0-9]+ (passing|pending|failing)/ { s = 0 }'
+}
+
+failed_steps=0
+color=$([ -t 1 ] && echo --color || echo --no-color)
+# test/vscode/ needs the 'vscode' module: it runs in the extension host below.
+npx mocha "$color" 'test/**/*.test.ts' --ignore 'test/vscode/**' 2>&1 | tee "$out/mocha" || failed_steps=1
+mocha_passed=$(count "$out/mocha" passing)
+mocha_failed=$(count "$out/mocha" failing)
+mocha_passed=${mocha_passed:-0}
+mocha_failed=${mocha_failed:-0}
+if [ "$failed_steps" = 1 ] && [ "$mocha_failed" = 0 ]; then mocha_failed=1; fi # mocha died before its summary
+
+vscode_passed=0
+vscode_failed=0
+vscode_summary=""
+echo
+echo "VS Code extension-host tests (scripts/vscode-test/)"
+if bash scripts/vscode-test/install.sh 2>&1 | tee "$out/install"; then
+  node scripts/vscode-test/run.mjs 2>&1 | tee "$out/vscode" || failed_steps=1
+  last=$(tail -n 1 "$out/vscode")
+  if [[ "$last" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+    vscode_passed=${BASH_REMATCH[1]}
+    vscode_failed=${BASH_REMATCH[2]}
+  else
+    vscode_failed=1 # run.mjs died before its summary
+  fi
+  if [ "$failed_steps" = 1 ] && [ "$vscode_failed" = 0 ]; then vscode_failed=1; fi
+  vscode_summary="VS Code: $vscode_passed passed, $vscode_failed failed"
+else
+  reason=$(sed -n 's/^vscode-test install: //p' "$out/install" | tail -n 1)
+  echo "VS Code tests NOT RUN: ${reason:-the install failed (output above)}"
+  vscode_summary="VS Code: NOT RUN"
+  if [ "${CI:-}" = true ]; then
+    vscode_failed=1
+    echo "CI=true: a CI machine must be able to run them; counted as a failure"
+  fi
+fi
+
+echo
+echo "mocha: $mocha_passed passing, $mocha_failed failing · $vscode_summary"
+passed=$((mocha_passed + vscode_passed))
+failed=$((mocha_failed + vscode_failed))
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ] && [ "$failed_steps" = 0 ]

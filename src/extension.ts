@@ -6,6 +6,7 @@ import { resolveAuthor } from './platform/author';
 import { STORE_FOLDER } from './platform/storeLocation';
 import { SqlJsStore } from './store/sqljs/sqljsStore';
 import { registerSearchCommand } from './vscode/searchCommand';
+import { registerTools } from './vscode/tools';
 
 /**
  * Composition root: reads settings, builds the store on first use, registers everything.
@@ -37,6 +38,7 @@ export function activate(context: vscode.ExtensionContext): void {
   };
 
   registerSearchCommand(context, getService, log);
+  registerTools(context, getService);
   context.subscriptions.push({ dispose: () => void store?.close() });
 }
 

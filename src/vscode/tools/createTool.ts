@@ -1,0 +1,56 @@
+import * as vscode from 'vscode';
+import { CreateInput, createTool, parseInput } from '../../core/contract';
+import { reviewMemory } from '../review/reviewQuickPick';
+import { fenced, md, reviewWrites, runTool, type ServiceProvider, textResult } from './toolSupport';
+
+interface CreateToolInput {
+  description: string;
+  tags: string[];
+  content: string;
+}
+
+/** agent-memory_create: a person sees exactly what will be saved before it is. */
+export class CreateTool implements vscode.LanguageModelTool<CreateToolInput> {
+  static readonly id = createTool.name;
+
+  constructor(private readonly service: ServiceProvider) {}
+
+  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<CreateToolInput>): vscode.PreparedToolInvocation {
+    const invocationMessage = vscode.l10n.t('Saving a team memory');
+    if (!reviewWrites()) return { invocationMessage };
+    let m: CreateToolInput;
+    try {
+      m = parseInput(CreateInput, options.input);
+    } catch {
+      return { invocationMessage }; // invoke refuses it with the reason; nothing to confirm
+    }
+    const renamed = options.input.tags.filter((t, i) => t !== m.tags[i]);
+    const message = new vscode.MarkdownString(
+      `**${vscode.l10n.t('Description')}:** ${md(m.description)}\n\n` +
+        `**${vscode.l10n.t('Tags')}:** ${m.tags.map((t) => `\`${t}\``).join(' ')}` +
+        (renamed.length ? ` _(${vscode.l10n.t('normalised from')} ${renamed.map(md).join(', ')})_` : '') +
+        `\n\n**${vscode.l10n.t('Content')}:**\n\n${fenced(m.content)}`,
+    );
+    return { invocationMessage, confirmationMessages: { title: vscode.l10n.t('Save this memory for the team?'), message } };
+  }
+
+  invoke(options: vscode.LanguageModelToolInvocationOptions<CreateToolInput>): Promise<vscode.LanguageModelToolResult> {
+    return runTool(async () => {
+      const service = await this.service();
+      let input: CreateToolInput = options.input;
+      let note = '';
+      // A person is present (a chat invocation) and reviews writes: they may adjust tags and description.
+      if (options.toolInvocationToken !== undefined && reviewWrites()) {
+        const proposal = parseInput(CreateInput, input);
+        const reviewed = await reviewMemory(service, proposal);
+        if (!reviewed) return textResult('The person cancelled the review: nothing was saved. Ask them what to change before trying again.');
+        input = { ...proposal, ...reviewed };
+        if (reviewed.description !== proposal.description || reviewed.tags.join() !== proposal.tags.join()) {
+          note = ` after the person's review, with description "${reviewed.description}" and tags [${reviewed.tags.join(', ')}]`;
+        }
+      }
+      const { id } = await service.create(input);
+      return textResult(`Saved as memory ${id} (version 1)${note}.`);
+    });
+  }
+}

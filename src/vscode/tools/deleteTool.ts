@@ -1,0 +1,38 @@
+import * as vscode from 'vscode';
+import { DeleteInput, deleteTool, parseInput } from '../../core/contract';
+import { md, reviewWrites, runTool, type ServiceProvider, textResult } from './toolSupport';
+
+interface DeleteToolInput {
+  id: string;
+  expectedVersion?: number;
+}
+
+/** agent-memory_delete: soft delete, confirmed by a person. */
+export class DeleteTool implements vscode.LanguageModelTool<DeleteToolInput> {
+  static readonly id = deleteTool.name;
+
+  constructor(private readonly service: ServiceProvider) {}
+
+  async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<DeleteToolInput>): Promise<vscode.PreparedToolInvocation> {
+    const invocationMessage = vscode.l10n.t('Deleting a team memory');
+    if (!reviewWrites()) return { invocationMessage };
+    try {
+      const d = parseInput(DeleteInput, options.input);
+      const cur = await (await this.service()).read({ id: d.id });
+      const message = new vscode.MarkdownString(
+        `**${md(cur.description)}** ${cur.tags.map((t) => `\`${t}\``).join(' ')}\n\n` +
+          vscode.l10n.t('It disappears from search; a person can restore it from its history.'),
+      );
+      return { invocationMessage, confirmationMessages: { title: vscode.l10n.t('Delete this team memory?'), message } };
+    } catch {
+      return { invocationMessage }; // invoke refuses it with the reason; nothing to confirm
+    }
+  }
+
+  invoke(options: vscode.LanguageModelToolInvocationOptions<DeleteToolInput>): Promise<vscode.LanguageModelToolResult> {
+    return runTool(async () => {
+      const r = await (await this.service()).delete(options.input);
+      return textResult(`Deleted memory ${r.id} (version ${r.version}); it can be restored from its history.`);
+    });
+  }
+}

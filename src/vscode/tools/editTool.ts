@@ -1,0 +1,61 @@
+import * as vscode from 'vscode';
+import { EditInput, editTool, parseInput } from '../../core/contract';
+import { fenced, md, reviewWrites, runTool, type ServiceProvider, textResult } from './toolSupport';
+
+interface EditToolInput {
+  id: string;
+  description?: string;
+  tags?: string[];
+  content?: string;
+  expectedVersion?: number;
+}
+
+/** agent-memory_edit: the confirmation shows what changes, field by field. */
+export class EditTool implements vscode.LanguageModelTool<EditToolInput> {
+  static readonly id = editTool.name;
+
+  constructor(private readonly service: ServiceProvider) {}
+
+  async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<EditToolInput>): Promise<vscode.PreparedToolInvocation> {
+    const invocationMessage = vscode.l10n.t('Updating a team memory');
+    if (!reviewWrites()) return { invocationMessage };
+    let e: ReturnType<typeof parseInput<typeof EditInput>>;
+    let cur;
+    try {
+      e = parseInput(EditInput, options.input);
+      cur = await (await this.service()).read({ id: e.id });
+    } catch {
+      return { invocationMessage }; // invoke refuses it with the reason; nothing to confirm
+    }
+    const parts: string[] = [`**${md(cur.description)}** (${vscode.l10n.t('version {0}', cur.version)})`];
+    if (e.description !== undefined && e.description !== cur.description) {
+      parts.push(`**${vscode.l10n.t('Description')}:** ~~${md(cur.description)}~~ → ${md(e.description)}`);
+    }
+    if (e.tags !== undefined) {
+      const added = e.tags.filter((t) => !cur.tags.includes(t));
+      const removed = cur.tags.filter((t) => !e.tags!.includes(t));
+      if (added.length || removed.length) {
+        parts.push(`**${vscode.l10n.t('Tags')}:** ${[...added.map((t) => `+\`${t}\``), ...removed.map((t) => `−~~${t}~~`)].join(' ')}`);
+      }
+    }
+    if (e.content !== undefined && e.content !== cur.content) {
+      parts.push(`**${vscode.l10n.t('New content')}:**\n\n${fenced(e.content)}\n\n**${vscode.l10n.t('Replaces')}:**\n\n${fenced(cur.content)}`);
+    }
+    if (parts.length === 1) parts.push(vscode.l10n.t('Nothing changes: nothing will be written.'));
+    return {
+      invocationMessage,
+      confirmationMessages: { title: vscode.l10n.t('Update this team memory?'), message: new vscode.MarkdownString(parts.join('\n\n')) },
+    };
+  }
+
+  invoke(options: vscode.LanguageModelToolInvocationOptions<EditToolInput>): Promise<vscode.LanguageModelToolResult> {
+    return runTool(async () => {
+      const r = await (await this.service()).edit(options.input);
+      return textResult(
+        r.changed
+          ? `Saved version ${r.version} of memory ${r.id} (changed: ${r.changedFields.join(', ')}).`
+          : `Nothing changed: memory ${r.id} already holds these values; it stays at version ${r.version} and nothing was written.`,
+      );
+    });
+  }
+}

@@ -1,0 +1,29 @@
+import * as vscode from 'vscode';
+import { searchTool } from '../../core/contract';
+import { runTool, type ServiceProvider, tagList, textResult } from './toolSupport';
+
+interface SearchInput {
+  keywords: string[];
+  tags?: string[];
+  limit?: number;
+}
+
+/** agent-memory_search: ranked search; returns ids, descriptions and tags only. */
+export class SearchTool implements vscode.LanguageModelTool<SearchInput> {
+  static readonly id = searchTool.name;
+
+  constructor(private readonly service: ServiceProvider) {}
+
+  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<SearchInput>): vscode.PreparedToolInvocation {
+    return { invocationMessage: vscode.l10n.t('Searching team memory for {0}', (options.input.keywords ?? []).join(', ')) };
+  }
+
+  invoke(options: vscode.LanguageModelToolInvocationOptions<SearchInput>): Promise<vscode.LanguageModelToolResult> {
+    return runTool(async () => {
+      const hits = await (await this.service()).search(options.input);
+      if (hits.length === 0) return textResult('No memory matches these keywords. Nothing relevant is stored; solve it and consider saving what you learn.');
+      const lines = hits.map((h, i) => `${i + 1}. ${h.id} — ${h.description} ${tagList(h.tags)}`);
+      return textResult(`${hits.length} memories match, best first. Read only those whose description is relevant (agent-memory_read with the id):\n${lines.join('\n')}`);
+    });
+  }
+}

@@ -1,0 +1,30 @@
+import * as vscode from 'vscode';
+import { tagsTool } from '../../core/contract';
+import { runTool, type ServiceProvider, textResult } from './toolSupport';
+
+interface TagsInput {
+  proposed?: string[];
+}
+
+/** agent-memory_tags: the vocabulary, and existing tags close to proposed ones. */
+export class TagsTool implements vscode.LanguageModelTool<TagsInput> {
+  static readonly id = tagsTool.name;
+
+  constructor(private readonly service: ServiceProvider) {}
+
+  prepareInvocation(): vscode.PreparedToolInvocation {
+    return { invocationMessage: vscode.l10n.t('Reading the team memory tags') };
+  }
+
+  invoke(options: vscode.LanguageModelToolInvocationOptions<TagsInput>): Promise<vscode.LanguageModelToolResult> {
+    return runTool(async () => {
+      const t = await (await this.service()).tags(options.input ?? {});
+      const vocabulary = t.tags.map((x) => `${x.tag} (${x.count})`).join(', ') || 'none yet';
+      const more = t.totalTags > t.tags.length ? ` (and ${t.totalTags - t.tags.length} less used)` : '';
+      const proposals = t.suggestions.map(
+        (s) => `- ${s.proposed} → ${s.normalized}: ${s.exists ? 'exists' : 'new'}` + (s.similar.length ? `; existing close tags: ${s.similar.map((x) => x.tag).join(', ')}` : ''),
+      );
+      return textResult(`Tags in use, most used first: ${vocabulary}${more}.` + (proposals.length ? `\nYour proposed tags:\n${proposals.join('\n')}` : ''));
+    });
+  }
+}

@@ -1,0 +1,44 @@
+import * as vscode from 'vscode';
+import { MemoryError } from '../../core/errors';
+import type { MemoryService } from '../../core/memoryService';
+
+/** How the tools reach the store: opened lazily by the composition root. */
+export type ServiceProvider = () => Promise<MemoryService>;
+
+/** A tool result of one text part: compact text a model reads well. */
+export function textResult(text: string): vscode.LanguageModelToolResult {
+  return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
+}
+
+/**
+ * Runs a tool's work. A refused input becomes an error whose message tells the model what to
+ * change (VS Code hands a thrown error's message to the model); a storage failure says so.
+ */
+export async function runTool(work: () => Promise<vscode.LanguageModelToolResult>): Promise<vscode.LanguageModelToolResult> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof MemoryError && err.refused) throw new Error(`Refused, nothing was saved: ${err.message}`);
+    throw new Error(`The team memory store failed, nothing was saved: ${(err as Error).message}`);
+  }
+}
+
+/** Whether writes need a person's confirmation (setting agentMemory.reviewWrites). */
+export function reviewWrites(): boolean {
+  return vscode.workspace.getConfiguration('agentMemory').get<string>('reviewWrites', 'always') !== 'never';
+}
+
+/** Markdown-safe text for previews (a memory's text must not turn into links or HTML). */
+export function md(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}
+
+/** A fenced block that the content itself cannot close. */
+export function fenced(text: string): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}markdown\n${text}\n${fence}`;
+}
+
+/** `[a, b]` for tags in text results. */
+export const tagList = (tags: string[]) => `[${tags.join(', ')}]`;

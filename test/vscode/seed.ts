@@ -1,0 +1,36 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+
+/** The file scripts/vscode-test/run.mjs writes into the test workspace. */
+export const SEED_FILE = '.vscode-test-seed.json';
+
+/** What run.mjs seeded the workspace with, and how to run the CLI against the same store. */
+export interface Seed {
+  /** Id of the memory the CLI created before VS Code started. */
+  id: string;
+  description: string;
+  tags: string[];
+  content: string;
+  /** Absolute paths: the store folder, the built CLI (dist/cli.js) and the Node that runs it. */
+  store: string;
+  cli: string;
+  node: string;
+}
+
+export const EXTENSION_ID = 'agent-memory.agent-memory';
+
+export function workspaceFolder(): string {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error('the VS Code tests need a workspace folder (run them with scripts/vscode-test/run.mjs)');
+  return folder.uri.fsPath;
+}
+
+export function readSeed(): Seed {
+  return JSON.parse(fs.readFileSync(path.join(workspaceFolder(), SEED_FILE), 'utf8')) as Seed;
+}
+
+/** The read-only document the search command opens for a memory. */
+export function memoryUri(id: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: 'agent-memory', path: `/memories/${id}.md` });
+}
