@@ -37,7 +37,13 @@ function parse(argv: string[]) {
     if ((a === '--store' || a === '--author') && !a.includes('=')) i++;
   }
   const name = idx >= 0 ? argv[idx]! : undefined;
-  if (name === undefined) return { name: undefined, flags: parseArgs({ args: argv, options: GLOBAL, strict: true }).values };
+  if (name === undefined) {
+    try {
+      return { name: undefined, flags: parseArgs({ args: argv, options: GLOBAL, strict: true }).values };
+    } catch (err) {
+      throw new ValidationError('', `${(err as Error).message.split('\n')[0]}; run agent-memory --help`);
+    }
+  }
   const command = COMMANDS[name];
   if (!command) throw new ValidationError('command', `unknown command "${name}"; run agent-memory --help`);
   let parsed;

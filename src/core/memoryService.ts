@@ -166,6 +166,10 @@ export class MemoryService {
     let restoredFrom = 0;
     const row = await this.store.write(r.id, (current, maxVersion) => {
       const cur = MemoryService.existing(r.id, current);
+      // History was read before the lock: if the memory changed since, its choice may be stale.
+      if (!history.some((v) => v.rowId === cur.rowId)) {
+        throw new ConflictError(`memory ${r.id} changed while it was being restored (now version ${cur.version}); look at its history and try again`, cur.version);
+      }
       let source: StoredVersion | undefined;
       if (r.version === undefined) {
         if (!cur.deletedAt) throw new ConflictError(`memory ${r.id} is not deleted; give a version to bring back older data`, cur.version);

@@ -21,9 +21,8 @@ export function tagProblem(tag: string): string | undefined {
   if (tag.length > TAG_MAX_LENGTH) return `is ${tag.length} characters; the limit is ${TAG_MAX_LENGTH}`;
   if (!TAG_PATTERN.test(tag)) {
     const bad = [...new Set(tag.replace(/[a-z0-9._+#-]/g, ''))].join('');
-    return bad
-      ? `"${tag}" contains ${JSON.stringify(bad)}; ${TAG_RULE}`
-      : `"${tag}" must start with a letter, digit, ".", "#" or "+"`;
+    // The tag itself is not quoted: what a model put in a tag may be something not to repeat.
+    return bad ? `contains ${JSON.stringify(bad)}; ${TAG_RULE}` : 'must start with a letter, digit, ".", "#" or "+"';
   }
   return undefined;
 }

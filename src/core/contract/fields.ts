@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { findSecret } from '../secrets';
 import { normalizeTag, tagProblem, TAG_RULE } from '../tags';
 
 /** Limits a model can read in every schema and every error message. */
@@ -45,6 +46,12 @@ export const Content = z
 export const Tag = z
   .string({ error: 'a tag must be a string' })
   .transform((raw, ctx) => {
+    // Checked before lower-casing (key formats are case-sensitive), and reported by kind only.
+    const secret = findSecret(raw);
+    if (secret) {
+      ctx.addIssue({ code: 'custom', message: `tag contains what looks like ${secret.kind}; secrets must not be stored in memories` });
+      return z.NEVER;
+    }
     const tag = normalizeTag(raw);
     const problem = tagProblem(tag);
     if (problem) {

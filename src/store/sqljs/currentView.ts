@@ -52,8 +52,8 @@ export class CurrentView {
     this.index.remove(id);
   }
 
-  /** Writes the view as of `position` (temp file, fsync, rename). */
-  save(file: string, position: JournalPosition): void {
+  /** Writes the view as of `position` (temp file, fsync, rename) if `commit()` still agrees at rename time. */
+  save(file: string, position: JournalPosition, commit: () => boolean = () => true): boolean {
     const saved: SavedView = {
       format: VIEW_FORMAT,
       analyzer: ANALYZER_VERSION,
@@ -62,7 +62,7 @@ export class CurrentView {
       purged: [...this.purged],
       index: this.index.save(),
     };
-    writeFileAtomic(file, JSON.stringify(saved));
+    return writeFileAtomic(file, JSON.stringify(saved), commit);
   }
 
   /**

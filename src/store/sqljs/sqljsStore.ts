@@ -70,11 +70,7 @@ export class SqlJsStore implements Store {
   }
 
   static async open(options: SqlJsStoreOptions): Promise<SqlJsStore> {
-    try {
-      fs.mkdirSync(options.dir, { recursive: true });
-    } catch (err) {
-      throw new StorageError(`cannot open the store at ${options.dir}: ${(err as Error).message}`, { cause: err });
-    }
+    // The folder is created by the first write, so reading or a refused command leaves nothing behind.
     const store = new SqlJsStore(options);
     const incomplete = await store.load();
     // A partial last line may be a write in progress; only under the lock is it known to be torn.
@@ -117,7 +113,11 @@ export class SqlJsStore implements Store {
       const loaded = loadSnapshot(SQL, this.snapshotFile, this.journal, (w) => this.warn(w));
       const table = new VersionTable(loaded.db);
       const viewAt = this.position.offset;
-      if (rebuildView) {
+      // The journal was replaced (a purge by another process) while sql.js started: the view
+      // describes the old file and may hold purged rows, so it is rebuilt from the database.
+      const replaced = this.position.ino !== 0 && loaded.position.ino !== 0 && loaded.position.ino !== this.position.ino;
+      if (replaced) this.viewFileStale = true;
+      if (rebuildView || replaced) {
         this.db = { sql: loaded.db, table };
         this.position = loaded.position;
         this.view = CurrentView.fromRows(table.currentAll(), table.purgedIds());
@@ -218,6 +218,11 @@ export class SqlJsStore implements Store {
 
   /** Runs `fn` under the write lock with the database loaded and every other process's writes applied. */
   private exclusive<T>(fn: (table: VersionTable) => T): Promise<T> {
+    try {
+      fs.mkdirSync(this.location, { recursive: true });
+    } catch (err) {
+      return Promise.reject(new StorageError(`cannot create the store at ${this.location}: ${(err as Error).message}`, { cause: err }));
+    }
     return this.lock
       .run(async () => {
         // Catch up first: a replaced journal reloads everything, the database included.
@@ -349,12 +354,13 @@ export class SqlJsStore implements Store {
    * so no write interleaves; both describe the same journal position.
    */
   checkpoint(): void {
+    if (this.journal.stat().ino === 0) return; // nothing written yet: nothing to cache
     if (this.db) {
       if (!writeSnapshot(this.db.sql, this.snapshotFile, this.position, this.journal)) return;
       this.db.table.invalidate();
     }
-    if (this.journal.stat().ino !== this.position.ino && this.position.ino !== 0) return;
-    this.view.save(this.viewFile, this.position);
+    const sameJournal = () => this.position.ino === 0 || this.journal.stat().ino === this.position.ino;
+    if (!this.view.save(this.viewFile, this.position, sameJournal)) return;
     this.linesSinceCheckpoint = 0;
     this.viewFileStale = false;
   }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { DeleteInput, deleteTool, parseInput } from '../../core/contract';
-import { md, reviewWrites, runTool, type ServiceProvider, textResult } from './toolSupport';
+import { md, previewFailed, reviewWrites, runTool, type ServiceProvider, textResult } from './toolSupport';
 
 interface DeleteToolInput {
   id: string;
@@ -24,8 +24,8 @@ export class DeleteTool implements vscode.LanguageModelTool<DeleteToolInput> {
           vscode.l10n.t('It disappears from search; a person can restore it from its history.'),
       );
       return { invocationMessage, confirmationMessages: { title: vscode.l10n.t('Delete this team memory?'), message } };
-    } catch {
-      return { invocationMessage }; // invoke refuses it with the reason; nothing to confirm
+    } catch (err) {
+      return previewFailed(err, invocationMessage, vscode.l10n.t('Delete this team memory?'));
     }
   }
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { EditInput, editTool, parseInput } from '../../core/contract';
-import { fenced, md, reviewWrites, runTool, type ServiceProvider, textResult } from './toolSupport';
+import { fenced, md, previewFailed, reviewWrites, runTool, type ServiceProvider, textResult } from './toolSupport';
 
 interface EditToolInput {
   id: string;
@@ -24,8 +24,8 @@ export class EditTool implements vscode.LanguageModelTool<EditToolInput> {
     try {
       e = parseInput(EditInput, options.input);
       cur = await (await this.service()).read({ id: e.id });
-    } catch {
-      return { invocationMessage }; // invoke refuses it with the reason; nothing to confirm
+    } catch (err) {
+      return previewFailed(err, invocationMessage, vscode.l10n.t('Update this team memory?'));
     }
     const parts: string[] = [`**${md(cur.description)}** (${vscode.l10n.t('version {0}', cur.version)})`];
     if (e.description !== undefined && e.description !== cur.description) {

@@ -23,6 +23,17 @@ export async function runTool(work: () => Promise<vscode.LanguageModelToolResult
   }
 }
 
+/**
+ * The confirmation when the preview itself failed. An input the domain refuses needs none
+ * (invoke refuses it with the reason); anything else (the store busy or unreadable) must not
+ * let the write through unconfirmed, so the person is asked without a preview.
+ */
+export function previewFailed(err: unknown, invocationMessage: string, title: string): vscode.PreparedToolInvocation {
+  if (err instanceof MemoryError && err.refused) return { invocationMessage };
+  const message = vscode.l10n.t('The change could not be previewed ({0}). Allow it anyway?', (err as Error).message);
+  return { invocationMessage, confirmationMessages: { title, message } };
+}
+
 /** Whether writes need a person's confirmation (setting agentMemory.reviewWrites). */
 export function reviewWrites(): boolean {
   return vscode.workspace.getConfiguration('agentMemory').get<string>('reviewWrites', 'always') !== 'never';

@@ -125,6 +125,38 @@ describe('memory service (type-2 semantics, on the sql.js store)', () => {
     await store.close();
   });
 
+  it('refuses a secret used as a tag, before lower-casing, without echoing it', async () => {
+    const { service, store, dir } = await openService();
+    const key = ['AIza', 'SyA1234567890abcdefghijklmnopqrstuv'].join('');
+    const err = await rejects(service.create(memory({ tags: ['ok', key] })), ValidationError, /tags\[1\]: tag contains what looks like a Google API key/);
+    assert.ok(!err.message.toLowerCase().includes(key.toLowerCase().slice(4)));
+    const url = ['pg://admin:', 'hunter2pass@db'].join('');
+    const e2 = await rejects(service.create(memory({ tags: [url] })), ValidationError, /password inside a URL/);
+    assert.ok(!e2.message.includes('hunter2pass'));
+    assert.equal(fs.existsSync(path.join(dir, 'journal.jsonl')), false);
+    await store.close();
+  });
+
+  it('refuses a restore when the memory changed after its history was read', async () => {
+    const { service, store } = await openService();
+    const { id } = await service.create(memory({ content: 'A' }));
+    await service.delete({ id });
+    // Another writer gets in between the history read and the write of this restore.
+    const realHistory = store.history.bind(store);
+    store.history = async (hid: string) => {
+      const h = await realHistory(hid);
+      store.history = realHistory;
+      await service.restore({ id });
+      await service.edit({ id, content: 'C' });
+      await service.delete({ id });
+      return h;
+    };
+    await rejects(service.restore({ id }), ConflictError, /changed while it was being restored/);
+    await service.restore({ id });
+    assert.equal((await service.read({ id })).content, 'C', 'undo-delete brings back the latest data');
+    await store.close();
+  });
+
   it('refuses an edit without any field to change', async () => {
     const { service, store } = await openService();
     const { id } = await service.create(memory());
