@@ -92,7 +92,11 @@ export interface Store {
    * returns. If `decide` throws, nothing is written.
    */
   write(id: string, decide: WriteDecision): Promise<StoredVersion | null>;
-  /** Appends rows that are not stored yet (by rowId), atomically; returns how many were new. */
+  /**
+   * Appends the rows that are not stored yet (by rowId) in one durable write; returns how
+   * many were new. A crash during that write can keep a prefix of them: importing the same
+   * rows again completes it, since stored rows are skipped.
+   */
   importVersions(rows: StoredVersion[]): Promise<{ added: number; skipped: number }>;
   /** Every stored version row, in the order they were stored. */
   exportVersions(): AsyncIterable<StoredVersion>;
