@@ -39,7 +39,8 @@ export function activate(context: vscode.ExtensionContext): void {
 
   registerSearchCommand(context, getService, log);
   registerTools(context, getService);
-  context.subscriptions.push({ dispose: () => void store?.close() });
+  // Wait for a store that is still opening, so it is closed (and checkpointed) too.
+  context.subscriptions.push({ dispose: () => void service?.then(() => store?.close(), () => undefined) });
 }
 
 export function deactivate(): void {
