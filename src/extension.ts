@@ -7,23 +7,29 @@ import { STORE_FOLDER } from './platform/storeLocation';
 import { SqlJsStore } from './store/sqljs/sqljsStore';
 import { registerSearchCommand } from './vscode/searchCommand';
 import { registerTools } from './vscode/tools';
+import { type MemoriesTreeProvider, registerMemoriesView } from './vscode/memoriesView';
 
 /**
  * Composition root: reads settings, builds the store on first use, registers everything.
  * The store opens lazily so activation stays cheap.
  */
-export function activate(context: vscode.ExtensionContext): void {
+export function activate(context: vscode.ExtensionContext): { memoriesView: MemoriesTreeProvider } {
   const log = vscode.window.createOutputChannel('Agent Memory', { log: true });
   context.subscriptions.push(log);
+
+  const storeDir = (): string | undefined => {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    if (!folder) return undefined;
+    return path.resolve(folder, vscode.workspace.getConfiguration('agentMemory').get<string>('storePath') || STORE_FOLDER);
+  };
 
   let service: Promise<MemoryService> | undefined;
   let store: SqlJsStore | undefined;
   const getService = (): Promise<MemoryService> => {
     service ??= (async () => {
-      const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-      if (!folder) throw new Error(vscode.l10n.t('Open a folder first: Agent Memory keeps its store in the workspace.'));
-      const config = vscode.workspace.getConfiguration('agentMemory');
-      const dir = path.resolve(folder, config.get<string>('storePath') || STORE_FOLDER);
+      const dir = storeDir();
+      if (!dir) throw new Error(vscode.l10n.t('Open a folder first: Agent Memory keeps its store in the workspace.'));
+      const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
       const wasm = path.join(context.extensionPath, 'dist', 'sql-wasm.wasm');
       store = await SqlJsStore.open({
         dir,
@@ -31,7 +37,8 @@ export function activate(context: vscode.ExtensionContext): void {
         onWarning: (w) => log.warn(w.message),
       });
       log.info(`store opened at ${dir}`);
-      return new MemoryService(store, { author: () => resolveAuthor(config.get<string>('author'), folder) });
+      const author = vscode.workspace.getConfiguration('agentMemory').get<string>('author');
+      return new MemoryService(store, { author: () => resolveAuthor(author, folder) });
     })();
     service.catch(() => (service = undefined));
     return service;
@@ -39,8 +46,11 @@ export function activate(context: vscode.ExtensionContext): void {
 
   registerSearchCommand(context, getService, log);
   registerTools(context, getService);
+  const memoriesView = registerMemoriesView(context, getService, storeDir, log);
   // Wait for a store that is still opening, so it is closed (and checkpointed) too.
   context.subscriptions.push({ dispose: () => void service?.then(() => store?.close(), () => undefined) });
+  // The API is what the extension-host tests look at.
+  return { memoriesView };
 }
 
 export function deactivate(): void {

@@ -4,6 +4,11 @@ import type { MemoryService } from '../core/memoryService';
 /** Scheme of the read-only memory documents this command opens. */
 const SCHEME = 'agent-memory';
 
+/** The read-only document of one memory. */
+export function memoryUri(id: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: SCHEME, path: `/memories/${id}.md` });
+}
+
 /** Renders a memory as read-only Markdown: `agent-memory:/memories/<id>.md`. */
 class MemoryDocumentProvider implements vscode.TextDocumentContentProvider {
   constructor(private readonly getService: () => Promise<MemoryService>) {}
@@ -51,7 +56,7 @@ export function registerSearchCommand(
           { placeHolder: vscode.l10n.t('{0} memories match; pick one to open', hits.length), matchOnDescription: true },
         );
         if (!pick) return;
-        const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: SCHEME, path: `/memories/${pick.id}.md` }));
+        const doc = await vscode.workspace.openTextDocument(memoryUri(pick.id));
         await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
         await vscode.window.showTextDocument(doc, { preview: true });
       } catch (err) {
