@@ -85,6 +85,14 @@ export class JournalFile {
     }
   }
 
+  /** The text of every complete line before `end`. */
+  linesUpTo(end: number): string[] {
+    const out: string[] = [];
+    const lines = this.readLines(0, end);
+    for (let r = lines.next(); !r.done; r = lines.next()) out.push(r.value.text);
+    return out;
+  }
+
   /** Bytes [start, end) of the file. */
   readRange(start: number, end: number): Buffer {
     const fd = fs.openSync(this.file, 'r');

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js';
+import type { Database } from 'sql.js';
 import { StorageError } from '../../core/errors';
 import type { SearchQuery } from '../../core/search/query';
 import type { ListCursor, ListedMemory, Store, StoredHit, StoredVersion, StoreWarning, WriteDecision } from '../store';
@@ -9,26 +9,10 @@ import { CurrentView } from './currentView';
 import { parseLine, purgeLine, versionLine, type JournalEntry } from './entries';
 import { EMPTY_POSITION, JournalFile, type JournalPosition, sha1 } from './journal';
 import { loadSnapshot, writeSnapshot } from './snapshot';
+import { loadSqlJs, type SqlJsStoreOptions } from './sqljsOptions';
 import { VersionTable } from './versionTable';
 
-export interface SqlJsStoreOptions {
-  /** Folder of the store: journal.jsonl, snapshot.sqlite, search-index.json, write.lock. Created if missing. */
-  dir: string;
-  /** Path of sql-wasm.wasm; by default sql.js finds it next to its own code. */
-  wasmPath?: string;
-  /** Write a snapshot after this many journal lines since the last one (default 1000). */
-  checkpointEvery?: number;
-  /** A write lock not refreshed for this long is taken over (default 10 s, at least 2 s). */
-  lockStaleMs?: number;
-  /** Told about anything set aside or repaired, and about failed background checkpoints. */
-  onWarning?: (warning: StoreWarning) => void;
-}
-
-let sqlJs: Promise<SqlJsStatic> | undefined;
-function loadSqlJs(wasmPath?: string): Promise<SqlJsStatic> {
-  sqlJs ??= initSqlJs(wasmPath ? { locateFile: () => wasmPath } : undefined);
-  return sqlJs;
-}
+export type { SqlJsStoreOptions } from './sqljsOptions';
 
 /**
  * The workspace store: an append-only journal (the record) in front of two caches, an
@@ -100,7 +84,7 @@ export class SqlJsStore implements Store {
       this.viewFileStale = true;
       await this.table(true);
     }
-    return this.readNewLines();
+    return this.applyLines();
   }
 
   /** The database, loaded on first use and brought to the view's journal position. */
@@ -171,10 +155,6 @@ export class SqlJsStore implements Store {
     return r.value.incomplete && end === size;
   }
 
-  private readNewLines(): boolean {
-    return this.applyLines();
-  }
-
   private applyEntry(entry: JournalEntry): void {
     if (entry.type === 'memory.purge') {
       this.db?.table.purge(entry.id, entry.at);
@@ -193,7 +173,7 @@ export class SqlJsStore implements Store {
     if (this.closed) throw new StorageError('the store is closed');
     const { ino, size } = this.journal.stat();
     const replaced = (this.position.ino !== 0 && ino !== this.position.ino) || size < this.position.offset;
-    const incomplete = replaced ? await this.load() : this.readNewLines();
+    const incomplete = replaced ? await this.load() : this.applyLines();
     if (incomplete && underLock) {
       const keptAt = this.journal.setAsideTail(this.position.offset);
       this.warn({
@@ -300,7 +280,11 @@ export class SqlJsStore implements Store {
       const removed = t.history(id).length;
       if (removed === 0) return 0;
       const at = new Date().toISOString();
-      const keep = this.keptLinesWithout(id);
+      const keep = this.journal.linesUpTo(this.position.offset).filter((text) => {
+        const parsed = parseLine(text);
+        // Unreadable lines are kept as they are; only this id's versions go.
+        return !(parsed.ok && parsed.entry.type === 'memory.version' && parsed.entry.row.id === id);
+      });
       keep.push(purgeLine(id, at, 'purge'));
       this.journal.replace(keep);
       this.db!.sql.exec('BEGIN');
@@ -313,18 +297,6 @@ export class SqlJsStore implements Store {
       this.checkpoint();
       return removed;
     });
-  }
-
-  /** Every journal line except the versions of `id` (unreadable lines are kept as they are). */
-  private keptLinesWithout(id: string): string[] {
-    const keep: string[] = [];
-    const lines = this.journal.readLines(0, this.position.offset);
-    for (let r = lines.next(); !r.done; r = lines.next()) {
-      const parsed = parseLine(r.value.text);
-      if (parsed.ok && parsed.entry.type === 'memory.version' && parsed.entry.row.id === id) continue;
-      keep.push(r.value.text);
-    }
-    return keep;
   }
 
   warnings(): StoreWarning[] {

@@ -1,0 +1,23 @@
+import initSqlJs, { type SqlJsStatic } from 'sql.js';
+import type { StoreWarning } from '../store';
+
+export interface SqlJsStoreOptions {
+  /** Folder of the store: journal.jsonl, snapshot.sqlite, search-index.json, write.lock. Created by the first write. */
+  dir: string;
+  /** Path of sql-wasm.wasm; by default sql.js finds it next to its own code. */
+  wasmPath?: string;
+  /** Write a snapshot after this many journal lines since the last one (default 1000). */
+  checkpointEvery?: number;
+  /** A write lock not refreshed for this long is taken over (default 10 s, at least 2 s). */
+  lockStaleMs?: number;
+  /** Told about anything set aside or repaired, and about failed background checkpoints. */
+  onWarning?: (warning: StoreWarning) => void;
+}
+
+/** One sql.js instance per process: compiling the WebAssembly module is the expensive part. */
+let sqlJs: Promise<SqlJsStatic> | undefined;
+export function loadSqlJs(wasmPath?: string): Promise<SqlJsStatic> {
+  sqlJs ??= initSqlJs(wasmPath ? { locateFile: () => wasmPath } : undefined);
+  return sqlJs;
+}
+
