@@ -5,15 +5,25 @@ import { MemoryService } from './core/memoryService';
 import { resolveAuthor } from './platform/author';
 import { STORE_FOLDER } from './platform/storeLocation';
 import { SqlJsStore } from './store/sqljs/sqljsStore';
-import { registerSearchCommand } from './vscode/searchCommand';
-import { registerTools } from './vscode/tools';
+import { registerHistoryCommands } from './vscode/editor/historyCommands';
+import { type MemoryFileSystem, registerMemoryFileSystem } from './vscode/editor/memoryFileSystem';
 import { type MemoriesTreeProvider, registerMemoriesView } from './vscode/memoriesView';
+import { registerSearchCommand } from './vscode/searchCommand';
+import { StoreChanges } from './vscode/storeChanges';
+import { registerTools } from './vscode/tools';
+import { registerMemoryCommands } from './vscode/view/memoryCommands';
 
 /**
  * Composition root: reads settings, builds the store on first use, registers everything.
  * The store opens lazily so activation stays cheap.
  */
-export function activate(context: vscode.ExtensionContext): { memoriesView: MemoriesTreeProvider } {
+/** What activate() returns: the parts the extension-host tests look at. */
+export interface AgentMemoryApi {
+  memoriesView: MemoriesTreeProvider;
+  memoryFiles: MemoryFileSystem;
+}
+
+export function activate(context: vscode.ExtensionContext): AgentMemoryApi {
   const log = vscode.window.createOutputChannel('Agent Memory', { log: true });
   context.subscriptions.push(log);
 
@@ -44,13 +54,17 @@ export function activate(context: vscode.ExtensionContext): { memoriesView: Memo
     return service;
   };
 
+  const changes = new StoreChanges(storeDir());
+  context.subscriptions.push(changes);
   registerSearchCommand(context, getService, log);
   registerTools(context, getService);
-  const memoriesView = registerMemoriesView(context, getService, storeDir, log);
+  const memoryFiles = registerMemoryFileSystem(context, getService, changes);
+  const memoriesView = registerMemoriesView(context, getService, changes, log);
+  registerMemoryCommands(context, getService, memoriesView, changes, log);
+  registerHistoryCommands(context, getService, changes, log);
   // Wait for a store that is still opening, so it is closed (and checkpointed) too.
   context.subscriptions.push({ dispose: () => void service?.then(() => store?.close(), () => undefined) });
-  // The API is what the extension-host tests look at.
-  return { memoriesView };
+  return { memoriesView, memoryFiles };
 }
 
 export function deactivate(): void {

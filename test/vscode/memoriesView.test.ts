@@ -1,35 +1,90 @@
 import { strict as assert } from 'node:assert';
-import { execFileSync } from 'node:child_process';
 import * as vscode from 'vscode';
+import type { AgentMemoryApi } from '../../src/extension';
 import type { MemoriesTreeProvider, MemoryNode } from '../../src/vscode/memoriesView';
-import { EXTENSION_ID, readSeed } from './seed';
+import { cli, EXTENSION_ID, readSeed, until } from './seed';
 
 async function view(): Promise<MemoriesTreeProvider> {
-  const ext = vscode.extensions.getExtension<{ memoriesView: MemoriesTreeProvider }>(EXTENSION_ID)!;
-  return (await ext.activate()).memoriesView;
+  return (await vscode.extensions.getExtension<AgentMemoryApi>(EXTENSION_ID)!.activate()).memoriesView;
 }
 
-const ids = (nodes: MemoryNode[]) => nodes.flatMap((n) => (n.kind === 'memory' ? [n.id] : []));
+type Memory = Extract<MemoryNode, { kind: 'memory' }>;
+
+/** Every memory node under the root (inside groups when grouped), in view order. */
+async function memories(tree: MemoriesTreeProvider): Promise<Memory[]> {
+  const out: Memory[] = [];
+  for (const node of await tree.getChildren()) {
+    if (node.kind === 'memory') out.push(node);
+    if (node.kind === 'group') for (const child of await tree.getChildren(node)) if (child.kind === 'memory') out.push(child);
+  }
+  return out;
+}
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('the Memories view', function () {
   this.timeout(30_000);
 
-  it('lists the current memories, with tags as secondary text and a tooltip read on demand', async () => {
+  afterEach(async () => {
+    const tree = await view();
+    await tree.setFilter(undefined);
+    await tree.setGroupBy('recency');
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('groups current memories by date, newest first, with tags as secondary text and a tooltip read on demand', async () => {
     const seed = readSeed();
     const tree = await view();
-    const nodes = await tree.getChildren();
-    assert.ok(ids(nodes).includes(seed.id), `seeded memory missing: ${JSON.stringify(nodes)}`);
-    const node = nodes.find((n) => n.kind === 'memory' && n.id === seed.id)!;
+    const roots = await tree.getChildren();
+    assert.equal(roots[0]?.kind, 'group');
+    const today = roots[0] as Extract<MemoryNode, { kind: 'group' }>;
+    // The seed was written at the start of this run (Yesterday only if the run straddles midnight).
+    assert.ok(['Today', 'Yesterday'].includes(String(tree.getTreeItem(today).label)), String(tree.getTreeItem(today).label));
+    const node = (await memories(tree)).find((n) => n.id === seed.id)!;
+    assert.ok(node, 'seeded memory missing');
     const item = tree.getTreeItem(node);
     assert.equal(item.label, seed.description);
     assert.equal(item.description, seed.tags.join(', '));
+    assert.equal(item.contextValue, 'memory');
     assert.equal(item.command?.arguments?.[0]?.toString(), `agent-memory:/memories/${seed.id}.md`);
     const resolved = await tree.resolveTreeItem(item, node);
-    assert.match((resolved.tooltip as vscode.MarkdownString).value, /version 1/);
+    assert.match((resolved.tooltip as vscode.MarkdownString).value, /version \d+/);
+  });
+
+  it('groups by tag: one group per tag, most used first, a memory under each of its tags', async () => {
+    const seed = readSeed();
+    const tree = await view();
+    await vscode.commands.executeCommand('agentMemory.groupByTag');
+    assert.equal(tree.groupBy, 'tag');
+    const groups = (await tree.getChildren()).filter((n) => n.kind === 'group');
+    const counts = groups.map((g) => g.group.memories.length);
+    assert.deepEqual(counts, [...counts].sort((a, b) => b - a), 'most used tag first');
+    for (const tag of seed.tags) {
+      const group = groups.find((g) => g.group.label === tag);
+      assert.ok(group, `no group for tag ${tag}`);
+      const children = await tree.getChildren(group);
+      assert.ok(children.some((c) => c.kind === 'memory' && c.id === seed.id), `seed missing under ${tag}`);
+    }
+    const ids = new Set(groups.map((g) => tree.getTreeItem(g).id));
+    assert.equal(ids.size, groups.length, 'tree item ids are unique');
+  });
+
+  it('filters with the same ranked search the agents use, and clears the filter', async () => {
+    const seed = readSeed();
+    const tree = await view();
+    await tree.setFilter('esm jest');
+    const hits = await tree.getChildren();
+    assert.equal(hits[0]?.kind, 'memory');
+    assert.equal((hits[0] as Memory).id, seed.id);
+    await tree.setFilter('zzqqxx-nothing-like-this');
+    assert.deepEqual(await tree.getChildren(), []);
+    await vscode.commands.executeCommand('agentMemory.clearFilter');
+    assert.equal(tree.filter, undefined);
+    assert.ok((await memories(tree)).some((n) => n.id === seed.id));
   });
 
   it('refreshes by itself when another process (the CLI) writes to the store', async () => {
-    const seed = readSeed();
     const tree = await view();
     await tree.getChildren();
     const refreshed = new Promise<void>((resolve, reject) => {
@@ -40,13 +95,55 @@ describe('the Memories view', function () {
         resolve();
       });
     });
-    const out = execFileSync(
-      seed.node,
-      [seed.cli, '--store', seed.store, '--json', 'create', '--description', 'Seen by the view', '--tags', 'view-test', '--content', 'x'],
-      { encoding: 'utf8', timeout: 20_000 },
-    );
-    const { id } = JSON.parse(out) as { id: string };
+    const { id } = cli<{ id: string }>('create', '--description', 'Seen by the view', '--tags', 'view-test', '--content', 'x');
     await refreshed;
-    assert.equal(ids(await tree.getChildren())[0], id, 'the newest memory comes first');
+    assert.equal((await memories(tree))[0]?.id, id, 'the newest memory comes first');
+  });
+
+  it('"Copy Memory ID" puts the id on the clipboard', async () => {
+    const seed = readSeed();
+    const tree = await view();
+    const node = (await memories(tree)).find((n) => n.id === seed.id)!;
+    await vscode.commands.executeCommand('agentMemory.copyId', node);
+    assert.equal(await vscode.env.clipboard.readText(), seed.id);
+  });
+
+  it('"Edit Tags…" offers the current tags checked; Enter with no change saves nothing', async () => {
+    const { id } = cli<{ id: string }>('create', '--description', 'Tags edited in the view', '--tags', 'view-test,tags', '--content', 'x');
+    const tree = await view();
+    const node = (await memories(tree)).find((n) => n.id === id)!;
+    const editing = vscode.commands.executeCommand('agentMemory.editTags', node);
+    await wait(800);
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await editing;
+    assert.equal(cli<{ version: number }>('read', id).version, 1);
+  });
+
+  it('"Show History…" opens a chosen version read-only', async () => {
+    const { id } = cli<{ id: string }>('create', '--description', 'History in the view', '--tags', 'view-test', '--content', 'one');
+    cli('edit', id, '--content', 'two');
+    const showing = vscode.commands.executeCommand('agentMemory.showHistory', { kind: 'memory', id });
+    await wait(800); // the version list: the newest (v2, current) is selected
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await wait(800); // the actions: "Open this version" comes first
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await showing;
+    await until('the version to open', () => vscode.window.activeTextEditor?.document.uri.path === `/memories/${id}.v2.md`);
+    assert.match(vscode.window.activeTextEditor!.document.getText(), /\ntwo\n$/);
+  });
+
+  it('"Restore a Deleted Memory…" lists deleted memories, newest first, and brings the chosen one back', async () => {
+    const { id } = cli<{ id: string }>('create', '--description', 'Deleted then restored', '--tags', 'view-test', '--content', 'x');
+    cli('delete', id);
+    const tree = await view();
+    assert.ok(!(await memories(tree)).some((n) => n.id === id), 'a deleted memory is not listed');
+    const restoring = vscode.commands.executeCommand('agentMemory.restoreDeleted');
+    await wait(800);
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await restoring;
+    const m = cli<{ version: number; deletedAt?: string }>('read', id);
+    assert.equal(m.version, 3);
+    assert.equal(m.deletedAt, undefined);
+    await until('the view to list it again', async () => (await memories(tree)).some((n) => n.id === id));
   });
 });

@@ -19,7 +19,11 @@ interface TagItem extends vscode.QuickPickItem {
  * and "Edit description…" opens the description. Enter accepts everything as shown, so
  * accepting the proposal is one keystroke; Escape cancels the write.
  */
-export async function reviewMemory(service: MemoryService, proposal: ReviewedMemory): Promise<ReviewedMemory | undefined> {
+export async function reviewMemory(
+  service: MemoryService,
+  proposal: ReviewedMemory,
+  options: { title?: string; tagsLabel?: string; canEditDescription?: boolean } = {},
+): Promise<ReviewedMemory | undefined> {
   const vocabulary = await service.tags({ proposed: proposal.tags });
   const similar = [...new Set(vocabulary.suggestions.flatMap((s) => s.similar.map((x) => x.tag)))].filter((t) => !proposal.tags.includes(t));
   const count = new Map(vocabulary.tags.map((t) => [t.tag, t.count]));
@@ -30,15 +34,15 @@ export async function reviewMemory(service: MemoryService, proposal: ReviewedMem
   });
   const editItem: TagItem = { label: `$(edit) ${vscode.l10n.t('Edit description…')}`, description: proposal.description, editDescription: true, alwaysShow: true };
   let items: TagItem[] = [
-    editItem,
-    { label: vscode.l10n.t('Proposed'), kind: vscode.QuickPickItemKind.Separator },
+    ...(options.canEditDescription === false ? [] : [editItem]),
+    { label: options.tagsLabel ?? vscode.l10n.t('Proposed'), kind: vscode.QuickPickItemKind.Separator },
     ...proposal.tags.map((t) => tagItem(t, !count.has(t))),
     ...(similar.length ? [{ label: vscode.l10n.t('Existing tags close to the proposal'), kind: vscode.QuickPickItemKind.Separator }] : []),
     ...similar.map((t) => tagItem(t, false)),
   ];
 
   const pick = vscode.window.createQuickPick<TagItem>();
-  pick.title = vscode.l10n.t('Review the memory before it is saved');
+  pick.title = options.title ?? vscode.l10n.t('Review the memory before it is saved');
   pick.placeholder = vscode.l10n.t('Enter saves with the checked tags; type to add a tag; Escape cancels');
   pick.canSelectMany = true;
   pick.ignoreFocusOut = true;

@@ -1,0 +1,149 @@
+import * as vscode from 'vscode';
+import type { MemoryService } from '../../core/memoryService';
+import { formatMemoryDocument, type MemoryFields, parseMemoryDocument } from '../../core/memoryDocument';
+import type { StoreChanges } from '../storeChanges';
+import { type MemoryPath, parseMemoryUri, SCHEME } from './memoryUris';
+
+type Read = Awaited<ReturnType<MemoryService['read']>>;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+const TEMPLATE: MemoryFields = { description: '', tags: [], content: '' };
+
+/**
+ * Memories as documents (`agent-memory:/memories/<id>.md`): YAML front matter with the
+ * description and tags, then the content. Saving the current version writes a new version
+ * through the same service the tools use, so every rule (limits, tag rules, secrets) holds
+ * and an invalid save is refused with the reason, storing nothing. Versions
+ * (`…/<id>.v<N>.md`) and deleted memories are read-only. A draft (`agent-memory:/new/…`)
+ * becomes a new memory on its first save and that memory from then on.
+ *
+ * A file's mtime is its version's changedAt, so VS Code's own "the file has changed on disk"
+ * check catches a save over a version written elsewhere; the version the editor last read
+ * is also sent as the expected version, which closes the gap between that check and the write.
+ */
+export class MemoryFileSystem implements vscode.FileSystemProvider {
+  private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.changed.event;
+  /** Documents open in an editor (VS Code watches them): told when the store changes. */
+  private readonly watched = new Map<string, vscode.Uri>();
+  /** The version each current-memory document last showed. */
+  private readonly shown = new Map<string, number>();
+  /** Drafts that were saved: their memory's id. */
+  private readonly created = new Map<string, string>();
+
+  constructor(
+    private readonly getService: () => Promise<MemoryService>,
+    private readonly changes: StoreChanges,
+  ) {
+    changes.onDidChange(() => this.changed.fire([...this.watched.values()].map((uri) => ({ type: vscode.FileChangeType.Changed, uri }))));
+  }
+
+  watch(uri: vscode.Uri): vscode.Disposable {
+    const key = uri.toString();
+    this.watched.set(key, uri);
+    return new vscode.Disposable(() => this.watched.delete(key));
+  }
+
+  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    if (uri.path === '/' || uri.path === '/memories' || uri.path === '/new') return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
+    const target = this.target(uri);
+    if (target.kind === 'draft') return { type: vscode.FileType.File, ctime: 0, mtime: 0, size: encoder.encode(this.render(target)).byteLength };
+    const m = await this.load(target);
+    return {
+      type: vscode.FileType.File,
+      ctime: Date.parse(m.changedAt),
+      mtime: Date.parse(m.changedAt),
+      size: encoder.encode(this.render(target, m)).byteLength,
+      ...(target.kind === 'version' || m.deletedAt ? { permissions: vscode.FilePermission.Readonly } : {}),
+    };
+  }
+
+  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    const target = this.target(uri);
+    if (target.kind === 'draft') return encoder.encode(this.render(target));
+    const m = await this.load(target);
+    if (target.kind === 'current') this.shown.set(m.id, m.version);
+    return encoder.encode(this.render(target, m));
+  }
+
+  async writeFile(uri: vscode.Uri, bytes: Uint8Array): Promise<void> {
+    const target = this.target(uri);
+    if (target.kind === 'version') {
+      throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Older versions are read-only; edit the current version, or restore this one from the history.'));
+    }
+    const fields = parseMemoryDocument(decoder.decode(bytes));
+    const service = await this.getService();
+    if (target.kind === 'draft') {
+      const { id } = await service.create(fields);
+      this.created.set(target.name, id);
+      this.shown.set(id, 1);
+    } else {
+      const current = await service.read({ id: target.id });
+      if (current.deletedAt) throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('This memory was deleted; restore it before editing.'));
+      const edits = {
+        ...(fields.description !== current.description ? { description: fields.description } : {}),
+        ...(fields.tags.join('\n') !== current.tags.join('\n') ? { tags: fields.tags } : {}),
+        // The document ends the content with one newline; the stored text may not.
+        ...(fields.content !== current.content.trimEnd() ? { content: fields.content } : {}),
+      };
+      if (Object.keys(edits).length === 0) return;
+      const out = await service.edit({ id: target.id, expectedVersion: this.shown.get(target.id) ?? current.version, ...edits });
+      this.shown.set(target.id, out.version);
+    }
+    this.changes.fireSoon(0);
+  }
+
+  readDirectory(): [string, vscode.FileType][] {
+    return [];
+  }
+
+  createDirectory(): void {
+    throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Memories are created with "Agent Memory: New Memory".'));
+  }
+
+  delete(): void {
+    throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Delete a memory from the Memories view: it stays in the history and can be restored.'));
+  }
+
+  rename(): void {
+    throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('A memory cannot be renamed; edit its description instead.'));
+  }
+
+  /** What `uri` names; drafts that were saved stand for their memory. */
+  private target(uri: vscode.Uri): MemoryPath {
+    const target = parseMemoryUri(uri);
+    if (!target) throw vscode.FileSystemError.FileNotFound(vscode.l10n.t('Not a memory document: {0}', uri.toString()));
+    const id = target.kind === 'draft' ? this.created.get(target.name) : undefined;
+    return id ? { kind: 'current', id } : target;
+  }
+
+  private async load(target: Exclude<MemoryPath, { kind: 'draft' }>): Promise<Read> {
+    const service = await this.getService();
+    return service.read(target.kind === 'version' ? { id: target.id, version: target.version } : { id: target.id });
+  }
+
+  private render(target: MemoryPath, m?: Read): string {
+    if (!m) {
+      return formatMemoryDocument(TEMPLATE, [
+        vscode.l10n.t('A new memory. Describe it in one sentence (what an agent needs to decide whether to read it),'),
+        vscode.l10n.t('give it 1–12 tags, write the content below the closing line, then save to create it.'),
+      ]);
+    }
+    const provenance = `${SCHEME} ${m.id} · version ${m.version} · ${m.changedAt} · ${m.author}`;
+    const hint = m.deletedAt
+      ? vscode.l10n.t('Deleted at {0}: read-only. Restore it from its history to edit it.', m.deletedAt)
+      : target.kind === 'version'
+        ? vscode.l10n.t('An older version: read-only.')
+        : vscode.l10n.t('Saving writes version {0}. Only the description, the tags and the content are saved.', m.version + 1);
+    return formatMemoryDocument(m, [provenance, hint]);
+  }
+}
+
+/** Registers the provider on the extension's scheme. */
+export function registerMemoryFileSystem(context: vscode.ExtensionContext, getService: () => Promise<MemoryService>, changes: StoreChanges): MemoryFileSystem {
+  const fs = new MemoryFileSystem(getService, changes);
+  context.subscriptions.push(vscode.workspace.registerFileSystemProvider(SCHEME, fs, { isCaseSensitive: true }));
+  return fs;
+}

@@ -1,0 +1,56 @@
+/** A memory as the Memories view shows it. */
+export interface ViewMemory {
+  id: string;
+  description: string;
+  tags: string[];
+  changedAt: string;
+}
+
+export type GroupBy = 'recency' | 'tag';
+
+/** A group of the view: a time range or a tag, with its memories in view order. */
+export interface Group {
+  /** Stable across refreshes, so VS Code keeps a group's expanded state. */
+  key: string;
+  label: string;
+  memories: ViewMemory[];
+}
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/**
+ * Time ranges, newest first, relative to local midnight of `now`: Today, Yesterday, Past 7
+ * days, Past 30 days, Older. Memories keep the order they came in (newest change first).
+ * Only ranges that hold a memory are returned.
+ */
+export function groupByRecency(memories: ViewMemory[], now: Date, labels: Record<'today' | 'yesterday' | 'week' | 'month' | 'older', string>): Group[] {
+  const midnight = new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime();
+  const ranges = [
+    { key: 'today', since: midnight },
+    { key: 'yesterday', since: midnight - DAY },
+    { key: 'week', since: midnight - 6 * DAY },
+    { key: 'month', since: midnight - 29 * DAY },
+    { key: 'older', since: -Infinity },
+  ] as const;
+  const groups = ranges.map((r) => ({ key: `recency:${r.key}`, label: labels[r.key], since: r.since, memories: [] as ViewMemory[] }));
+  for (const m of memories) {
+    const t = Date.parse(m.changedAt);
+    groups.find((g) => t >= g.since)!.memories.push(m);
+  }
+  return groups.filter((g) => g.memories.length > 0).map(({ key, label, memories: ms }) => ({ key, label, memories: ms }));
+}
+
+/** One group per tag, the most used tag first (ties by name); a memory appears under each of its tags. */
+export function groupByTag(memories: ViewMemory[]): Group[] {
+  const byTag = new Map<string, ViewMemory[]>();
+  for (const m of memories) {
+    for (const tag of m.tags) {
+      const list = byTag.get(tag);
+      if (list) list.push(m);
+      else byTag.set(tag, [m]);
+    }
+  }
+  return [...byTag.entries()]
+    .sort(([a, am], [b, bm]) => bm.length - am.length || a.localeCompare(b))
+    .map(([tag, ms]) => ({ key: `tag:${tag}`, label: tag, memories: ms }));
+}
