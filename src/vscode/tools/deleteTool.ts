@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { DeleteInput, deleteTool, parseInput } from '../../core/contract';
-import { md, previewFailed, reviewWrites, runTool, type ServiceProvider, textResult } from './toolSupport';
+import { md, PreviewedVersions, previewFailed, reviewWrites, runTool, type ServiceProvider, textResult } from './toolSupport';
 
 interface DeleteToolInput {
   id: string;
@@ -11,6 +11,8 @@ interface DeleteToolInput {
 export class DeleteTool implements vscode.LanguageModelTool<DeleteToolInput> {
   static readonly id = deleteTool.name;
 
+  private readonly previewed = new PreviewedVersions();
+
   constructor(private readonly service: ServiceProvider) {}
 
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<DeleteToolInput>): Promise<vscode.PreparedToolInvocation> {
@@ -19,6 +21,7 @@ export class DeleteTool implements vscode.LanguageModelTool<DeleteToolInput> {
     try {
       const d = parseInput(DeleteInput, options.input);
       const cur = await (await this.service()).read({ id: d.id });
+      this.previewed.remember(options.input, cur.version);
       const message = new vscode.MarkdownString(
         `**${md(cur.description)}** ${cur.tags.map((t) => `\`${t}\``).join(' ')}\n\n` +
           vscode.l10n.t('It disappears from search; a person can restore it from its history.'),
@@ -31,7 +34,8 @@ export class DeleteTool implements vscode.LanguageModelTool<DeleteToolInput> {
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<DeleteToolInput>): Promise<vscode.LanguageModelToolResult> {
     return runTool(async () => {
-      const r = await (await this.service()).delete(options.input);
+      const shown = this.previewed.take(options.input);
+      const r = await (await this.service()).delete({ ...options.input, ...(options.input.expectedVersion === undefined && shown !== undefined ? { expectedVersion: shown } : {}) });
       return textResult(`Deleted memory ${r.id} (version ${r.version}); it can be restored from its history.`);
     });
   }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { EditInput, editTool, parseInput } from '../../core/contract';
-import { fenced, md, previewFailed, reviewWrites, runTool, type ServiceProvider, textResult } from './toolSupport';
+import { reviewMemory } from '../review/reviewQuickPick';
+import { fenced, md, PreviewedVersions, previewFailed, reviewWrites, runTool, type ServiceProvider, textResult } from './toolSupport';
 
 interface EditToolInput {
   id: string;
@@ -10,9 +11,14 @@ interface EditToolInput {
   expectedVersion?: number;
 }
 
-/** agent-memory_edit: the confirmation shows what changes, field by field. */
+/**
+ * agent-memory_edit: the confirmation shows what changes, field by field, against the version
+ * it read; the edit then applies to that version only. When the edit sets tags or the
+ * description, the person reviews them after Continue, as for a new memory.
+ */
 export class EditTool implements vscode.LanguageModelTool<EditToolInput> {
   static readonly id = editTool.name;
+  private readonly previewed = new PreviewedVersions();
 
   constructor(private readonly service: ServiceProvider) {}
 
@@ -24,6 +30,7 @@ export class EditTool implements vscode.LanguageModelTool<EditToolInput> {
     try {
       e = parseInput(EditInput, options.input);
       cur = await (await this.service()).read({ id: e.id });
+      this.previewed.remember(options.input, cur.version);
     } catch (err) {
       return previewFailed(err, invocationMessage, vscode.l10n.t('Update this team memory?'));
     }
@@ -50,10 +57,26 @@ export class EditTool implements vscode.LanguageModelTool<EditToolInput> {
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<EditToolInput>): Promise<vscode.LanguageModelToolResult> {
     return runTool(async () => {
-      const r = await (await this.service()).edit(options.input);
+      const service = await this.service();
+      const shown = this.previewed.take(options.input);
+      let input: EditToolInput = options.input.expectedVersion === undefined && shown !== undefined ? { ...options.input, expectedVersion: shown } : options.input;
+      let note = '';
+      // A person is present (a chat invocation) and reviews writes: they may adjust the tags and description the model set.
+      if (options.toolInvocationToken !== undefined && reviewWrites() && (input.tags !== undefined || input.description !== undefined)) {
+        const e = parseInput(EditInput, input);
+        const cur = await service.read({ id: e.id });
+        const proposal = { description: e.description ?? cur.description, tags: e.tags ?? cur.tags };
+        const reviewed = await reviewMemory(service, proposal, { title: vscode.l10n.t('Review the edited memory before it is saved') });
+        if (!reviewed) return textResult('The person cancelled the review: nothing was saved. Ask them what to change before trying again.');
+        input = { ...input, description: reviewed.description, tags: reviewed.tags };
+        if (reviewed.description !== proposal.description || reviewed.tags.join() !== proposal.tags.join()) {
+          note = ` after the person's review, with description "${reviewed.description}" and tags [${reviewed.tags.join(', ')}]`;
+        }
+      }
+      const r = await service.edit(input);
       return textResult(
         r.changed
-          ? `Saved version ${r.version} of memory ${r.id} (changed: ${r.changedFields.join(', ')}).`
+          ? `Saved version ${r.version} of memory ${r.id} (changed: ${r.changedFields.join(', ')})${note}.`
           : `Nothing changed: memory ${r.id} already holds these values; it stays at version ${r.version} and nothing was written.`,
       );
     });

@@ -53,3 +53,28 @@ export function fenced(text: string): string {
 
 /** `[a, b]` for tags in text results. */
 export const tagList = (tags: string[]) => `[${tags.join(', ')}]`;
+
+/**
+ * The version a confirmation showed, so the write that follows applies to exactly that
+ * version: if the memory changed between the preview and the person's click, the write is a
+ * conflict the model can act on rather than a change nobody saw. Keyed by the call's input
+ * (VS Code hands prepareInvocation and invoke the same input); bounded, oldest dropped.
+ */
+export class PreviewedVersions {
+  private readonly seen = new Map<string, number>();
+
+  remember(input: unknown, version: number): void {
+    const key = JSON.stringify(input);
+    this.seen.delete(key);
+    this.seen.set(key, version);
+    if (this.seen.size > 100) this.seen.delete(this.seen.keys().next().value!);
+  }
+
+  /** The version previewed for this input, if any; forgotten once taken. */
+  take(input: unknown): number | undefined {
+    const key = JSON.stringify(input);
+    const version = this.seen.get(key);
+    this.seen.delete(key);
+    return version;
+  }
+}
