@@ -11,14 +11,17 @@ const ICONS: Record<string, string> = {
   'agent-memory_tags': '$(tag)',
 };
 
-/** One entry of package.json's `contributes.languageModelTools`. */
+/** package.nls.json keys of the strings a person reads (the model's description is for the model and stays English). */
+const nlsKey = (tool: ToolDefinition, field: 'displayName' | 'userDescription') => `tool.${tool.name.replace('agent-memory_', '')}.${field}`;
+
+/** One entry of package.json's `contributes.languageModelTools`; person-facing strings are package.nls.json keys. */
 export function languageModelToolContribution(tool: ToolDefinition): Record<string, unknown> {
   const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(tool.input, { io: 'input' }) as Record<string, unknown>;
   return {
     name: tool.name,
     toolReferenceName: tool.toolReferenceName,
-    displayName: tool.displayName,
-    userDescription: tool.userDescription,
+    displayName: `%${nlsKey(tool, 'displayName')}%`,
+    userDescription: `%${nlsKey(tool, 'userDescription')}%`,
     modelDescription: tool.modelDescription,
     canBeReferencedInPrompt: true,
     icon: ICONS[tool.name] ?? '$(database)',
@@ -33,4 +36,14 @@ export function languageModelToolContribution(tool: ToolDefinition): Record<stri
  */
 export function languageModelToolContributions(): Array<Record<string, unknown>> {
   return MEMORY_TOOLS.map((t) => languageModelToolContribution(t));
+}
+
+/** The English strings of those keys, as package.nls.json must hold them. */
+export function languageModelToolStrings(): Record<string, string> {
+  return Object.fromEntries(
+    MEMORY_TOOLS.flatMap((t) => [
+      [nlsKey(t, 'displayName'), t.displayName],
+      [nlsKey(t, 'userDescription'), t.userDescription],
+    ]),
+  );
 }
