@@ -1,4 +1,4 @@
-import type { IndexedMemory } from './searchIndex';
+import type { IndexedMemory } from './analysis';
 
 /** One ranked hit, with the figures that ordered it (handy for tests and tuning). */
 export interface SearchHit extends IndexedMemory {

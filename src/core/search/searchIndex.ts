@@ -1,66 +1,10 @@
-import { tagParts } from '../tags';
-import { terms } from '../text';
+import { add, analyze, type Doc, type IndexedMemory, remove, type SavedIndex } from './analysis';
 import type { AnalyzedKeyword, SearchQuery } from './query';
+import { ScoreTable } from './scoreTable';
 import { better, DEFAULT_RANKING, MIN_PREFIX, type RankingOptions, type SearchHit, TagMatch } from './ranking';
 
+export { ANALYZER_VERSION, type IndexedMemory, type SavedIndex } from './analysis';
 export { DEFAULT_RANKING, type RankingOptions, type SearchHit } from './ranking';
-
-/** What the index needs of a current, non-deleted memory. */
-export interface IndexedMemory {
-  id: string;
-  description: string;
-  tags: string[];
-  changedAt: string;
-}
-
-/** The postings a memory is filed under; recomputed from the memory when not kept. */
-interface Analysis {
-  /** Distinct stemmed terms of the description and of the tags' parts. */
-  terms: string[];
-  /** Stemmed form of each distinct tag (`build-systems` → `build-system`). */
-  tagStems: string[];
-}
-
-/** A memory in the index. A restored index does not keep the analysis (see remove). */
-interface Doc extends IndexedMemory {
-  analysis?: Analysis;
-}
-
-function analyze(memory: IndexedMemory): Analysis {
-  const docTerms = new Set(terms(memory.description));
-  const tags = [...new Set(memory.tags)];
-  for (const tag of tags) for (const part of tagParts(tag)) docTerms.add(part);
-  return { terms: [...docTerms], tagStems: [...new Set(tags.map((t) => tagParts(t).join('-')))] };
-}
-
-/**
- * Version of the text analysis (src/core/text.ts, tagParts). Saved analyses carry it; bump
- * it whenever a change to the analysis would give a stored memory other terms, so saved
- * indexes are rebuilt rather than searched with stale terms.
- */
-export const ANALYZER_VERSION = 1;
-
-/**
- * An index as saved next to a snapshot: the memories by slot (null for a free slot) and
- * the postings of terms and tag stems as slot lists, so restoring needs no text analysis.
- */
-export interface SavedIndex {
-  docs: Array<[id: string, description: string, tags: string[], changedAt: string] | null>;
-  terms: Array<[string, number[]]>;
-  tagStems: Array<[string, number[]]>;
-}
-
-function add<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
-  let set = map.get(key);
-  if (!set) map.set(key, (set = new Set()));
-  set.add(value);
-}
-
-function remove<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
-  const set = map.get(key);
-  if (set && set.delete(value) && set.size === 0) map.delete(key);
-}
-
 
 /**
  * An in-memory inverted index over the descriptions and tags of current memories.
@@ -92,17 +36,8 @@ export class SearchIndex {
   private readonly tagStemPostings = new Map<string, Set<number>>();
   private sortedTags: string[] | undefined;
 
-  // Scratch space for one search, reused (search is synchronous).
-  private rowOf = new Int32Array(0);
-  private seenIn = new Int32Array(0);
-  private epoch = 0;
-  private rowCount = 0;
-  /** Per slot, the mark of the compound word whose whole it holds (see nextStamp). */
-  private stamp = new Int32Array(0);
-  private stampNow = 0;
-  private rowSlots = new Int32Array(64);
-  private share = new Float64Array(64);
-  private tagMatch = new Uint8Array(64);
+  /** Scratch space for one search, reused (search is synchronous). */
+  private readonly table = new ScoreTable();
 
   constructor(options: Partial<RankingOptions> = {}) {
     this.opts = { ...DEFAULT_RANKING, ...options };
@@ -219,67 +154,9 @@ export class SearchIndex {
     return Math.log(1 + this.size / (df + 0.5));
   }
 
-  /** Makes room for at least `rows` rows of `n` cells, keeping what is there. */
-  private grow(rows: number, n: number): void {
-    let size = this.rowSlots.length;
-    while (size < rows) size *= 2;
-    if (size === this.rowSlots.length && this.share.length >= size * n) return;
-    const rowSlots = new Int32Array(size);
-    rowSlots.set(this.rowSlots);
-    const share = new Float64Array(size * n);
-    share.set(this.share.subarray(0, Math.min(this.share.length, share.length)));
-    const tagMatch = new Uint8Array(size * n);
-    tagMatch.set(this.tagMatch.subarray(0, Math.min(this.tagMatch.length, tagMatch.length)));
-    this.rowSlots = rowSlots;
-    this.share = share;
-    this.tagMatch = tagMatch;
-  }
-
-  /** The first cell of `slot`'s row in this search's scratch space, made (zeroed) on first use. */
-  private cellOf(slot: number, n: number): number {
-    if (this.seenIn[slot] === this.epoch) return this.rowOf[slot]! * n;
-    const r = this.rowCount++;
-    if (r >= this.rowSlots.length) this.grow(r + 1, n);
-    this.seenIn[slot] = this.epoch;
-    this.rowOf[slot] = r;
-    this.rowSlots[r] = slot;
-    const first = r * n;
-    for (let c = first; c < first + n; c++) {
-      this.share[c] = 0;
-      this.tagMatch[c] = 0;
-    }
-    return first;
-  }
-
-  private prepareScratch(n: number): void {
-    const cap = this.slots.length;
-    if (this.seenIn.length < cap) {
-      this.seenIn = new Int32Array(Math.max(cap, this.seenIn.length * 2, 64));
-      this.rowOf = new Int32Array(this.seenIn.length);
-      this.epoch = 0;
-      this.stamp = new Int32Array(this.seenIn.length);
-      this.stampNow = 0;
-    }
-    this.epoch++;
-    if (this.epoch >= 0x7fffffff) {
-      this.seenIn.fill(0);
-      this.epoch = 1;
-    }
-    this.rowCount = 0;
-    this.grow(64, n);
-  }
-
-  /** A fresh mark for `stamp`, to tell in O(1) whether a slot holds a compound's whole word. */
-  private nextStamp(): number {
-    if (++this.stampNow >= 0x7fffffff) {
-      this.stamp.fill(0);
-      this.stampNow = 1;
-    }
-    return this.stampNow;
-  }
-
   /** Marks every memory the keyword reaches: word shares, and the tags it names, inflects or prefixes. */
-  private collect(k: AnalyzedKeyword, i: number, n: number): void {
+  private collect(k: AnalyzedKeyword, i: number): void {
+    const t = this.table;
     // Each word of the keyword weighs its IDF; a memory earns a word's weight when it holds
     // the word, or, for a compound, the IDF-weighted share of its parts it holds.
     const units = k.units;
@@ -289,12 +166,12 @@ export class SearchIndex {
       const u = units[j]!;
       const w = weights[j]! / total;
       const whole = this.termPostings.get(u.term);
-      const mark = u.parts.length > 0 ? this.nextStamp() : 0;
+      const mark = u.parts.length > 0 ? t.nextStamp() : 0;
       if (whole) {
         for (const slot of whole) {
-          const cell = this.cellOf(slot, n) + i;
-          this.share[cell] = this.share[cell]! + w;
-          if (mark) this.stamp[slot] = mark;
+          const cell = t.cellOf(slot) + i;
+          t.share[cell] = t.share[cell]! + w;
+          if (mark) t.stamp[slot] = mark;
         }
       }
       if (!mark) continue;
@@ -305,26 +182,27 @@ export class SearchIndex {
         if (!postings) continue;
         const pw = (w * partWeights[pj]!) / partTotal;
         for (const slot of postings) {
-          if (this.stamp[slot] === mark) continue; // holds the whole word: already credited in full
-          const cell = this.cellOf(slot, n) + i;
-          this.share[cell] = this.share[cell]! + pw;
+          if (t.stamp[slot] === mark) continue; // holds the whole word: already credited in full
+          const cell = t.cellOf(slot) + i;
+          t.share[cell] = t.share[cell]! + pw;
         }
       }
     }
-    this.markTag(this.tagPostings.get(k.tag), TagMatch.Exact, i, n);
+    this.markTag(this.tagPostings.get(k.tag), TagMatch.Exact, i);
     // A keyword of stop words only (`the`) may name a tag exactly, but is no word to inflect or complete.
     if (units.length === 0) return;
-    this.markTag(this.tagStemPostings.get(k.tagStem), TagMatch.Inflection, i, n);
+    this.markTag(this.tagStemPostings.get(k.tagStem), TagMatch.Inflection, i);
     if (k.tag.length >= MIN_PREFIX) {
-      for (const tag of this.tagsWithPrefix(k.tag)) if (tag !== k.tag) this.markTag(this.tagPostings.get(tag), TagMatch.Prefix, i, n);
+      for (const tag of this.tagsWithPrefix(k.tag)) if (tag !== k.tag) this.markTag(this.tagPostings.get(tag), TagMatch.Prefix, i);
     }
   }
 
-  private markTag(postings: Set<number> | undefined, kind: TagMatch, i: number, n: number): void {
+  private markTag(postings: Set<number> | undefined, kind: TagMatch, i: number): void {
     if (!postings) return;
+    const t = this.table;
     for (const slot of postings) {
-      const cell = this.cellOf(slot, n) + i;
-      if (this.tagMatch[cell]! < kind) this.tagMatch[cell] = kind;
+      const cell = t.cellOf(slot) + i;
+      if (t.tagMatch[cell]! < kind) t.tagMatch[cell] = kind;
     }
   }
 
@@ -335,10 +213,9 @@ export class SearchIndex {
     if (n === 0 || query.limit <= 0 || this.size === 0) return [];
     const required = query.tags.map((t) => this.tagPostings.get(t));
     if (required.some((p) => p === undefined)) return [];
-    this.prepareScratch(n);
-    for (let i = 0; i < n; i++) this.collect(keywords[i]!, i, n);
-    const rows = this.rowCount;
-    const { share, tagMatch, rowSlots } = this;
+    this.table.prepare(this.slots.length, n);
+    for (let i = 0; i < n; i++) this.collect(keywords[i]!, i);
+    const { rowCount: rows, share, tagMatch, rowSlots } = this.table;
 
     // The more words a keyword has (pasted error text), the fewer a paraphrasing memory repeats.
     const threshold = keywords.map((k) => (k.units.length >= o.longKeywordWords ? o.longMatchThreshold : o.matchThreshold) - 1e-9);
