@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import type { MemoryService } from '../core/memoryService';
 import { ValidationError } from '../core/errors';
 import * as F from './format';
+import { initCommand } from './init';
 import { serveMcp } from './mcp/server';
 import { type CliIo, intFlag, readTextFile, splitList } from './io';
 
@@ -9,6 +10,8 @@ type Flags = Record<string, string | boolean | undefined>;
 
 export interface CommandContext {
   service: MemoryService;
+  /** The store folder (absolute). */
+  storeDir: string;
   flags: Flags;
   args: string[];
   json: boolean;
@@ -229,4 +232,5 @@ export const COMMANDS: Record<string, Command> = {
     // Resolves when the client is gone; main then closes the store, after the last call finished.
     run: (ctx) => serveMcp(ctx.service, { log: (line) => ctx.io.stderr(`${line}\n`) }),
   },
+  init: initCommand,
 };

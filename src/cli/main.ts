@@ -90,7 +90,7 @@ export async function main(argv: string[], io: CliIo = processIo, env: NodeJS.Pr
     // Resolved at the first write only: reading commands need not ask git.
     const author = () => resolveAuthor((p.flags.author as string | undefined) ?? env.AGENT_MEMORY_AUTHOR, cwd);
     const service = new MemoryService(store, { author });
-    await p.command.run({ service, flags: p.flags, args: p.args, json: Boolean(p.flags.json), io });
+    await p.command.run({ service, storeDir: dir, flags: p.flags, args: p.args, json: Boolean(p.flags.json), io });
     return 0;
   } catch (err) {
     const refused = err instanceof MemoryError && err.refused;

@@ -175,7 +175,9 @@ export class MemoryService {
         if (!cur.deletedAt) throw new ConflictError(`memory ${r.id} is not deleted; give a version to bring back older data`, cur.version);
         source = [...history].reverse().find((v) => !v.deletedAt) ?? cur;
       } else {
-        source = history.find((v) => v.version === r.version);
+        // Journals merged through git can hold two rows with one number; like read, take the
+        // newer (history is oldest first), so `read --version n` shows what restore brings back.
+        source = [...history].reverse().find((v) => v.version === r.version);
         if (!source) throw new NotFoundError(`memory ${r.id} has no version ${r.version}; its current version is ${cur.version}`);
         if (!cur.deletedAt && (['description', 'tags', 'content'] as const).every((f) => JSON.stringify(source![f]) === JSON.stringify(cur[f]))) {
           throw new ConflictError(`version ${r.version} of memory ${r.id} holds the same data as the current version ${cur.version}; nothing to restore`, cur.version);

@@ -12,7 +12,10 @@ export interface StoredVersion {
   rowId: string;
   /** The memory's id (a UUID), shared by all its versions. */
   id: string;
-  /** 1, 2, 3… per id. */
+  /**
+   * 1, 2, 3… per id; a new version gets the highest number so far + 1. After journals are
+   * merged two rows may share a number (distinct rowIds); both are kept.
+   */
   version: number;
   op: VersionOp;
   description: string;
@@ -75,9 +78,12 @@ export interface Store {
 
   /** The newest version of `id` (deleted or not), or undefined. */
   current(id: string): Promise<StoredVersion | undefined>;
-  /** One specific version. */
+  /**
+   * One specific version. Two rows can share a number when journals were merged (two
+   * clones each edited version n); the newer of them by versionOrder answers.
+   */
   version(id: string, version: number): Promise<StoredVersion | undefined>;
-  /** All versions of `id`, oldest first. */
+  /** All versions of `id`, oldest first in versionOrder (so the last is the current one). */
   history(id: string): Promise<StoredVersion[]>;
   /** Current memories, newest change first, `limit` at a time. */
   list(options: { deleted: boolean; limit: number; after?: ListCursor }): Promise<ListedMemory[]>;

@@ -3,7 +3,7 @@ import { ANALYZER_VERSION, type SavedIndex, SearchIndex } from '../../core/searc
 import type { StoredVersion } from '../store';
 import { isNewer, type VersionKey } from '../versionOrder';
 import { writeFileAtomic } from './atomicFile';
-import { type JournalFile, type JournalPosition, sha1 } from './journal';
+import type { JournalFile, JournalPosition } from './journal';
 
 /** Format of the saved view file; bump when its shape changes. */
 const VIEW_FORMAT = 1;
@@ -80,9 +80,7 @@ export class CurrentView {
     if (saved.format !== VIEW_FORMAT || saved.analyzer !== ANALYZER_VERSION) return { reason: 'it was made by another release' };
     const { ino, size } = journal.stat();
     const { offset, tailSha, tailLength } = saved.journal;
-    if (offset > size || (offset > 0 && sha1(journal.readRange(offset - tailLength, offset)) !== tailSha)) {
-      return { reason: 'it no longer matches the journal' };
-    }
+    if (!journal.continues(saved.journal, size)) return { reason: 'it no longer matches the journal' };
     let view: CurrentView;
     try {
       view = new CurrentView(SearchIndex.restore(saved.index));

@@ -12,6 +12,13 @@ export interface JournalLine {
   end: number;
 }
 
+/** What one `stat` of the journal tells: identity, length, last change (0s when it does not exist). */
+export interface JournalStat {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
 /** Identity and read position of the journal as one process has consumed it. */
 export interface JournalPosition {
   /** Inode of the file consumed (0 before it exists): a different inode means it was replaced. */
@@ -42,14 +49,26 @@ export function stamp(): string {
 export class JournalFile {
   constructor(readonly file: string) {}
 
-  stat(): { ino: number; size: number } {
+  stat(): JournalStat {
     try {
       const st = fs.statSync(this.file);
-      return { ino: st.ino, size: st.size };
+      return { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { ino: 0, size: 0 };
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { ino: 0, size: 0, mtimeMs: 0 };
       throw err;
     }
+  }
+
+  /**
+   * Whether the file still holds, at `position.offset`, the line that was consumed last
+   * (same bytes, by SHA-1). Git's union merge only adds lines, so a line it inserts before
+   * that point moves it; a rewrite that drops lines (a purge, a checkout) moves it back.
+   */
+  continues(position: Pick<JournalPosition, 'offset' | 'tailSha' | 'tailLength'>, size = this.stat().size): boolean {
+    const { offset, tailSha, tailLength } = position;
+    if (offset > size) return false;
+    if (offset === 0) return true;
+    return tailLength <= offset && sha1(this.readRange(offset - tailLength, offset)) === tailSha;
   }
 
   /**
@@ -109,7 +128,7 @@ export class JournalFile {
    * Appends `text` (whole lines) at `expectedSize` and makes it durable. On any failure
    * the file is cut back to `expectedSize`, so no half-written line stays behind.
    */
-  append(text: string, expectedSize: number): { ino: number; size: number } {
+  append(text: string, expectedSize: number): JournalStat {
     const created = expectedSize === 0 && !fs.existsSync(this.file);
     const fd = fs.openSync(this.file, 'a');
     try {
@@ -129,7 +148,7 @@ export class JournalFile {
       }
       const st = fs.fstatSync(fd);
       if (created) syncDir(path.dirname(this.file));
-      return { ino: st.ino, size: st.size };
+      return { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
     } finally {
       fs.closeSync(fd);
     }

@@ -4,7 +4,7 @@ import type { Database, SqlJsStatic } from 'sql.js';
 import { StorageError } from '../../core/errors';
 import type { StoreWarning } from '../store';
 import { writeFileAtomic } from './atomicFile';
-import { type JournalFile, type JournalPosition, EMPTY_POSITION, sha1, stamp } from './journal';
+import { type JournalFile, type JournalPosition, EMPTY_POSITION, stamp } from './journal';
 import { getMeta, migrate, setMeta } from './schema';
 
 /** A database to continue from, and the journal position it already contains. */
@@ -53,17 +53,14 @@ export function loadSnapshot(SQL: SqlJsStatic, file: string, journal: JournalFil
   }
 
   const { ino, size } = journal.stat();
-  const matches =
-    position.offset <= size &&
-    (position.offset === 0 ||
-      sha1(journal.readRange(position.offset - position.tailLength, position.offset)) === position.tailSha);
-  if (!matches) {
-    // The journal changed underneath the snapshot (rewritten by a purge, replaced by a git
-    // checkout, deleted): replay all of it over the snapshot. Replay is idempotent, purges in
-    // the journal still apply, and rows only the snapshot holds are kept rather than lost.
+  if (!journal.continues(position, size)) {
+    // The journal changed underneath the snapshot (rewritten by a purge, lines inserted before
+    // its end by a git merge or rebase, replaced by a checkout, deleted): replay all of it over
+    // the snapshot. Replay is idempotent, purges in the journal still apply, and rows only the
+    // snapshot holds are kept rather than lost.
     warn({
       code: 'stale-snapshot',
-      message: 'the snapshot does not match the journal (it was replaced or rewritten); the whole journal was replayed over it',
+      message: 'the snapshot does not match the journal (it was rewritten, e.g. by a git merge, or replaced); the whole journal was replayed over it',
     });
     return { db, position: { ...EMPTY_POSITION, ino } };
   }
@@ -71,14 +68,14 @@ export function loadSnapshot(SQL: SqlJsStatic, file: string, journal: JournalFil
 }
 
 /**
- * Writes `db` as the new snapshot: export, temp file, fsync, atomic rename. Skipped when
- * the journal was replaced meanwhile (the state would describe the old file).
+ * Writes `db` as the new snapshot: export, temp file, fsync, atomic rename, if
+ * `stillCurrent()` agrees at rename time (a journal rewritten meanwhile would make the
+ * snapshot describe the old file).
  */
-export function writeSnapshot(db: Database, file: string, position: JournalPosition, journal: JournalFile): boolean {
+export function writeSnapshot(db: Database, file: string, position: JournalPosition, stillCurrent: () => boolean): boolean {
   setMeta(db, 'journal_offset', String(position.offset));
   setMeta(db, 'journal_tail_sha', position.tailSha);
   setMeta(db, 'journal_tail_length', String(position.tailLength));
   setMeta(db, 'written_at', new Date().toISOString());
-  // Skipped when the journal was replaced meanwhile: the state would describe the old file.
-  return writeFileAtomic(file, db.export(), () => position.ino === 0 || journal.stat().ino === position.ino);
+  return writeFileAtomic(file, db.export(), stillCurrent);
 }

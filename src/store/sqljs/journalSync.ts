@@ -1,0 +1,195 @@
+import type { Database } from 'sql.js';
+import { StorageError } from '../../core/errors';
+import type { StoreWarning } from '../store';
+import { CurrentView } from './currentView';
+import { parseLine, purgeLine, versionLine, type JournalEntry } from './entries';
+import { EMPTY_POSITION, type JournalFile, sha1 } from './journal';
+import { JournalCursor } from './journalCursor';
+import { loadSnapshot, writeSnapshot } from './snapshot';
+import { loadSqlJs } from './sqljsOptions';
+import { VersionTable } from './versionTable';
+
+export interface JournalSyncFiles {
+  journal: JournalFile;
+  snapshot: string;
+  view: string;
+  wasmPath?: string;
+}
+
+/**
+ * The store's two caches kept in step with the journal: the CurrentView (searches) and,
+ * once loaded, the sql.js database (everything else), both at the cursor's position. New
+ * lines are applied as they appear; a journal that no longer continues what was read
+ * (replaced by a purge, rewritten by git) makes both reload from the files on disk.
+ * Callers serialise writes (the store's lock); nothing here takes a lock.
+ */
+export class JournalSync {
+  view = new CurrentView();
+  readonly cursor: JournalCursor;
+  private db: { sql: Database; table: VersionTable } | undefined;
+  private dbLoading: Promise<VersionTable> | undefined;
+  /** Lines applied since the caches were last saved. */
+  linesSinceCheckpoint = 0;
+  /** The saved view on disk is known to be unusable (rebuilt here): save it at the next chance. */
+  viewFileStale = false;
+
+  constructor(
+    private readonly files: JournalSyncFiles,
+    private readonly warn: (w: StoreWarning) => void,
+  ) {
+    this.cursor = new JournalCursor(files.journal);
+  }
+
+  /** (Re)loads from disk: the saved view if usable, else the database. True when an incomplete line follows. */
+  async load(): Promise<boolean> {
+    this.db?.sql.close();
+    this.db = undefined;
+    this.linesSinceCheckpoint = 0;
+    const saved = CurrentView.load(this.files.view, this.files.journal);
+    if ('view' in saved) {
+      this.view = saved.view;
+      this.cursor.moveTo(saved.position);
+    } else {
+      if (saved.reason) this.warn({ code: 'index-rebuilt', message: `the saved search index ${this.files.view} was not used: ${saved.reason}; it is rebuilt` });
+      this.view = new CurrentView();
+      this.cursor.moveTo({ ...EMPTY_POSITION, ino: this.files.journal.stat().ino });
+      this.viewFileStale = true;
+      await this.table(true);
+    }
+    return this.applyLines();
+  }
+
+  /**
+   * Applies what other processes (or git) changed in the journal. True when an incomplete
+   * line follows: a write in progress, or a torn one (only the write lock can tell).
+   */
+  catchUp(): Promise<boolean> | boolean {
+    return this.cursor.diverged() ? this.load() : this.applyLines();
+  }
+
+  /** The database, loaded on first use and brought to the view's journal position. */
+  table(rebuildView = false): Promise<VersionTable> {
+    if (this.db) return Promise.resolve(this.db.table);
+    this.dbLoading ??= (async () => {
+      const SQL = await loadSqlJs(this.files.wasmPath).catch((err: Error) => {
+        throw new StorageError(`cannot start sql.js: ${err.message}`, { cause: err });
+      });
+      const loaded = loadSnapshot(SQL, this.files.snapshot, this.files.journal, this.warn);
+      const table = new VersionTable(loaded.db);
+      const viewAt = this.cursor.position.offset;
+      // The journal was replaced or rewritten (a purge by another process, a git pull) while
+      // sql.js started: the view describes the old file and may hold purged rows, so it is
+      // rebuilt from the database, which loadSnapshot matched against the file as it is now.
+      const replaced = this.cursor.diverged();
+      if (replaced) this.viewFileStale = true;
+      if (rebuildView || replaced) {
+        this.db = { sql: loaded.db, table };
+        this.cursor.moveTo(loaded.position);
+        this.view = CurrentView.fromRows(table.currentAll(), table.purgedIds());
+        // load() applies the rest itself; here the caller is about to read from the table.
+        if (replaced && !rebuildView) this.applyLines();
+      } else if (loaded.position.offset <= viewAt) {
+        // The snapshot is older than the view: replay the difference into the database.
+        this.cursor.moveTo(loaded.position);
+        this.db = { sql: loaded.db, table };
+        this.applyLines(viewAt, false);
+      } else {
+        // The snapshot is newer (another process checkpointed): the view catches up to it.
+        this.applyLines(loaded.position.offset, false);
+        this.db = { sql: loaded.db, table };
+      }
+      return table;
+    })().finally(() => (this.dbLoading = undefined));
+    return this.dbLoading;
+  }
+
+  /**
+   * Applies complete journal lines from our position up to `until` (default: the end of
+   * the file) to the view and, when loaded, the database. True when an incomplete line follows.
+   */
+  private applyLines(until?: number, warn = true): boolean {
+    const sql = this.db?.sql;
+    sql?.exec('BEGIN');
+    try {
+      const incomplete = this.cursor.advance((line) => {
+        this.linesSinceCheckpoint++;
+        const parsed = parseLine(line.text);
+        if (parsed.ok) this.applyEntry(parsed.entry);
+        else if (warn && line.text.trim() !== '') {
+          this.warn({
+            code: parsed.unknown ? 'unknown-journal-entry' : 'bad-journal-line',
+            message: `journal line at byte ${line.start} of ${this.files.journal.file} ${parsed.reason}; it was skipped and left in place`,
+          });
+        }
+      }, until);
+      sql?.exec('COMMIT');
+      return incomplete;
+    } catch (err) {
+      sql?.exec('ROLLBACK');
+      throw new StorageError(`reading the journal failed: ${(err as Error).message}`, { cause: err });
+    }
+  }
+
+  /** Applies entries to both caches in one transaction (replay is idempotent by rowId). */
+  apply(entries: JournalEntry[]): void {
+    this.db?.sql.exec('BEGIN');
+    for (const e of entries) this.applyEntry(e);
+    this.db?.sql.exec('COMMIT');
+  }
+
+  private applyEntry(entry: JournalEntry): void {
+    if (entry.type === 'memory.purge') {
+      this.db?.table.purge(entry.id, entry.at);
+      this.view.purge(entry.id);
+    } else {
+      this.db?.table.insert(entry.row);
+      this.view.apply(entry.row);
+    }
+  }
+
+  /** Appends entries durably and applies them here. Must run under the lock, caught up, database loaded. */
+  append(entries: JournalEntry[]): void {
+    const text = entries.map((e) => (e.type === 'memory.version' ? versionLine(e.row) : purgeLine(e.id, e.at, e.author))).join('\n') + '\n';
+    const stat = this.files.journal.append(text, this.cursor.position.offset);
+    const lastLine = text.slice(text.lastIndexOf('\n', text.length - 2) + 1);
+    this.cursor.moveTo({ ino: stat.ino, offset: stat.size, tailSha: sha1(lastLine), tailLength: Buffer.byteLength(lastLine) }, stat);
+    this.apply(entries);
+    this.linesSinceCheckpoint += entries.length;
+  }
+
+  /** Replaces the journal with `lines` (a purge) and moves the cursor to its end. Under the lock. */
+  replaceJournal(lines: string[]): void {
+    this.files.journal.replace(lines);
+    const stat = this.files.journal.stat();
+    const last = `${lines[lines.length - 1]!}\n`;
+    this.cursor.moveTo({ ino: stat.ino, offset: stat.size, tailSha: sha1(last), tailLength: Buffer.byteLength(last) }, stat);
+  }
+
+  /**
+   * Saves the caches now: the view always, the database when it is loaded. Synchronous,
+   * so no write interleaves; both describe the same journal position. False when the
+   * journal was rewritten meanwhile (nothing saved then: it would describe the old file).
+   */
+  save(): boolean {
+    const stillCurrent = () => !this.cursor.diverged();
+    const position = this.cursor.position;
+    if (this.db) {
+      if (!writeSnapshot(this.db.sql, this.files.snapshot, position, stillCurrent)) return false;
+      this.db.table.invalidate();
+    }
+    if (!this.view.save(this.files.view, position, stillCurrent)) return false;
+    this.linesSinceCheckpoint = 0;
+    this.viewFileStale = false;
+    return true;
+  }
+
+  /** Resolves when no database load is in flight (a failed one included). */
+  async settled(): Promise<void> {
+    await this.dbLoading?.catch(() => undefined);
+  }
+
+  /** Frees the database's memory. */
+  dispose(): void {
+    this.db?.sql.close();
+  }
+}
