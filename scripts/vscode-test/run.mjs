@@ -5,14 +5,20 @@
 // Prints the suites' output, then a last line "N passed, N failed"; exits non-zero on failure.
 // Env: VSCODE_TEST_TIMEOUT_MS (default 300000), VSCODE_TEST_KEEP=1 keeps the temp folder
 // (workspace, user data, logs, screenshot) for a look afterwards, VSCODE_TEST_VERBOSE=1 prints
-// every line the workbench logs. Why it works this way: ../../shared/notes/real-vscode-tests.md.
-import { execFileSync, spawn } from 'node:child_process';
+// every line the workbench logs, AGENT_MEMORY_SCREENSHOTS=DIR saves the README's screenshots
+// there (media/screenshots). Why it works this way: ../../shared/notes/real-vscode-tests.md.
+// Besides our extension (the development extension), the scripted test model
+// (test/vscode/scripted-model/) is installed into the run's extensions folder for the Agent-mode
+// tests; those tests ask this script for clicks and keys through the protocol of driver.mjs.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { createDriver, DRIVER_PREFIX } from './driver.mjs';
 import { CHROMIUM, CODE_SERVER_BIN, NODE_HOME } from './paths.mjs';
+import { prepareWorkspace } from './workspace.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const TIMEOUT_MS = Number(process.env.VSCODE_TEST_TIMEOUT_MS || 300_000);
@@ -23,6 +29,8 @@ const MARK = '[vscode-tests] ';
 const RESULT = 'result ';
 const CLI = path.join(ROOT, 'dist', 'cli.js');
 const TESTS = path.join(ROOT, 'dist-test', 'vscode', 'index.js');
+const SCRIPTED_MODEL = path.join(ROOT, 'test', 'vscode', 'scripted-model');
+const SCREENSHOTS = process.env.AGENT_MEMORY_SCREENSHOTS ? path.resolve(process.env.AGENT_MEMORY_SCREENSHOTS) : undefined;
 
 const started = Date.now();
 const note = (msg) => console.log(`vscode-test: ${msg}`);
@@ -85,43 +93,23 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 process.once('exit', () => killServer('SIGKILL'));
 
 try {
-  // Workspace: a git repository with one memory written by the CLI before VS Code starts.
-  execFileSync('git', ['init', '-q', ws]);
-  const store = path.join(ws, '.agent-memory');
-  const seed = {
-    description: 'Jest fails on ESM-only packages',
-    tags: ['jest', 'esm'],
-    content: 'Un-ignore the package in transformIgnorePatterns so babel-jest transforms it.',
-  };
-  const created = execFileSync(process.execPath, [
-    CLI, '--store', store, '--json', '--author', 'vscode-test-seed', 'create',
-    '--description', seed.description, '--tags', seed.tags.join(','), '--content', seed.content,
-  ], { encoding: 'utf8' });
-  const { id } = JSON.parse(created);
-  fs.writeFileSync(
-    path.join(ws, '.vscode-test-seed.json'),
-    JSON.stringify({ id, ...seed, store, cli: CLI, node: process.execPath }, null, 2),
-  );
+  // driver: where this script answers the host's driver requests (test/vscode/driver.ts).
+  const driver = { answers: path.join(tmp, 'driver'), screenshots: Boolean(SCREENSHOTS) };
+  prepareWorkspace({ ws, userData, cli: CLI, driver });
 
-  // A fresh user-data-dir trusts no folder: the workspace would open in Restricted Mode, where
-  // workspace.isTrusted is false. (The extension under development activates there all the same,
-  // its untrustedWorkspaces.supported = false notwithstanding; an installed .vsix does not.) The
-  // tests should see what a person who trusted the folder sees, so trust is switched off.
-  fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
-  fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify({
-    'security.workspace.trust.enabled': false,
-    'workbench.startupEditor': 'none',
-    'extensions.autoCheckUpdates': false,
-    'extensions.autoUpdate': false,
-    'telemetry.telemetryLevel': 'off',
-  }, null, 2));
+  // The scripted test model goes into the extensions folder as if installed: the web workbench
+  // keeps the payload in a Map, so a second extensionDevelopmentPath would replace ours. With no
+  // extensions.json there yet, code-server registers what the folder holds when it starts.
+  const extensions = dir('extensions');
+  const model = JSON.parse(fs.readFileSync(path.join(SCRIPTED_MODEL, 'package.json'), 'utf8'));
+  fs.cpSync(SCRIPTED_MODEL, path.join(extensions, `${model.publisher}.${model.name}-${model.version}`), { recursive: true });
 
   const port = await freePort();
   const serverLog = path.join(tmp, 'code-server.log');
   const serverOut = fs.openSync(serverLog, 'a');
   server = spawn(CODE_SERVER_BIN, [
     '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
-    '--user-data-dir', userData, '--extensions-dir', dir('extensions'),
+    '--user-data-dir', userData, '--extensions-dir', extensions,
     // Without this the test payload in the URL is silently ignored.
     '--vscode-option', 'enable-smoke-test-driver',
     ws,
@@ -153,9 +141,11 @@ try {
   let others = 0;
   let exited;
   const exit = new Promise((resolve) => { exited = resolve; });
+  const drive = createDriver(page, { answers: driver.answers, screenshots: SCREENSHOTS, failures: path.join(tmp, 'failures'), note });
   await page.exposeFunction('codeAutomationLog', (type, args) => {
     const text = Array.isArray(args) ? args.map(String).join(' ') : String(args);
-    if (text.startsWith(MARK)) ours.push(text.slice(MARK.length));
+    if (text.startsWith(DRIVER_PREFIX)) drive(text);
+    else if (text.startsWith(MARK)) ours.push(text.slice(MARK.length));
     else others++;
     if (VERBOSE) console.log(`[${type}] ${text}`);
   });

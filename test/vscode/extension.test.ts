@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { log } from './output';
 import { EXTENSION_ID } from './seed';
 
-// Suites run in file-name order (index.ts sorts them): this one first, so the extension is
+// index.ts runs this suite first, so the extension is
 // still inactive here unless an activation event fired at start-up.
 describe('extension in a real VS Code host', () => {
   it('is installed from the development path', () => {

@@ -28,7 +28,11 @@ class ConsoleReporter extends Mocha.reporters.Base {
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 30_000, color: false, reporter: ConsoleReporter });
-  const suites = fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort();
+  // File-name order, except: extension.test.js first (it measures a cold activation, before any
+  // other suite activates the extension) and agentMode.test.js last (it enables and starts the
+  // built-in Copilot Chat extension, which the other suites should not run beside).
+  const rank = (f: string) => (f === 'extension.test.js' ? 0 : f === 'agentMode.test.js' ? 2 : 1);
+  const suites = fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
   for (const f of suites) mocha.addFile(path.join(__dirname, f));
   return new Promise((resolve, reject) => {
     try {

@@ -17,6 +17,8 @@ export interface Seed {
   store: string;
   cli: string;
   node: string;
+  /** Set by run.mjs (code-server + Playwright): how to reach its driver (see driver.ts). */
+  driver?: { answers: string; screenshots: boolean };
 }
 
 export const EXTENSION_ID = 'agent-memory.agent-memory';

@@ -15,7 +15,7 @@ interface TagItem extends vscode.QuickPickItem {
 
 /**
  * The review step after a person allowed a write: the model's proposed tags come checked,
- * the closest existing tags of the vocabulary are offered unchecked, typing adds a new tag,
+ * the closest existing tags of the vocabulary are offered unchecked, typing adds new tags,
  * and "Edit description…" opens the description. Enter accepts everything as shown, so
  * accepting the proposal is one keystroke; Escape cancels the write.
  */
@@ -33,7 +33,7 @@ export async function reviewMemory(
     description: isNew ? vscode.l10n.t('new tag') : vscode.l10n.t('used by {0}', count.get(tag) ?? 0),
   });
   const editItem: TagItem = { label: `$(edit) ${vscode.l10n.t('Edit description…')}`, description: proposal.description, editDescription: true, alwaysShow: true };
-  let items: TagItem[] = [
+  const fixed: TagItem[] = [
     ...(options.canEditDescription === false ? [] : [editItem]),
     { label: options.tagsLabel ?? vscode.l10n.t('Proposed'), kind: vscode.QuickPickItemKind.Separator },
     ...proposal.tags.map((t) => tagItem(t, !count.has(t))),
@@ -43,21 +43,23 @@ export async function reviewMemory(
 
   const pick = vscode.window.createQuickPick<TagItem>();
   pick.title = options.title ?? vscode.l10n.t('Review the memory before it is saved');
-  pick.placeholder = vscode.l10n.t('Enter saves with the checked tags; type to add a tag; Escape cancels');
+  pick.placeholder = vscode.l10n.t('Enter saves the checked tags; type to add tags (a, b); Escape cancels');
   pick.canSelectMany = true;
   pick.ignoreFocusOut = true;
-  pick.items = items;
-  pick.selectedItems = items.filter((i) => i.tag && proposal.tags.includes(i.tag));
+  pick.items = fixed;
+  pick.selectedItems = fixed.filter((i) => i.tag && proposal.tags.includes(i.tag));
 
-  // Free entry: what is typed becomes a checked tag item, kept when the filter changes.
+  // Free entry: the typed text's tags (comma-separated) are checked items that follow the text.
+  // They are replaced on every keystroke, not added: the value changes once per key, and adding
+  // would keep every prefix ("p", "pe", "per" for "perf") as a tag of its own.
+  let typed: TagItem[] = [];
   pick.onDidChangeValue((value) => {
-    const tag = normalizeTag(value);
-    if (!tag || tagProblem(tag) || items.some((i) => i.tag === tag)) return;
+    const tags = [...new Set(value.split(',').map(normalizeTag))].filter((t) => t && !tagProblem(t) && !fixed.some((i) => i.tag === t));
     const selected = pick.selectedItems;
-    const added = tagItem(tag, !count.has(tag));
-    items = [...items, added];
-    pick.items = items;
-    pick.selectedItems = [...selected, added];
+    const uncheckedTyped = new Set(typed.filter((i) => !selected.includes(i)).map((i) => i.tag));
+    typed = tags.map((t) => ({ ...tagItem(t, !count.has(t)), alwaysShow: true }));
+    pick.items = [...fixed, ...typed];
+    pick.selectedItems = [...selected.filter((i) => fixed.includes(i)), ...typed.filter((i) => !uncheckedTyped.has(i.tag))];
   });
 
   const result = await new Promise<{ tags: string[]; edit: boolean } | undefined>((resolve) => {

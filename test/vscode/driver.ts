@@ -1,0 +1,91 @@
+// The host side of the driver protocol (scripts/vscode-test/driver.mjs): a test inside the
+// extension host asks run.mjs, which holds the workbench page, for a Playwright action — a
+// click on the chat's confirmation card, keys typed into a quick pick, a screenshot.
+//
+// Request: one console line `[vscode-tests-driver] {"id", "action", …}` (the workbench forwards
+// the host's console to run.mjs). Answer: run.mjs writes <answers>/<id>.json, which drive()
+// polls. Only run.mjs provides a driver; under other runners (npm run test:electron) the tests
+// that need one are skipped (see driverAvailable).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { readSeed } from './seed';
+
+/** As in scripts/vscode-test/driver.mjs. */
+export const DRIVER_PREFIX = '[vscode-tests-driver] ';
+
+/**
+ * Which element: the first visible one that matches selector (Playwright's CSS), contains text
+ * if given, and has a descendant matching has.selector whose whole text is has.text if given;
+ * with inner, that element's first descendant matching inner.
+ */
+export interface Target {
+  selector: string;
+  text?: string;
+  has?: { selector: string; text: string };
+  inner?: string;
+}
+
+/** One Playwright action on the workbench page. */
+export type DriverAction =
+  | ({ action: 'waitFor' } & Target)
+  | { action: 'waitGone'; selector: string }
+  | ({ action: 'text' } & Target)
+  | { action: 'count'; selector: string }
+  | ({ action: 'html' } & Target)
+  | ({ action: 'click' } & Target)
+  | ({ action: 'hover' } & Target)
+  | ({ action: 'dragRightEdge'; dx: number } & Target)
+  | { action: 'press'; key: string }
+  | { action: 'type'; text: string }
+  /** Saved as <AGENT_MEMORY_SCREENSHOTS>/<name>.png, clipped to the elements' boxes; skipped without that variable. */
+  | { action: 'screenshot'; name: string; selectors?: string[]; padding?: number }
+  /** The whole page, saved in the run's folder under failures/ (kept with VSCODE_TEST_KEEP=1). */
+  | { action: 'failure'; name: string };
+
+let nextId = 0;
+
+/** Whether a driver is listening (the run is run.mjs's). */
+export function driverAvailable(): boolean {
+  try {
+    return readSeed().driver !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether this run saves screenshots (AGENT_MEMORY_SCREENSHOTS set for run.mjs). */
+export function screenshotsWanted(): boolean {
+  return readSeed().driver?.screenshots === true;
+}
+
+/**
+ * Performs one action and returns its value (the text for 'text'). The driver waits up to
+ * timeoutMs for the element; this side waits a little longer for the answer file.
+ */
+export async function drive(request: DriverAction & { timeoutMs?: number }): Promise<unknown> {
+  const driver = readSeed().driver;
+  if (!driver) throw new Error('no driver: these tests need scripts/vscode-test/run.mjs');
+  const id = `${process.pid}-${++nextId}`;
+  const timeoutMs = request.timeoutMs ?? 30_000;
+  const file = path.join(driver.answers, `${id}.json`);
+  console.log(DRIVER_PREFIX + JSON.stringify({ id, ...request, timeoutMs }));
+  const deadline = Date.now() + timeoutMs + 15_000;
+  while (!fs.existsSync(file)) {
+    if (Date.now() > deadline) throw new Error(`the driver did not answer ${JSON.stringify(request)} in time`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const answer = JSON.parse(fs.readFileSync(file, 'utf8')) as { ok: boolean; value?: unknown; error?: string };
+  if (!answer.ok) throw new Error(`driver: ${request.action} ${JSON.stringify(request)} failed: ${answer.error}`);
+  return answer.value;
+}
+
+/** Polls until check() returns a value other than undefined (explicit waits, never fixed sleeps). */
+export async function waitUntil<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
