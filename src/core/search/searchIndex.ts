@@ -14,7 +14,7 @@ export interface IndexedMemory {
 }
 
 /** The postings a memory is filed under; recomputed from the memory when not kept. */
-interface Analysis {
+export interface Analysis {
   /** Distinct stemmed terms of the description and of the tags' parts. */
   terms: string[];
   /** Stemmed form of each distinct tag (`build-systems` → `build-system`). */
@@ -26,7 +26,11 @@ interface Doc extends IndexedMemory {
   analysis?: Analysis;
 }
 
-function analyze(memory: IndexedMemory): Analysis {
+/**
+ * The terms and tag stems a memory is found by. Exported so a store that searches on its
+ * own server (PostgreSQL) files memories under exactly the terms this index would.
+ */
+export function analyzeMemory(memory: Pick<IndexedMemory, 'description' | 'tags'>): Analysis {
   const docTerms = new Set(terms(memory.description));
   const tags = [...new Set(memory.tags)];
   for (const tag of tags) for (const part of tagParts(tag)) docTerms.add(part);
@@ -115,7 +119,7 @@ export class SearchIndex {
   /** Adds or replaces a memory. */
   put(memory: IndexedMemory): void {
     this.remove(memory.id);
-    const analysis = analyze(memory);
+    const analysis = analyzeMemory(memory);
     const doc: Doc = { id: memory.id, description: memory.description, tags: memory.tags, changedAt: memory.changedAt, analysis };
     const slot = this.freeSlots.pop() ?? this.slots.length;
     this.slots[slot] = doc;
@@ -173,7 +177,7 @@ export class SearchIndex {
     this.slotOf.delete(id);
     this.slots[slot] = undefined;
     this.freeSlots.push(slot);
-    const analysis = doc.analysis ?? analyze(doc);
+    const analysis = doc.analysis ?? analyzeMemory(doc);
     for (const t of analysis.terms) remove(this.termPostings, t, slot);
     for (const s of analysis.tagStems) remove(this.tagStemPostings, s, slot);
     for (const tag of new Set(doc.tags)) {
