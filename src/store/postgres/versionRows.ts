@@ -1,4 +1,4 @@
-import type { PoolClient } from 'pg';
+import type { ClientBase } from 'pg';
 import { analyzeMemory } from '../../core/search/searchIndex';
 import type { StoredVersion } from '../store';
 import { isNewer } from '../versionOrder';
@@ -37,7 +37,7 @@ export const VERSION_CONSTRAINT = 'memory_versions_project_id_version_key';
  * was not purged; returns the inserted rows with their seq. A row whose (id, version) is
  * taken by another row fails the statement (the UNIQUE backstop), and with it the transaction.
  */
-export async function insertVersions(client: PoolClient, project: string, rows: StoredVersion[]): Promise<Array<StoredVersion & { seq: string }>> {
+export async function insertVersions(client: ClientBase, project: string, rows: StoredVersion[]): Promise<Array<StoredVersion & { seq: string }>> {
   if (rows.length === 0) return [];
   const payload = rows.map((r, ord) => ({
     ord, row_id: r.rowId, id: r.id, version: r.version, op: r.op, description: r.description, tags: r.tags,
@@ -64,7 +64,7 @@ export async function insertVersions(client: PoolClient, project: string, rows: 
  * highest version number is kept either way), so two transactions touching one id in any
  * order leave the same head. The row lock on a head orders its tag rows too.
  */
-export async function advanceHeads(client: PoolClient, project: string, inserted: Array<StoredVersion & { seq: string }>): Promise<void> {
+export async function advanceHeads(client: ClientBase, project: string, inserted: Array<StoredVersion & { seq: string }>): Promise<void> {
   if (inserted.length === 0) return;
   const newest = new Map<string, StoredVersion & { seq: string; maxVersion: number }>();
   for (const r of inserted) {
