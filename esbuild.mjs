@@ -19,7 +19,8 @@ const common = {
   sourcemap: !production,
   minify: production,
   logLevel: 'warning',
-  external: ['vscode'],
+  // pg loads pg-native only when asked to (we never do); it is an optional native module.
+  external: ['vscode', 'pg-native'],
 };
 
 const builds = [

@@ -4,12 +4,14 @@
 # host (scripts/vscode-test/: code-server + headless Chromium, installed once per machine).
 # Ends with one line "N passed, N failed" over both; exits non-zero if anything failed.
 # Where the VS Code part cannot be installed it says "VS Code tests NOT RUN: <reason>": a
-# failure when CI=true (CI machines can run it), a notice elsewhere.
+# failure when CI=true (CI machines can run it), a notice elsewhere. The same holds for the
+# PostgreSQL suites (a scratch database on 127.0.0.1:5432, started here if it is down).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 npx tsc -p . --noEmit
 node scripts/check-layers.mjs
 node esbuild.mjs
+bash scripts/ensure-postgres.sh
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -59,8 +61,13 @@ else
   fi
 fi
 
+pg_summary="PostgreSQL: run"
+if grep -q "PostgreSQL tests NOT RUN" "$out/mocha"; then
+  pg_summary="PostgreSQL: NOT RUN ($(grep -m1 -o 'PostgreSQL tests NOT RUN: .*' "$out/mocha" | sed 's/^PostgreSQL tests NOT RUN: //'))"
+fi
+
 echo
-echo "mocha: $mocha_passed passing, $mocha_failed failing · $vscode_summary"
+echo "mocha: $mocha_passed passing, $mocha_failed failing · $pg_summary · $vscode_summary"
 passed=$((mocha_passed + vscode_passed))
 failed=$((mocha_failed + vscode_failed))
 echo "$passed passed, $failed failed"

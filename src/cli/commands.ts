@@ -10,8 +10,8 @@ type Flags = Record<string, string | boolean | undefined>;
 
 export interface CommandContext {
   service: MemoryService;
-  /** The store folder (absolute). */
-  storeDir: string;
+  /** The store folder (absolute), or undefined when the store is a database. */
+  storeDir: string | undefined;
   flags: Flags;
   args: string[];
   json: boolean;

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { ValidationError } from '../core/errors';
 import { writeGitFiles } from '../store/sqljs/gitSharing';
 import type { Command } from './commands';
 
@@ -13,9 +14,13 @@ export const initCommand: Command = {
   options: {},
   positionals: 'none',
   run: async (ctx) => {
-    const files = writeGitFiles(ctx.storeDir);
+    if (ctx.storeDir === undefined) {
+      throw new ValidationError('store', 'init prepares a workspace store folder for git; a PostgreSQL store is shared through its server');
+    }
+    const storeDir = ctx.storeDir;
+    const files = writeGitFiles(storeDir);
     if (ctx.json) {
-      ctx.io.stdout(`${JSON.stringify({ dir: ctx.storeDir, files })}\n`);
+      ctx.io.stdout(`${JSON.stringify({ dir: storeDir, files })}\n`);
       return;
     }
     const lines = files.map(({ file, added, created }) =>
@@ -23,7 +28,7 @@ export const initCommand: Command = {
         ? `${file}: already up to date\n`
         : `${file}: ${created ? 'created with' : 'added'} ${added.map((l) => JSON.stringify(l)).join(', ')}\n`,
     );
-    const journal = path.join(ctx.storeDir, 'journal.jsonl');
+    const journal = path.join(storeDir, 'journal.jsonl');
     ctx.io.stdout(`${lines.join('')}Commit ${journal} with these two files; the other files in the folder are caches each clone rebuilds.\n`);
   },
 };

@@ -1,29 +1,31 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { MemoryError, ValidationError } from '../core/errors';
 import { MemoryService } from '../core/memoryService';
 import { resolveAuthor } from '../platform/author';
-import { defaultStoreDir } from '../platform/storeLocation';
-import { SqlJsStore } from '../store/sqljs/sqljsStore';
+import type { Store } from '../store/store';
 import { COMMANDS } from './commands';
 import { type CliIo, processIo } from './io';
+import { STANDALONE } from './migrate';
+import { openStore, resolveStoreSpec } from './openStore';
 
 const GLOBAL = {
   store: { type: 'string' },
   json: { type: 'boolean' },
   author: { type: 'string' },
+  project: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 function usage(): string {
-  const cmds = Object.values(COMMANDS).map((c) => `  ${c.usage}\n      ${c.summary}\n`).join('');
+  const cmds = [...Object.values(COMMANDS), ...Object.values(STANDALONE)].map((c) => `  ${c.usage}\n      ${c.summary}\n`).join('');
   return (
-    'Usage: agent-memory [--store DIR] [--json] [--author NAME] <command>\n\n' +
+    'Usage: agent-memory [--store DIR|postgres://user@host/db] [--project KEY] [--json] [--author NAME] <command>\n\n' +
     `Commands:\n${cmds}\n` +
     'The store defaults to the nearest .agent-memory folder, else .agent-memory at the git root, else in the\n' +
     'current folder (env AGENT_MEMORY_DIR overrides). The author defaults to AGENT_MEMORY_AUTHOR, then git\n' +
-    "user.email, then the OS user. Exit codes: 0 done, 2 input refused (nothing written), 1 other failure.\n"
+    'user.email, then the OS user. A team database: --store postgres://user@host:port/db or env\n' +
+    'AGENT_MEMORY_DATABASE_URL, the password in PGPASSWORD, the project key in --project or AGENT_MEMORY_PROJECT.\n' +
+    "Exit codes: 0 done, 2 input refused (nothing written), 1 other failure.\n"
   );
 }
 
@@ -34,7 +36,7 @@ function parse(argv: string[]) {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (!a.startsWith('-')) { idx = i; break; }
-    if ((a === '--store' || a === '--author') && !a.includes('=')) i++;
+    if ((a === '--store' || a === '--author' || a === '--project') && !a.includes('=')) i++;
   }
   const name = idx >= 0 ? argv[idx]! : undefined;
   if (name === undefined) {
@@ -44,7 +46,7 @@ function parse(argv: string[]) {
       throw new ValidationError('', `${(err as Error).message.split('\n')[0]}; run agent-memory --help`);
     }
   }
-  const command = COMMANDS[name];
+  const command = COMMANDS[name] ?? STANDALONE[name];
   if (!command) throw new ValidationError('command', `unknown command "${name}"; run agent-memory --help`);
   let parsed;
   try {
@@ -66,31 +68,25 @@ function parse(argv: string[]) {
   return { name, command, flags: parsed.values as Record<string, string | boolean | undefined>, args };
 }
 
-/** The .wasm that esbuild.mjs copies next to dist/cli.js; from source, sql.js finds its own. */
-function bundledWasm(): string | undefined {
-  const file = path.join(__dirname, 'sql-wasm.wasm');
-  return fs.existsSync(file) ? file : undefined;
-}
-
 /** Runs the CLI; resolves to the exit code. */
 export async function main(argv: string[], io: CliIo = processIo, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<number> {
-  let store: SqlJsStore | undefined;
+  let store: Store | undefined;
   try {
     const p = parse(argv);
     if (p.flags.help || !p.name || !('command' in p) || !p.command) {
       io.stdout(usage());
       return p.flags.help ? 0 : 2;
     }
-    const dir = path.resolve(cwd, (p.flags.store as string | undefined) ?? env.AGENT_MEMORY_DIR ?? defaultStoreDir(cwd));
-    store = await SqlJsStore.open({
-      dir,
-      wasmPath: bundledWasm(),
-      onWarning: (w) => io.stderr(`warning: ${w.message}\n`),
-    });
+    if ('runStandalone' in p.command) {
+      await p.command.runStandalone({ flags: p.flags, json: Boolean(p.flags.json), io, env, cwd });
+      return 0;
+    }
+    const spec = resolveStoreSpec({ store: p.flags.store as string | undefined, project: p.flags.project as string | undefined }, env, cwd);
+    store = await openStore(spec, (w) => io.stderr(`warning: ${w.message}\n`));
     // Resolved at the first write only: reading commands need not ask git.
     const author = () => resolveAuthor((p.flags.author as string | undefined) ?? env.AGENT_MEMORY_AUTHOR, cwd);
     const service = new MemoryService(store, { author });
-    await p.command.run({ service, storeDir: dir, flags: p.flags, args: p.args, json: Boolean(p.flags.json), io });
+    await p.command.run({ service, storeDir: spec.kind === 'dir' ? spec.dir : undefined, flags: p.flags, args: p.args, json: Boolean(p.flags.json), io });
     return 0;
   } catch (err) {
     const refused = err instanceof MemoryError && err.refused;

@@ -153,6 +153,6 @@ describe('CLI (dist/cli.js in a child process)', function () {
     const t = JSON.parse(ok(cli(s, ['--json', 'tags', 'Builds'])));
     assert.deepEqual(t.tags, [{ tag: 'build', count: 1 }]);
     assert.equal(t.suggestions[0].similar[0].tag, 'build');
-    assert.match(ok(cli(s, ['--help'])), /Usage: agent-memory \[--store DIR\] \[--json\] \[--author NAME\] <command>/);
+    assert.match(ok(cli(s, ['--help'])), /Usage: agent-memory \[--store DIR\|postgres:\/\/user@host\/db\] \[--project KEY\] \[--json\] \[--author NAME\] <command>/);
   });
 });

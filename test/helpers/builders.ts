@@ -1,5 +1,11 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Client } from 'pg';
 import { MemoryService } from '../../src/core/memoryService';
+import { PgStore } from '../../src/store/postgres/pgStore';
 import { SqlJsStore, type SqlJsStoreOptions } from '../../src/store/sqljs/sqljsStore';
+import type { Store } from '../../src/store/store';
+import { freshProject, requirePostgres, scratchDatabase } from './postgres';
 import { tmpDir } from './tmp';
 
 /** A memory input with sensible defaults. */
@@ -7,10 +13,84 @@ export function memory(over: Partial<{ description: string; tags: string[]; cont
   return { description: 'Fixed the flaky build cache', tags: ['build', 'cache'], content: 'Cleared the cache key.', ...over };
 }
 
-/** A real sql.js store in a fresh folder, and a service over it. */
-export async function openService(options: Partial<SqlJsStoreOptions> & { author?: string; now?: () => Date } = {}) {
+/** The Store implementations the contract suite runs against. */
+export type Backend = 'sqljs' | 'postgres';
+export const BACKENDS: readonly Backend[] = ['sqljs', 'postgres'];
+
+/**
+ * For a contract suite's `before` hook: PostgreSQL suites need the scratch database (they are
+ * skipped, saying so, when it cannot be reached; under CI=true that fails).
+ */
+export async function prepareBackend(backend: Backend, ctx: Mocha.Context): Promise<void> {
+  if (backend === 'postgres') await requirePostgres(ctx);
+}
+
+interface Common {
+  author?: string;
+  now?: () => Date;
+}
+
+/** A store and a service over it, with what backend-neutral tests need to look underneath. */
+export interface Opened<S extends Store = Store> {
+  backend: Backend;
+  store: S;
+  service: MemoryService;
+  /** How much the store has written (journal lines, or version rows): "nothing was written" checks. */
+  footprint(): Promise<number>;
+  /** Writes the backend's caches where it keeps any (the sql.js snapshot), so leftovers can be looked for there too. */
+  persist(): Promise<void>;
+  /** Where the backend still holds `text` (file names or table names); empty when nowhere. */
+  leftovers(text: string): Promise<string[]>;
+}
+
+async function openSqlJs(options: Partial<SqlJsStoreOptions> & Common): Promise<Opened<SqlJsStore> & { dir: string }> {
   const dir = options.dir ?? tmpDir();
   const store = await SqlJsStore.open({ ...options, dir });
   const service = new MemoryService(store, { author: options.author ?? 'tester@example.com', now: options.now });
-  return { dir, store, service };
+  const file = (name: string) => path.join(dir, name);
+  return {
+    backend: 'sqljs', dir, store, service,
+    footprint: async () => (fs.existsSync(file('journal.jsonl')) ? fs.readFileSync(file('journal.jsonl'), 'utf8').split('\n').filter(Boolean).length : 0),
+    persist: async () => store.checkpoint(),
+    leftovers: async (text) => ['journal.jsonl', 'snapshot.sqlite', 'search-index.json'].filter((f) => fs.existsSync(file(f)) && fs.readFileSync(file(f)).includes(text)),
+  };
+}
+
+/** A PostgreSQL store on the run's scratch database, under a project key of its own. */
+export async function openPg(options: Common & { project?: string; url?: string } = {}): Promise<Opened<PgStore> & { url: string; project: string }> {
+  const s = await scratchDatabase();
+  if (!('url' in s)) throw new Error(`PostgreSQL is not available: ${s.reason}`);
+  const url = options.url ?? s.url;
+  const project = options.project ?? freshProject();
+  const store = await PgStore.open({ connectionString: url, project, pool: { max: 4 } });
+  const service = new MemoryService(store, { author: options.author ?? 'tester@example.com', now: options.now });
+  const sql = async <R extends object>(text: string, values: unknown[]) => {
+    const client = new Client({ connectionString: url });
+    await client.connect();
+    try {
+      return (await client.query<R>(text, values)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+  return {
+    backend: 'postgres', url, project, store, service,
+    footprint: () => store.countVersions(),
+    persist: async () => undefined,
+    leftovers: async (text) => {
+      const rows = await sql<{ t: string }>(
+        `SELECT 'memory_versions' AS t FROM memory_versions WHERE project = $1 AND (strpos(content, $2) > 0 OR strpos(description, $2) > 0)
+         UNION SELECT 'memory_heads' FROM memory_heads WHERE project = $1 AND strpos(description, $2) > 0`,
+        [project, text],
+      );
+      return rows.map((r) => r.t);
+    },
+  };
+}
+
+/** A real store of the given backend (default: sql.js in a fresh folder) and a service over it. */
+export async function openService(options?: Partial<SqlJsStoreOptions> & Common): Promise<Opened<SqlJsStore> & { dir: string }>;
+export async function openService(options: Common & { backend: Backend }): Promise<Opened>;
+export async function openService(options: Partial<SqlJsStoreOptions> & Common & { backend?: Backend } = {}): Promise<Opened> {
+  return options.backend === 'postgres' ? openPg(options) : openSqlJs(options);
 }

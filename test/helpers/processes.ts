@@ -2,11 +2,12 @@ import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 
 export const WRITER = path.join(__dirname, '..', 'store', 'workers', 'writer.ts');
+export const PG_WRITER = path.join(__dirname, '..', 'store', 'workers', 'pgWriter.ts');
 
-/** Runs the writer worker in its own Node process; resolves with its acknowledged lines. */
-export function runWriter(args: string[]): Promise<{ code: number | null; acks: string[]; stderr: string }> {
+/** Runs a writer worker (default: the sql.js one) in its own Node process; resolves with its acknowledged lines. */
+export function runWriter(args: string[], worker = WRITER): Promise<{ code: number | null; acks: string[]; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WRITER, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', worker, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));

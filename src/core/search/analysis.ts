@@ -24,7 +24,11 @@ export interface Doc extends IndexedMemory {
   analysis?: Analysis;
 }
 
-export function analyze(memory: IndexedMemory): Analysis {
+/**
+ * The terms and tag stems a memory is found by. Exported so a store that searches on its
+ * own server (PostgreSQL) files memories under exactly the terms this index would.
+ */
+export function analyzeMemory(memory: Pick<IndexedMemory, 'description' | 'tags'>): Analysis {
   const docTerms = new Set(terms(memory.description));
   const tags = [...new Set(memory.tags)];
   for (const tag of tags) for (const part of tagParts(tag)) docTerms.add(part);

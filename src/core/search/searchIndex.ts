@@ -1,4 +1,4 @@
-import { add, analyze, type Doc, type IndexedMemory, remove, type SavedIndex } from './analysis';
+import { add, analyzeMemory, type Doc, type IndexedMemory, remove, type SavedIndex } from './analysis';
 import type { AnalyzedKeyword, SearchQuery } from './query';
 import { ScoreTable } from './scoreTable';
 import { better, DEFAULT_RANKING, MIN_PREFIX, type RankingOptions, type SearchHit, TagMatch } from './ranking';
@@ -50,7 +50,7 @@ export class SearchIndex {
   /** Adds or replaces a memory. */
   put(memory: IndexedMemory): void {
     this.remove(memory.id);
-    const analysis = analyze(memory);
+    const analysis = analyzeMemory(memory);
     const doc: Doc = { id: memory.id, description: memory.description, tags: memory.tags, changedAt: memory.changedAt, analysis };
     const slot = this.freeSlots.pop() ?? this.slots.length;
     this.slots[slot] = doc;
@@ -108,7 +108,7 @@ export class SearchIndex {
     this.slotOf.delete(id);
     this.slots[slot] = undefined;
     this.freeSlots.push(slot);
-    const analysis = doc.analysis ?? analyze(doc);
+    const analysis = doc.analysis ?? analyzeMemory(doc);
     for (const t of analysis.terms) remove(this.termPostings, t, slot);
     for (const s of analysis.tagStems) remove(this.tagStemPostings, s, slot);
     for (const tag of new Set(doc.tags)) {

@@ -1,8 +1,6 @@
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { ConflictError, NotFoundError, SecretError, ValidationError } from '../../../src/core/errors';
-import { memory, openService } from '../../helpers/builders';
+import { BACKENDS, memory, openService, prepareBackend } from '../../helpers/builders';
 
 async function rejects<E extends Error>(p: Promise<unknown>, type: new (...a: never[]) => E, re?: RegExp): Promise<E> {
   try {
@@ -15,11 +13,14 @@ async function rejects<E extends Error>(p: Promise<unknown>, type: new (...a: ne
   assert.fail(`expected ${type.name}`);
 }
 
-const journalLines = (dir: string) => fs.readFileSync(path.join(dir, 'journal.jsonl'), 'utf8').split('\n').filter(Boolean).length;
+for (const backend of BACKENDS) describe(`MemoryService [${backend}] (type-2 semantics through the Store interface)`, function () {
+  before(async function () {
+    await prepareBackend(backend, this);
+  });
+  const open = (options: { author?: string; now?: () => Date } = {}) => openService({ ...options, backend });
 
-describe('memory service (type-2 semantics, on the sql.js store)', () => {
   it('creates and reads a memory with author and version 1', async () => {
-    const { service, store } = await openService({ author: 'ana@example.com' });
+    const { service, store } = await open({ author: 'ana@example.com' });
     const { id } = await service.create(memory({ tags: ['Build', 'cache'] }));
     const m = await service.read({ id });
     assert.equal(m.version, 1);
@@ -31,7 +32,7 @@ describe('memory service (type-2 semantics, on the sql.js store)', () => {
   });
 
   it('appends a version per edit, keeps the old one, and reports the changed fields', async () => {
-    const { service, store } = await openService();
+    const { service, store } = await open();
     const { id } = await service.create(memory());
     const e = await service.edit({ id, content: 'New content', tags: ['build', 'ci'] });
     assert.deepEqual(e, { id, version: 2, changed: true, changedFields: ['tags', 'content'] });
@@ -42,18 +43,18 @@ describe('memory service (type-2 semantics, on the sql.js store)', () => {
   });
 
   it('writes nothing for an edit that changes nothing, and says so', async () => {
-    const { service, store, dir } = await openService();
+    const { service, store, footprint } = await open();
     const { id } = await service.create(memory());
-    const before = journalLines(dir);
+    const before = await footprint();
     const e = await service.edit({ id, description: memory().description, tags: ['cache', 'build'].reverse() });
     assert.deepEqual(e, { id, version: 1, changed: false, changedFields: [] });
-    assert.equal(journalLines(dir), before);
+    assert.equal(await footprint(), before);
     await store.close();
   });
 
   it('keeps changedAt strictly increasing even when the clock stands still or goes back', async () => {
     let t = Date.parse('2026-01-01T00:00:00.000Z');
-    const { service, store } = await openService({ now: () => new Date(t) });
+    const { service, store } = await open({ now: () => new Date(t) });
     const { id } = await service.create(memory());
     await service.edit({ id, content: 'a' });
     t -= 60_000;
@@ -65,7 +66,7 @@ describe('memory service (type-2 semantics, on the sql.js store)', () => {
   });
 
   it('refuses an edit with a stale expected version, naming the current version', async () => {
-    const { service, store } = await openService();
+    const { service, store } = await open();
     const { id } = await service.create(memory());
     await service.edit({ id, content: 'second' });
     const err = await rejects(service.edit({ id, content: 'third', expectedVersion: 1 }), ConflictError, /at version 2, not 1/);
@@ -76,7 +77,7 @@ describe('memory service (type-2 semantics, on the sql.js store)', () => {
   });
 
   it('soft-deletes: hidden from search and list, readable with deletedAt, restorable', async () => {
-    const { service, store } = await openService();
+    const { service, store } = await open();
     const { id } = await service.create(memory({ description: 'Unique zebra crossing note' }));
     const d = await service.delete({ id });
     assert.equal(d.version, 2);
@@ -93,7 +94,7 @@ describe('memory service (type-2 semantics, on the sql.js store)', () => {
   });
 
   it('restores an older version as a new version and refuses a restore that changes nothing', async () => {
-    const { service, store } = await openService();
+    const { service, store } = await open();
     const { id } = await service.create(memory({ content: 'first' }));
     await service.edit({ id, content: 'second' });
     assert.deepEqual(await service.restore({ id, version: 1 }), { id, version: 3, restoredFrom: 1 });
@@ -105,7 +106,7 @@ describe('memory service (type-2 semantics, on the sql.js store)', () => {
   });
 
   it('gives a clear not-found for unknown ids', async () => {
-    const { service, store } = await openService();
+    const { service, store } = await open();
     const id = '00000000-0000-4000-8000-000000000000';
     await rejects(service.read({ id }), NotFoundError, /does not exist; search/);
     await rejects(service.edit({ id, content: 'x' }), NotFoundError);
@@ -115,30 +116,30 @@ describe('memory service (type-2 semantics, on the sql.js store)', () => {
   });
 
   it('refuses secrets in any field and writes nothing', async () => {
-    const { service, store, dir } = await openService();
+    const { service, store, footprint } = await open();
     const { id } = await service.create(memory());
-    const before = journalLines(dir);
+    const before = await footprint();
     const token = ['xoxb-', '123456789012-abcdefghijkl'].join('');
     await rejects(service.create(memory({ content: `use ${token}` })), SecretError, /content: line 1 .* Slack token/);
     await rejects(service.edit({ id, description: `token ${token}` }), SecretError, /^description:/);
-    assert.equal(journalLines(dir), before);
+    assert.equal(await footprint(), before);
     await store.close();
   });
 
   it('refuses a secret used as a tag, before lower-casing, without echoing it', async () => {
-    const { service, store, dir } = await openService();
+    const { service, store, footprint } = await open();
     const key = ['AIza', 'SyA1234567890abcdefghijklmnopqrstuv'].join('');
     const err = await rejects(service.create(memory({ tags: ['ok', key] })), ValidationError, /tags\[1\]: tag contains what looks like a Google API key/);
     assert.ok(!err.message.toLowerCase().includes(key.toLowerCase().slice(4)));
     const url = ['pg://admin:', 'hunter2pass@db'].join('');
     const e2 = await rejects(service.create(memory({ tags: [url] })), ValidationError, /password inside a URL/);
     assert.ok(!e2.message.includes('hunter2pass'));
-    assert.equal(fs.existsSync(path.join(dir, 'journal.jsonl')), false);
+    assert.equal(await footprint(), 0);
     await store.close();
   });
 
   it('refuses a restore when the memory changed after its history was read', async () => {
-    const { service, store } = await openService();
+    const { service, store } = await open();
     const { id } = await service.create(memory({ content: 'A' }));
     await service.delete({ id });
     // Another writer gets in between the history read and the write of this restore.
@@ -158,7 +159,7 @@ describe('memory service (type-2 semantics, on the sql.js store)', () => {
   });
 
   it('refuses an edit without any field to change', async () => {
-    const { service, store } = await openService();
+    const { service, store } = await open();
     const { id } = await service.create(memory());
     await rejects(service.edit({ id }), ValidationError, /at least one of description, tags or content/);
     await store.close();
@@ -166,7 +167,7 @@ describe('memory service (type-2 semantics, on the sql.js store)', () => {
 
   it('lists a page at a time with a cursor, newest change first', async () => {
     let t = Date.parse('2026-01-01T00:00:00.000Z');
-    const { service, store } = await openService({ now: () => new Date((t += 1000)) });
+    const { service, store } = await open({ now: () => new Date((t += 1000)) });
     const ids: string[] = [];
     for (let i = 0; i < 7; i++) ids.push((await service.create(memory({ description: `memory ${i}` }))).id);
     const seen: string[] = [];
@@ -183,7 +184,7 @@ describe('memory service (type-2 semantics, on the sql.js store)', () => {
   });
 
   it('reports the tag vocabulary with counts and suggestions close to proposed tags', async () => {
-    const { service, store } = await openService();
+    const { service, store } = await open();
     await service.create(memory({ tags: ['build', 'cache'] }));
     await service.create(memory({ tags: ['build', 'build-system'] }));
     const t = await service.tags({ proposed: ['Builds', 'cache'] });
@@ -196,30 +197,29 @@ describe('memory service (type-2 semantics, on the sql.js store)', () => {
     await store.close();
   });
 
-  it('purges every version from the journal and the snapshot, and refuses later edits as not found', async () => {
-    const { service, store, dir } = await openService();
+  it('purges every version from wherever the store keeps it, and refuses later edits as not found', async () => {
+    const { service, store, persist, leftovers } = await open();
     const keep = await service.create(memory({ content: 'keep me' }));
     const { id } = await service.create(memory({ content: 'MARKER-leaked-value' }));
     await service.edit({ id, content: 'MARKER-leaked-value again' });
-    store.checkpoint();
+    await persist();
+    assert.ok((await leftovers('MARKER-leaked-value')).length > 0, 'the marker is stored before the purge');
     assert.deepEqual(await service.purge({ id }), { id, versionsRemoved: 2 });
-    for (const f of ['journal.jsonl', 'snapshot.sqlite']) {
-      assert.ok(!fs.readFileSync(path.join(dir, f)).includes('MARKER-leaked-value'), `${f} still holds the purged content`);
-    }
+    assert.deepEqual(await leftovers('MARKER-leaked-value'), [], 'still holds the purged content');
     await rejects(service.read({ id }), NotFoundError);
     assert.equal((await service.read({ id: keep.id })).content, 'keep me');
     await store.close();
   });
 
   it('exports every version and imports them idempotently into another store', async () => {
-    const a = await openService();
+    const a = await open();
     const { id } = await a.service.create(memory());
     await a.service.edit({ id, content: 'v2' });
     await a.service.delete({ id });
     const rows: unknown[] = [];
     for await (const r of a.service.exportVersions()) rows.push(r);
     assert.equal(rows.length, 3);
-    const b = await openService();
+    const b = await open();
     assert.deepEqual(await b.service.importVersions(rows), { added: 3, skipped: 0 });
     assert.deepEqual(await b.service.importVersions(rows), { added: 0, skipped: 3 });
     assert.deepEqual((await b.service.history({ id })).map((h) => h.op), ['create', 'edit', 'delete']);

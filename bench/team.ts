@@ -1,0 +1,126 @@
+/**
+ * `npm run bench:team`: 16 client processes × 500 mixed operations against PostgreSQL seeded
+ * with N memories (default 100k; BENCH_TEAM_N to change). Reports lost versions (acknowledged
+ * writes missing from the database, and version rows nobody acknowledged), search and write
+ * p50/p95 under load, and single-client search against a naive ILIKE scan measured in the same run.
+ * Needs the server at AGENT_MEMORY_TEST_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres);
+ * works in a scratch database that it drops at the end.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client, escapeIdentifier } from 'pg';
+import { MemoryService } from '../src/core/memoryService';
+import { PgStore } from '../src/store/postgres/pgStore';
+import { generate } from './generate';
+import { ms, sample, summarize } from './stats';
+
+const ADMIN = process.env.AGENT_MEMORY_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const N = Number(process.env.BENCH_TEAM_N ?? 100_000);
+const CLIENTS = Number(process.env.BENCH_TEAM_CLIENTS ?? 16);
+const OPS = Number(process.env.BENCH_TEAM_OPS ?? 500);
+const PROJECT = 'bench';
+
+async function admin(sql: string): Promise<void> {
+  const c = new Client({ connectionString: ADMIN });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+function runClient(args: string[]): Promise<{ search: number[]; write: number[]; read: number[]; acked: Array<[string, number]> }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'teamClient.ts'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const line = out.split('\n').find((l) => l.startsWith('BENCH_CLIENT '));
+      if (code !== 0 || !line) reject(new Error(`client exited ${code}`));
+      else resolve(JSON.parse(line.slice('BENCH_CLIENT '.length)));
+    });
+  });
+}
+
+/** The baseline: what one would write without a search design, a case-insensitive scan of the current rows. */
+async function naiveSearch(c: Client, keywords: string[]): Promise<unknown[]> {
+  const patterns = keywords.map((k) => `%${k.replace(/[\\%_]/g, '\\$&')}%`);
+  const { rows } = await c.query(
+    `SELECT id, description, tags FROM memory_heads WHERE project = $1 AND NOT deleted
+     AND (description ILIKE ANY ($2::text[]) OR tags && $3::text[]) ORDER BY changed_at DESC LIMIT 10`,
+    [PROJECT, patterns, keywords.map((k) => k.toLowerCase())],
+  );
+  return rows;
+}
+
+async function main(): Promise<void> {
+  const db = `agent_memory_bench_${randomBytes(4).toString('hex')}`;
+  const url = (() => { const u = new URL(ADMIN); u.pathname = `/${db}`; return u.toString(); })();
+  await admin(`CREATE DATABASE ${escapeIdentifier(db)}`);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'am-bench-team-'));
+  try {
+    const data = generate(N);
+    const store = await PgStore.open({ connectionString: url, project: PROJECT });
+    const service = new MemoryService(store, { author: 'bench' });
+    let t = performance.now();
+    for (let i = 0; i < data.rows.length; i += 5000) await store.importVersions(data.rows.slice(i, i + 5000));
+    const seedMs = performance.now() - t;
+    const c = new Client({ connectionString: url });
+    await c.connect();
+    await c.query('VACUUM ANALYZE');
+    const seeded = await store.countVersions();
+    console.log(`seeded ${N} memories (${seeded} versions) via importVersions in ${(seedMs / 1000).toFixed(1)} s`);
+
+    const queries = [...data.selective, ...data.broad];
+    fs.writeFileSync(path.join(tmp, 'ids.json'), JSON.stringify(data.live.slice(0, 1000)));
+    fs.writeFileSync(path.join(tmp, 'queries.json'), JSON.stringify(queries));
+
+    // Single client, same queries, same run: ours against the naive scan.
+    const ours = summarize(await sample((i) => service.search({ keywords: queries[i % queries.length]! }), { iters: 200, budgetMs: 30_000 }));
+    const naive = summarize(await sample((i) => naiveSearch(c, queries[i % queries.length]!), { iters: 200, budgetMs: 30_000 }));
+
+    t = performance.now();
+    const runs = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => runClient([url, PROJECT, String(OPS), String(i + 1), path.join(tmp, 'ids.json'), path.join(tmp, 'queries.json')])));
+    const loadMs = performance.now() - t;
+    const acked = runs.flatMap((r) => r.acked);
+    const { rows: found } = await c.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM memory_versions v JOIN unnest($2::text[], $3::int[]) AS a(id, version) ON v.id = a.id AND v.version = a.version WHERE v.project = $1`,
+      [PROJECT, acked.map((a) => a[0]), acked.map((a) => a[1])],
+    );
+    const total = await store.countVersions();
+    const lost = acked.length - found[0]!.n;
+    const unacknowledged = total - seeded - acked.length;
+    const gaps = await c.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (SELECT id, max(version) AS mx, count(*) AS k FROM memory_versions WHERE project = $1 GROUP BY id) s WHERE mx <> k`,
+      [PROJECT],
+    );
+    const s = summarize(runs.flatMap((r) => r.search));
+    const w = summarize(runs.flatMap((r) => r.write));
+    const rd = summarize(runs.flatMap((r) => r.read));
+    console.log(`\n${CLIENTS} clients × ${OPS} operations in ${(loadMs / 1000).toFixed(1)} s against ${N} memories`);
+    console.log(`writes acknowledged ${acked.length}, found ${found[0]!.n}: lost ${lost}; version rows nobody acknowledged ${unacknowledged}; ids with a gap in 1..N ${gaps.rows[0]!.n}`);
+    console.log('\n| figure (ms) | p50 | p95 | n |\n| --- | --- | --- | --- |');
+    console.log(`| search under load | ${ms(s.p50)} | ${ms(s.p95)} | ${s.n} |`);
+    console.log(`| write under load (create/edit) | ${ms(w.p50)} | ${ms(w.p95)} | ${w.n} |`);
+    console.log(`| read under load | ${ms(rd.p50)} | ${ms(rd.p95)} | ${rd.n} |`);
+    console.log(`| search, one client (ours, ranked) | ${ms(ours.p50)} | ${ms(ours.p95)} | ${ours.n} |`);
+    console.log(`| search, one client (baseline: ILIKE scan, unranked) | ${ms(naive.p50)} | ${ms(naive.p95)} | ${naive.n} |`);
+    console.log(`\nours / baseline: p50 ${(ours.p50 / naive.p50).toFixed(2)}×, p95 ${(ours.p95 / naive.p95).toFixed(2)}× (below 1 is faster)`);
+    await c.end();
+    await store.close();
+    if (lost !== 0 || unacknowledged !== 0 || gaps.rows[0]!.n !== 0) process.exitCode = 1;
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    await admin(`DROP DATABASE IF EXISTS ${escapeIdentifier(db)} WITH (FORCE)`);
+  }
+}
+
+main().catch((err: Error) => {
+  console.error(err.stack ?? err.message);
+  process.exit(1);
+});

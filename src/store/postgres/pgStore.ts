@@ -1,0 +1,299 @@
+import type { Pool, PoolClient } from 'pg';
+import { ConflictError, MemoryError, StorageError } from '../../core/errors';
+import type { SearchQuery } from '../../core/search/query';
+import { analyzeMemory, ANALYZER_VERSION } from '../../core/search/analysis';
+import type { ListCursor, ListedMemory, Store, StoredHit, StoredVersion, StoreWarning, WriteDecision } from '../store';
+import { createPool, describeTarget, parseTarget, type PgConnectionOptions, type PgTarget, storageError } from './connection';
+import { getMeta, migrate, setMeta } from './schema';
+import { searchStatement } from './searchSql';
+import { advanceHeads, insertVersions, toVersion, UNIQUE_VIOLATION, VERSION_COLUMNS, VERSION_CONSTRAINT, type VersionRecord } from './versionRows';
+
+export interface PgStoreOptions extends PgConnectionOptions {
+  /** Keeps this repository's memories apart from others' in the same database. */
+  project: string;
+  onWarning?: (w: StoreWarning) => void;
+}
+
+/** How often a write is retried when the UNIQUE (project, id, version) backstop fires. */
+const WRITE_ATTEMPTS = 5;
+/** Rows per statement when importing and exporting, so neither holds a whole table in memory. */
+const BATCH = 1000;
+
+/**
+ * The team store: PostgreSQL, reached through a pool. Versions are append-only rows;
+ * `memory_heads` holds the current version of each id (moved forward in the transaction that
+ * inserts a version) with its analysed search terms; every statement is filtered by project.
+ * A write holds a per-id advisory lock for its transaction, so `decide` sees the freshest
+ * row of every other client. See docs/ARCHITECTURE.md.
+ */
+export class PgStore implements Store {
+  readonly location: string;
+  private readonly warningList: StoreWarning[] = [];
+  private closed = false;
+
+  private constructor(
+    private readonly pool: Pool,
+    private readonly target: PgTarget,
+    private readonly project: string,
+    private readonly options: PgStoreOptions,
+  ) {
+    this.location = `${describeTarget(target)} (project ${project})`;
+  }
+
+  /** Connects, creates or migrates the schema (once, under an advisory lock) and checks the server. */
+  static async open(options: PgStoreOptions): Promise<PgStore> {
+    const target = parseTarget(options.connectionString);
+    const project = options.project.trim();
+    if (!project || project.length > 200) throw new StorageError('the project key must be 1–200 characters');
+    let store: PgStore | undefined;
+    const pool = createPool(options, (err) => store?.warn({ code: 'lock', message: `an idle PostgreSQL connection failed: ${err.message}` }));
+    store = new PgStore(pool, target, project, options);
+    try {
+      const client = await pool.connect();
+      try {
+        await migrate(client, (c) => store!.reanalyzeIfNeeded(c));
+      } finally {
+        client.release();
+      }
+    } catch (err) {
+      await pool.end().catch(() => undefined);
+      throw storageError(target, err, 'preparing the schema');
+    }
+    return store;
+  }
+
+  private warn(w: StoreWarning): void {
+    this.warningList.push(w);
+    this.options.onWarning?.(w);
+  }
+
+  /**
+   * The heads carry terms from core's analysis; when that analysis changed (ANALYZER_VERSION),
+   * every head of every project is analysed again, in the migration's transaction.
+   */
+  private async reanalyzeIfNeeded(client: PoolClient): Promise<void> {
+    const stored = await getMeta(client, 'analyzer');
+    if (stored === String(ANALYZER_VERSION)) return;
+    let after = { project: '', id: '' };
+    for (;;) {
+      const { rows } = await client.query<{ project: string; id: string; description: string; tags: string[] }>(
+        'SELECT project, id, description, tags FROM memory_heads WHERE (project, id) > ($1, $2) ORDER BY project, id LIMIT $3',
+        [after.project, after.id, BATCH],
+      );
+      if (rows.length === 0) break;
+      const payload = rows.map((r) => ({ project: r.project, id: r.id, ...analyzeMemory(r) }));
+      await client.query(
+        `UPDATE memory_heads h SET tag_stems = r."tagStems", search_vector = array_to_tsvector(r.terms)
+         FROM jsonb_to_recordset($1::jsonb) AS r(project text, id text, terms text[], "tagStems" text[])
+         WHERE h.project = r.project AND h.id = r.id`,
+        [JSON.stringify(payload)],
+      );
+      after = rows[rows.length - 1]!;
+    }
+    await setMeta(client, 'analyzer', String(ANALYZER_VERSION));
+  }
+
+  private async query<R extends object>(doing: string, text: string, values: unknown[]): Promise<R[]> {
+    if (this.closed) throw new StorageError('the store is closed');
+    try {
+      return (await this.pool.query<R>(text, values)).rows;
+    } catch (err) {
+      throw storageError(this.target, err, doing);
+    }
+  }
+
+  /** Runs `fn` in a transaction on one connection; a throw rolls everything back. */
+  private async transaction<T>(doing: string, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+    if (this.closed) throw new StorageError('the store is closed');
+    let client: PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      throw storageError(this.target, err, doing);
+    }
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const result = await fn(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      // A connection that cannot even roll back is dropped from the pool, not reused.
+      await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /** Serialises writers of one id across every client until the transaction ends. */
+  private async lockId(client: PoolClient, id: string): Promise<void> {
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [this.project, id]);
+  }
+
+  private async currentIn(client: Pool | PoolClient, id: string): Promise<{ row: StoredVersion; maxVersion: number } | undefined> {
+    const { rows } = await client.query<VersionRecord & { max_version: number }>(
+      `SELECT ${VERSION_COLUMNS.split(', ').map((c) => `v.${c}`).join(', ')}, h.max_version
+       FROM memory_heads h JOIN memory_versions v ON v.seq = h.seq
+       WHERE h.project = $1 AND h.id = $2`,
+      [this.project, id],
+    );
+    return rows[0] && { row: toVersion(rows[0]), maxVersion: rows[0].max_version };
+  }
+
+  async current(id: string): Promise<StoredVersion | undefined> {
+    if (this.closed) throw new StorageError('the store is closed');
+    try {
+      return (await this.currentIn(this.pool, id))?.row;
+    } catch (err) {
+      throw storageError(this.target, err, 'reading a memory');
+    }
+  }
+
+  async version(id: string, version: number): Promise<StoredVersion | undefined> {
+    const rows = await this.query<VersionRecord>('reading a version', `SELECT ${VERSION_COLUMNS} FROM memory_versions WHERE project = $1 AND id = $2 AND version = $3`, [this.project, id, version]);
+    return rows[0] && toVersion(rows[0]);
+  }
+
+  async history(id: string): Promise<StoredVersion[]> {
+    const rows = await this.query<VersionRecord>(
+      'reading a history',
+      `SELECT ${VERSION_COLUMNS} FROM memory_versions WHERE project = $1 AND id = $2 ORDER BY changed_at, version, row_id`,
+      [this.project, id],
+    );
+    return rows.map(toVersion);
+  }
+
+  async list(options: { deleted: boolean; limit: number; after?: ListCursor }): Promise<ListedMemory[]> {
+    const after = options.after;
+    const rows = await this.query<{ id: string; description: string; tags: string[]; changed_at: Date; deleted_at: Date | null }>(
+      'listing memories',
+      `SELECT id, description, tags, changed_at, deleted_at FROM memory_heads
+       WHERE project = $1 AND deleted = $2 ${after ? 'AND (changed_at, id) < ($4::timestamptz, $5::text)' : ''}
+       ORDER BY changed_at DESC, id DESC LIMIT $3`,
+      after ? [this.project, options.deleted, options.limit, after.changedAt, after.id] : [this.project, options.deleted, options.limit],
+    );
+    return rows.map((r) => ({
+      id: r.id, description: r.description, tags: r.tags, changedAt: r.changed_at.toISOString(),
+      deletedAt: r.deleted_at ? r.deleted_at.toISOString() : null,
+    }));
+  }
+
+  async search(query: SearchQuery): Promise<StoredHit[]> {
+    const statement = searchStatement(this.project, query);
+    if (!statement) return [];
+    const rows = await this.query<{ id: string; description: string; tags: string[]; changed_at: Date }>('searching', statement.text, statement.values);
+    return rows.map((r) => ({ id: r.id, description: r.description, tags: r.tags, changedAt: r.changed_at.toISOString() }));
+  }
+
+  async tagCounts(): Promise<Array<{ tag: string; count: number }>> {
+    const rows = await this.query<{ tag: string; count: number }>(
+      'counting tags',
+      'SELECT tag, count(*)::int AS count FROM memory_head_tags WHERE project = $1 GROUP BY tag',
+      [this.project],
+    );
+    // Sorted here as SearchIndex.tagCounts sorts (localeCompare), so both stores agree.
+    return rows.sort((a, b) => b.count - a.count || a.tag.localeCompare(b.tag));
+  }
+
+  async write(id: string, decide: WriteDecision): Promise<StoredVersion | null> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.transaction('writing a version', async (client) => {
+          await this.lockId(client, id);
+          const head = await this.currentIn(client, id);
+          const row = decide(head?.row, head?.maxVersion ?? 0);
+          if (!row) return null;
+          if (row.id !== id) throw new StorageError(`a write for memory ${id} produced a row of ${row.id}`);
+          const inserted = await insertVersions(client, this.project, [row]);
+          if (inserted.length === 0) throw new StorageError(`memory ${id} was purged; it cannot be written again`);
+          await advanceHeads(client, this.project, inserted);
+          return row;
+        });
+      } catch (err) {
+        // Another client (an import, which takes no per-id lock) gave out this version number
+        // first: decide again against the row that is now current.
+        if (isVersionTaken(err) && attempt < WRITE_ATTEMPTS) continue;
+        if (isVersionTaken(err)) throw new ConflictError(`memory ${id}: its next version number kept being taken by other writers; try again`);
+        if (err instanceof MemoryError) throw err;
+        throw storageError(this.target, err, 'writing a version');
+      }
+    }
+  }
+
+  async importVersions(rows: StoredVersion[]): Promise<{ added: number; skipped: number }> {
+    const seen = new Set<string>();
+    const unique = rows.filter((r) => !seen.has(r.rowId) && (seen.add(r.rowId), true));
+    try {
+      // One transaction: a refused import leaves nothing behind.
+      const added = await this.transaction('importing versions', async (client) => {
+        let n = 0;
+        for (let i = 0; i < unique.length; i += BATCH) {
+          const inserted = await insertVersions(client, this.project, unique.slice(i, i + BATCH));
+          await advanceHeads(client, this.project, inserted);
+          n += inserted.length;
+        }
+        return n;
+      });
+      return { added, skipped: rows.length - added };
+    } catch (err) {
+      if (isVersionTaken(err)) {
+        throw new ConflictError(
+          `the import holds a version whose number another row of the same memory already has (${(err as { detail?: string }).detail ?? 'same id and version'}); nothing was imported`,
+        );
+      }
+      throw storageError(this.target, err, 'importing versions');
+    }
+  }
+
+  async *exportVersions(): AsyncIterable<StoredVersion> {
+    let after = '0';
+    for (;;) {
+      const rows = await this.query<VersionRecord & { seq: string }>(
+        'exporting versions',
+        `SELECT seq, ${VERSION_COLUMNS} FROM memory_versions WHERE project = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+        [this.project, after, BATCH],
+      );
+      for (const r of rows) yield toVersion(r);
+      if (rows.length < BATCH) return;
+      after = rows[rows.length - 1]!.seq;
+    }
+  }
+
+  async purge(id: string): Promise<number> {
+    try {
+      return await this.transaction('purging a memory', async (client) => {
+        await this.lockId(client, id);
+        const { rowCount } = await client.query('DELETE FROM memory_versions WHERE project = $1 AND id = $2', [this.project, id]);
+        if (!rowCount) return 0;
+        await client.query('DELETE FROM memory_heads WHERE project = $1 AND id = $2', [this.project, id]);
+        await client.query('DELETE FROM memory_head_tags WHERE project = $1 AND id = $2', [this.project, id]);
+        await client.query('INSERT INTO memory_purged (project, id, purged_at) VALUES ($1, $2, now()) ON CONFLICT DO NOTHING', [this.project, id]);
+        return rowCount;
+      });
+    } catch (err) {
+      throw storageError(this.target, err, 'purging a memory');
+    }
+  }
+
+  warnings(): StoreWarning[] {
+    return [...this.warningList];
+  }
+
+  /** Number of version rows of this project (for benchmarks and tests). */
+  async countVersions(): Promise<number> {
+    const rows = await this.query<{ n: number }>('counting versions', 'SELECT count(*)::int AS n FROM memory_versions WHERE project = $1', [this.project]);
+    return rows[0]!.n;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+}
+
+function isVersionTaken(err: unknown): boolean {
+  const e = err as { code?: string; constraint?: string };
+  return e.code === UNIQUE_VIOLATION && e.constraint === VERSION_CONSTRAINT;
+}

@@ -1,0 +1,126 @@
+import type { PoolClient } from 'pg';
+import { StorageError } from '../../core/errors';
+
+/**
+ * The PostgreSQL schema, versioned in `agent_memory_schema`. Every table carries the
+ * project key, so one database holds many repositories' memories apart. Ids and row ids
+ * are COLLATE "C" so the database orders them as JavaScript compares strings (the
+ * tie-breaks of versions and search results must agree with the workspace store).
+ */
+export const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
+  {
+    version: 1,
+    sql: `
+      CREATE TABLE agent_memory_meta (key text PRIMARY KEY, value text NOT NULL);
+
+      -- Append-only: a row is inserted once and never updated; only a purge deletes rows.
+      CREATE TABLE memory_versions (
+        seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        project text NOT NULL,
+        row_id text COLLATE "C" NOT NULL,
+        id text COLLATE "C" NOT NULL,
+        version integer NOT NULL CHECK (version >= 1),
+        op text NOT NULL CHECK (op IN ('create', 'edit', 'delete', 'restore')),
+        description text NOT NULL,
+        tags text[] NOT NULL,
+        content text NOT NULL,
+        changed_at timestamptz NOT NULL,
+        deleted_at timestamptz,
+        author text NOT NULL,
+        restored_from integer,
+        UNIQUE (project, row_id),
+        -- The backstop against two writers giving out one version number.
+        UNIQUE (project, id, version)
+      );
+      CREATE INDEX memory_versions_export ON memory_versions (project, seq);
+
+      -- The current version of every id, kept in the transaction that inserts a version,
+      -- so reads, listings and searches never scan the history. description, tags and the
+      -- analysed terms are copied here so a search touches this table only.
+      CREATE TABLE memory_heads (
+        project text NOT NULL,
+        id text COLLATE "C" NOT NULL,
+        seq bigint NOT NULL,
+        row_id text COLLATE "C" NOT NULL,
+        version integer NOT NULL,
+        changed_at timestamptz NOT NULL,
+        deleted_at timestamptz,
+        deleted boolean GENERATED ALWAYS AS (deleted_at IS NOT NULL) STORED,
+        max_version integer NOT NULL,
+        description text NOT NULL,
+        tags text[] NOT NULL,
+        tag_stems text[] NOT NULL,
+        search_vector tsvector NOT NULL,
+        PRIMARY KEY (project, id)
+      );
+      CREATE INDEX memory_heads_by_change ON memory_heads (project, deleted, changed_at DESC, id DESC);
+      CREATE INDEX memory_heads_terms ON memory_heads USING gin (search_vector) WHERE NOT deleted;
+      CREATE INDEX memory_heads_tags ON memory_heads USING gin (tags) WHERE NOT deleted;
+      CREATE INDEX memory_heads_tag_stems ON memory_heads USING gin (tag_stems) WHERE NOT deleted;
+
+      -- The tags of live memories, one row each: the vocabulary with counts, and tag prefix
+      -- lookups (a btree range in "C" order), without reading every head.
+      CREATE TABLE memory_head_tags (
+        project text NOT NULL,
+        tag text COLLATE "C" NOT NULL,
+        id text COLLATE "C" NOT NULL,
+        PRIMARY KEY (project, tag, id)
+      );
+
+      -- Purged ids: an import of an old export must not bring a purged memory back.
+      CREATE TABLE memory_purged (
+        project text NOT NULL,
+        id text COLLATE "C" NOT NULL,
+        purged_at timestamptz NOT NULL,
+        PRIMARY KEY (project, id)
+      );
+    `,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+/**
+ * A constant key for pg_advisory_xact_lock: clients connecting at once migrate one after
+ * the other (the second finds the work done). Per-id write locks use the two-key form,
+ * a separate key space.
+ */
+const MIGRATION_LOCK = 0x61676d656d; // "agmem"
+
+/**
+ * Brings the database to the latest schema in one transaction, under an advisory lock.
+ * A database made by a newer release is refused, not rewritten. `afterMigrate` runs in the
+ * same transaction and lock (the search terms' re-analysis when the analyser changed).
+ */
+export async function migrate(client: PoolClient, afterMigrate: (client: PoolClient) => Promise<void>): Promise<number> {
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await client.query('CREATE TABLE IF NOT EXISTS agent_memory_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+    const { rows } = await client.query<{ v: number }>('SELECT coalesce(max(version), 0)::int AS v FROM agent_memory_schema');
+    const from = rows[0]!.v;
+    if (from > SCHEMA_VERSION) {
+      throw new StorageError(`the database has schema version ${from}, newer than this release understands (${SCHEMA_VERSION}); update Agent Memory`);
+    }
+    for (const m of MIGRATIONS) {
+      if (m.version <= from) continue;
+      await client.query(m.sql);
+      await client.query('INSERT INTO agent_memory_schema (version) VALUES ($1)', [m.version]);
+    }
+    await afterMigrate(client);
+    await client.query('COMMIT');
+    return SCHEMA_VERSION;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+}
+
+export async function getMeta(client: PoolClient, key: string): Promise<string | undefined> {
+  const { rows } = await client.query<{ value: string }>('SELECT value FROM agent_memory_meta WHERE key = $1', [key]);
+  return rows[0]?.value;
+}
+
+export async function setMeta(client: PoolClient, key: string, value: string): Promise<void> {
+  await client.query('INSERT INTO agent_memory_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value]);
+}

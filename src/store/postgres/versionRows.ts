@@ -1,0 +1,112 @@
+import type { ClientBase } from 'pg';
+import { analyzeMemory } from '../../core/search/analysis';
+import type { StoredVersion } from '../store';
+import { isNewer } from '../versionOrder';
+
+/** The columns of a version row, in the order `toVersion` reads them. */
+export const VERSION_COLUMNS = 'row_id, id, version, op, description, tags, content, changed_at, deleted_at, author, restored_from';
+
+export interface VersionRecord {
+  row_id: string;
+  id: string;
+  version: number;
+  op: StoredVersion['op'];
+  description: string;
+  tags: string[];
+  content: string;
+  changed_at: Date;
+  deleted_at: Date | null;
+  author: string;
+  restored_from: number | null;
+}
+
+export function toVersion(r: VersionRecord): StoredVersion {
+  return {
+    rowId: r.row_id, id: r.id, version: r.version, op: r.op, description: r.description, tags: r.tags,
+    content: r.content, changedAt: r.changed_at.toISOString(), deletedAt: r.deleted_at ? r.deleted_at.toISOString() : null,
+    author: r.author, restoredFrom: r.restored_from ?? null,
+  };
+}
+
+/** Thrown by `insertVersions` when a row's version number is taken by another row of its id. */
+export const UNIQUE_VIOLATION = '23505';
+export const VERSION_CONSTRAINT = 'memory_versions_project_id_version_key';
+
+/**
+ * Inserts version rows (in the given order) that are not stored yet by rowId and whose id
+ * was not purged; returns the inserted rows with their seq. A row whose (id, version) is
+ * taken by another row fails the statement (the UNIQUE backstop), and with it the transaction.
+ */
+export async function insertVersions(client: ClientBase, project: string, rows: StoredVersion[]): Promise<Array<StoredVersion & { seq: string }>> {
+  if (rows.length === 0) return [];
+  const payload = rows.map((r, ord) => ({
+    ord, row_id: r.rowId, id: r.id, version: r.version, op: r.op, description: r.description, tags: r.tags,
+    content: r.content, changed_at: r.changedAt, deleted_at: r.deletedAt, author: r.author, restored_from: r.restoredFrom ?? null,
+  }));
+  const { rows: inserted } = await client.query<{ row_id: string; seq: string }>(
+    `INSERT INTO memory_versions (project, ${VERSION_COLUMNS})
+     SELECT $1, r.row_id, r.id, r.version, r.op, r.description, r.tags, r.content, r.changed_at, r.deleted_at, r.author, r.restored_from
+     FROM jsonb_to_recordset($2::jsonb) AS r(ord int, row_id text, id text, version int, op text, description text, tags text[],
+       content text, changed_at timestamptz, deleted_at timestamptz, author text, restored_from int)
+     WHERE NOT EXISTS (SELECT 1 FROM memory_purged p WHERE p.project = $1 AND p.id = r.id)
+     ORDER BY r.ord
+     ON CONFLICT (project, row_id) DO NOTHING
+     RETURNING row_id, seq`,
+    [project, JSON.stringify(payload)],
+  );
+  const seqOf = new Map(inserted.map((r) => [r.row_id, r.seq]));
+  return rows.filter((r) => seqOf.has(r.rowId)).map((r) => ({ ...r, seq: seqOf.get(r.rowId)! }));
+}
+
+/**
+ * Moves the heads of the ids of `inserted` forward, in the same transaction. The update is
+ * monotonic (only a newer version, by changedAt, version, rowId, replaces a head; the
+ * highest version number is kept either way), so two transactions touching one id in any
+ * order leave the same head. The row lock on a head orders its tag rows too.
+ */
+export async function advanceHeads(client: ClientBase, project: string, inserted: Array<StoredVersion & { seq: string }>): Promise<void> {
+  if (inserted.length === 0) return;
+  const newest = new Map<string, StoredVersion & { seq: string; maxVersion: number }>();
+  for (const r of inserted) {
+    const prev = newest.get(r.id);
+    const maxVersion = Math.max(r.version, prev?.maxVersion ?? 0);
+    if (!prev || isNewer(r, prev)) newest.set(r.id, { ...r, maxVersion });
+    else prev.maxVersion = maxVersion;
+  }
+  // Sorted by id, so two batches lock their heads in the same order and cannot deadlock.
+  const payload = [...newest.values()]
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map((r) => {
+      const analysis = analyzeMemory(r);
+      return {
+        id: r.id, seq: r.seq, row_id: r.rowId, version: r.version, changed_at: r.changedAt, deleted_at: r.deletedAt,
+        max_version: r.maxVersion, description: r.description, tags: r.tags, tag_stems: analysis.tagStems, terms: analysis.terms,
+      };
+    });
+  await client.query(
+    `WITH r AS (
+       SELECT * FROM jsonb_to_recordset($2::jsonb) AS r(id text, seq bigint, row_id text, version int, changed_at timestamptz,
+         deleted_at timestamptz, max_version int, description text, tags text[], tag_stems text[], terms text[])
+     ), up AS (
+       INSERT INTO memory_heads AS h (project, id, seq, row_id, version, changed_at, deleted_at, max_version, description, tags, tag_stems, search_vector)
+       SELECT $1, r.id, r.seq, r.row_id, r.version, r.changed_at, r.deleted_at, r.max_version, r.description, r.tags, r.tag_stems, array_to_tsvector(r.terms)
+       FROM r ORDER BY r.id
+       ON CONFLICT (project, id) DO UPDATE SET
+         seq = excluded.seq, row_id = excluded.row_id, version = excluded.version, changed_at = excluded.changed_at,
+         deleted_at = excluded.deleted_at, max_version = greatest(h.max_version, excluded.max_version),
+         description = excluded.description, tags = excluded.tags, tag_stems = excluded.tag_stems, search_vector = excluded.search_vector
+       WHERE (excluded.changed_at, excluded.version, excluded.row_id) > (h.changed_at, h.version, h.row_id)
+       RETURNING h.id, h.tags, h.deleted_at
+     ), older AS (
+       UPDATE memory_heads h SET max_version = r.max_version FROM r
+       WHERE h.project = $1 AND h.id = r.id AND h.max_version < r.max_version AND r.id NOT IN (SELECT id FROM up)
+     ), gone AS (
+       DELETE FROM memory_head_tags t USING up
+       WHERE t.project = $1 AND t.id = up.id AND (up.deleted_at IS NOT NULL OR NOT (t.tag = ANY (up.tags)))
+     )
+     INSERT INTO memory_head_tags (project, tag, id)
+     SELECT $1, tag, up.id FROM up CROSS JOIN LATERAL unnest(up.tags) AS tag WHERE up.deleted_at IS NULL
+     ON CONFLICT DO NOTHING`,
+    [project, JSON.stringify(payload)],
+  );
+}

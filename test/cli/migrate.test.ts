@@ -1,0 +1,86 @@
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { freshProject, requirePostgres } from '../helpers/postgres';
+import { tmpDir } from '../helpers/tmp';
+
+const CLI = path.resolve(__dirname, '..', '..', 'dist', 'cli.js');
+
+/** Runs the bundled CLI in its own process, with the given extra environment. */
+function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, AGENT_MEMORY_AUTHOR: 'cli-test@example.com', AGENT_MEMORY_DATABASE_URL: '', AGENT_MEMORY_PROJECT: '', ...env },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function ok(r: ReturnType<typeof cli>): string {
+  assert.equal(r.code, 0, `exit ${r.code}: ${r.stderr}`);
+  return r.stdout;
+}
+
+describe('CLI on PostgreSQL: --store postgres://, AGENT_MEMORY_DATABASE_URL, migrate (dist/cli.js in a child process)', function () {
+  this.timeout(120_000);
+  let url: string;
+  before(async function () {
+    assert.ok(fs.existsSync(CLI), 'dist/cli.js is missing: run `npm run build` first');
+    url = await requirePostgres(this);
+  });
+
+  it('migrates a folder to PostgreSQL and back with every version and its history, idempotently', () => {
+    const src = tmpDir();
+    const { id } = JSON.parse(ok(cli(['--store', src, '--json', 'create', '--description', 'Vitest hangs on open handles', '--tags', 'vitest', '--content', 'v1']))) as { id: string };
+    ok(cli(['--store', src, 'edit', id, '--content', 'v2']));
+    ok(cli(['--store', src, 'delete', id]));
+    const other = JSON.parse(ok(cli(['--store', src, '--json', 'create', '--description', 'Pin pnpm in CI', '--tags', 'pnpm,ci', '--content', 'x']))) as { id: string };
+    const project = freshProject();
+
+    const toPg = ok(cli(['migrate', '--from', src, '--to', url, '--project', project]));
+    assert.match(toPg, /4 version\(s\) added, 0 skipped/);
+    assert.match(ok(cli(['migrate', '--from', src, '--to', url, '--project', project])), /0 version\(s\) added, 4 skipped/, 'a second run adds nothing');
+
+    // The same history, read through the team database.
+    const history = JSON.parse(ok(cli(['--store', url, '--project', project, '--json', 'history', id]))) as Array<{ version: number; op: string; content: string }>;
+    assert.deepEqual(history.map((h) => `${h.version}:${h.op}:${h.content}`), ['1:create:v1', '2:edit:v2', '3:delete:v2']);
+    const hits = JSON.parse(ok(cli(['--json', 'search', 'pnpm'], { AGENT_MEMORY_DATABASE_URL: url, AGENT_MEMORY_PROJECT: project }))) as Array<{ id: string }>;
+    assert.deepEqual(hits.map((h) => h.id), [other.id]);
+
+    const back = tmpDir();
+    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', url, '--to', back], { AGENT_MEMORY_PROJECT: project }))), { added: 4, skipped: 0 });
+    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', url, '--to', back], { AGENT_MEMORY_PROJECT: project }))), { added: 0, skipped: 4 });
+    const exported = (dir: string) => ok(cli(['--store', dir, 'export'])).split('\n').filter(Boolean).map((l) => JSON.parse(l) as { rowId: string });
+    assert.deepEqual(exported(back), exported(src), 'the round trip keeps every row as it was, in order');
+  });
+
+  it('writes and restores through --store postgres:// like through a folder', () => {
+    const project = freshProject();
+    const s = ['--store', url, '--project', project];
+    const { id } = JSON.parse(ok(cli([...s, '--json', 'create', '--description', 'Flaky e2e login', '--tags', 'e2e', '--content', 'c']))) as { id: string };
+    ok(cli([...s, 'delete', id]));
+    assert.deepEqual(JSON.parse(ok(cli([...s, '--json', 'search', 'e2e']))), []);
+    assert.deepEqual(JSON.parse(ok(cli([...s, '--json', 'restore', id]))), { id, version: 3, restoredFrom: 1 });
+    assert.equal(JSON.parse(ok(cli([...s, '--json', 'list']))).items.length, 1);
+  });
+
+  it('refuses a connection string holding a password, without repeating it, and writes nothing', () => {
+    const u = new URL(url);
+    u.username ||= 'postgres';
+    u.password = 's3cretPassw0rd';
+    const withPassword = u.toString();
+    const r = cli(['--store', withPassword, 'list']);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /holds a password; leave it out and set PGPASSWORD/);
+    assert.ok(!r.stderr.includes('s3cretPassw0rd'));
+    const m = cli(['migrate', '--from', tmpDir(), '--to', withPassword]);
+    assert.equal(m.code, 2);
+    assert.ok(!m.stderr.includes('s3cretPassw0rd'));
+  });
+
+  it('says which server it cannot reach, and exits 1', () => {
+    const r = cli(['--store', 'postgres://nobody@127.0.0.1:1/none', 'list']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /cannot reach the PostgreSQL server at 127\.0\.0\.1:1 \(database none, user nobody\)/);
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * The PostgreSQL side of the test run: a scratch database (agent_memory_test_<random>) made
+ * on first use and dropped when mocha finishes (a root hook; .mocharc.json requires this
+ * file). Suites that need it call `requirePostgres` in a `before` hook: when the server
+ * cannot be reached they are skipped with a plain "PostgreSQL tests NOT RUN: <reason>",
+ * and under CI=true that is a failure instead.
+ */
+import { randomBytes } from 'node:crypto';
+import { Client, escapeIdentifier } from 'pg';
+
+/** The maintenance connection used to create and drop the scratch database. */
+export const PG_ADMIN_URL = process.env.AGENT_MEMORY_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+type Scratch = { url: string; name: string } | { reason: string };
+let scratch: Promise<Scratch> | undefined;
+let notRunSaid = false;
+
+function urlFor(database: string): string {
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+async function createScratch(): Promise<Scratch> {
+  const name = `agent_memory_test_${randomBytes(6).toString('hex')}`;
+  const client = new Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+    await client.query(`CREATE DATABASE ${escapeIdentifier(name)}`);
+    return { url: urlFor(name), name };
+  } catch (err) {
+    return { reason: `${new URL(PG_ADMIN_URL).host}: ${(err as Error).message || String(err)}` };
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** The scratch database's URL, or why there is none. */
+export function scratchDatabase(): Promise<Scratch> {
+  return (scratch ??= createScratch());
+}
+
+/** For a suite's `before` hook: the scratch database URL, or the suite is skipped (a failure under CI=true). */
+export async function requirePostgres(ctx: Mocha.Context): Promise<string> {
+  const s = await scratchDatabase();
+  if ('url' in s) return s.url;
+  if (process.env.CI === 'true') throw new Error(`PostgreSQL tests cannot run under CI=true: ${s.reason}`);
+  if (!notRunSaid) console.log(`\n    PostgreSQL tests NOT RUN: ${s.reason}\n`);
+  notRunSaid = true;
+  ctx.skip();
+}
+
+/** A project key of its own for each store a test opens: tests never see each other's memories. */
+export function freshProject(): string {
+  return `test-${randomBytes(6).toString('hex')}`;
+}
+
+export const mochaHooks = {
+  async afterAll(this: Mocha.Context) {
+    if (!scratch) return;
+    const s = await scratch;
+    if (!('url' in s)) {
+      console.log(`PostgreSQL tests NOT RUN: ${s.reason}`);
+      return;
+    }
+    const client = new Client({ connectionString: PG_ADMIN_URL });
+    await client.connect();
+    try {
+      // FORCE: a pool a failed test left open must not keep the scratch database alive.
+      await client.query(`DROP DATABASE IF EXISTS ${escapeIdentifier(s.name)} WITH (FORCE)`);
+    } finally {
+      await client.end();
+    }
+  },
+};
