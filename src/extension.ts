@@ -1,70 +1,72 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { MemoryService } from './core/memoryService';
-import { resolveAuthor } from './platform/author';
-import { STORE_FOLDER } from './platform/storeLocation';
-import { SqlJsStore } from './store/sqljs/sqljsStore';
 import { registerHistoryCommands } from './vscode/editor/historyCommands';
 import { type MemoryFileSystem, registerMemoryFileSystem } from './vscode/editor/memoryFileSystem';
 import { type MemoriesTreeProvider, registerMemoriesView } from './vscode/memoriesView';
 import { registerSearchCommand } from './vscode/searchCommand';
 import { StoreChanges } from './vscode/storeChanges';
+import { StoreSession } from './vscode/storeSession';
+import { registerStoreStatus } from './vscode/team/statusBar';
+import { registerTeamCommands } from './vscode/team/teamCommands';
+import { affectsStore } from './vscode/team/teamSettings';
 import { registerTools } from './vscode/tools';
 import { registerMemoryCommands } from './vscode/view/memoryCommands';
 
-/**
- * Composition root: reads settings, builds the store on first use, registers everything.
- * The store opens lazily so activation stays cheap.
- */
 /** What activate() returns: the parts the extension-host tests look at. */
 export interface AgentMemoryApi {
   memoriesView: MemoriesTreeProvider;
   memoryFiles: MemoryFileSystem;
+  session: StoreSession;
+  status: vscode.StatusBarItem;
 }
 
+/** How often the views look for other clients' writes to a team database (a workspace store is watched instead). */
+const TEAM_POLL_MS = 20_000;
+
+/**
+ * Composition root: reads settings, registers everything, and leaves the store closed until
+ * the first command, view or tool needs it, so activation stays cheap.
+ */
 export function activate(context: vscode.ExtensionContext): AgentMemoryApi {
   const log = vscode.window.createOutputChannel('Agent Memory', { log: true });
-  context.subscriptions.push(log);
+  const session = new StoreSession(context, log);
+  const changes = new StoreChanges(session.storeDir());
+  context.subscriptions.push(log, changes);
+  const getService = session.getService;
 
-  const storeDir = (): string | undefined => {
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    if (!folder) return undefined;
-    return path.resolve(folder, vscode.workspace.getConfiguration('agentMemory').get<string>('storePath') || STORE_FOLDER);
-  };
-
-  let service: Promise<MemoryService> | undefined;
-  let store: SqlJsStore | undefined;
-  const getService = (): Promise<MemoryService> => {
-    service ??= (async () => {
-      const dir = storeDir();
-      if (!dir) throw new Error(vscode.l10n.t('Open a folder first: Agent Memory keeps its store in the workspace.'));
-      const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
-      const wasm = path.join(context.extensionPath, 'dist', 'sql-wasm.wasm');
-      store = await SqlJsStore.open({
-        dir,
-        wasmPath: fs.existsSync(wasm) ? wasm : undefined,
-        onWarning: (w) => log.warn(w.message),
-      });
-      log.info(`store opened at ${dir}`);
-      const author = vscode.workspace.getConfiguration('agentMemory').get<string>('author');
-      return new MemoryService(store, { author: () => resolveAuthor(author, folder) });
-    })();
-    service.catch(() => (service = undefined));
-    return service;
-  };
-
-  const changes = new StoreChanges(storeDir());
-  context.subscriptions.push(changes);
   registerSearchCommand(context, getService, log);
   registerTools(context, getService);
   const memoryFiles = registerMemoryFileSystem(context, getService, changes);
   const memoriesView = registerMemoriesView(context, getService, changes, log);
   registerMemoryCommands(context, getService, memoriesView, changes, log);
   registerHistoryCommands(context, getService, changes, log);
-  // Wait for a store that is still opening, so it is closed (and checkpointed) too.
-  context.subscriptions.push({ dispose: () => void service?.then(() => store?.close(), () => undefined) });
-  return { memoriesView, memoryFiles };
+  registerTeamCommands(context, session, log);
+  const status = registerStoreStatus(context, session);
+
+  // Other clients of a team database write without a file to watch: poll for the newest change.
+  let polling: vscode.Disposable | undefined;
+  const fingerprint = async () => {
+    const service = await getService();
+    const [live, deleted] = await Promise.all([service.list({ limit: 1 }), service.list({ deleted: true, limit: 1 })]);
+    return JSON.stringify([live.items[0]?.id, live.items[0]?.changedAt, deleted.items[0]?.id, deleted.items[0]?.changedAt]);
+  };
+  let reopenTimer: NodeJS.Timeout | undefined;
+  context.subscriptions.push(
+    session.onDidChangeState((state) => {
+      polling?.dispose();
+      polling = state.kind === 'open' && state.backend === 'postgres' ? changes.poll(fingerprint, TEAM_POLL_MS) : undefined;
+      if (state.kind === 'failed') memoriesView.refresh();
+    }),
+    // Several settings change at once when a team database is connected: reopen once.
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!affectsStore(e)) return;
+      clearTimeout(reopenTimer);
+      reopenTimer = setTimeout(() => void session.reopenIfChanged().then(() => changes.fireSoon(0)), 200);
+    }),
+    { dispose: () => { clearTimeout(reopenTimer); polling?.dispose(); } },
+    // Closes (and checkpoints) the store on deactivation, waiting for one still opening.
+    session,
+  );
+  return { memoriesView, memoryFiles, session, status };
 }
 
 export function deactivate(): void {

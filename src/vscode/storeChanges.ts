@@ -20,6 +20,31 @@ export class StoreChanges implements vscode.Disposable {
     this.disposables.push(watcher, watcher.onDidChange(soon), watcher.onDidCreate(soon), watcher.onDidDelete(soon));
   }
 
+  /**
+   * For a store without a file to watch (the team database): asks `fingerprint` every
+   * `everyMs` and fires when the answer changes. A failed poll is skipped, not fatal.
+   */
+  poll(fingerprint: () => Promise<string>, everyMs: number): vscode.Disposable {
+    let last: string | undefined;
+    let busy = false;
+    const tick = async () => {
+      if (busy) return;
+      busy = true;
+      try {
+        const now = await fingerprint();
+        if (last !== undefined && now !== last) this.fireSoon(0);
+        last = now;
+      } catch {
+        // The status bar reports an unusable store; polling just tries again.
+      } finally {
+        busy = false;
+      }
+    };
+    void tick();
+    const timer = setInterval(() => void tick(), everyMs);
+    return new vscode.Disposable(() => clearInterval(timer));
+  }
+
   /** After a write of this window: listeners hear of it without waiting for the file watcher. */
   fireSoon(delayMs = 150): void {
     clearTimeout(this.timer);

@@ -1,0 +1,125 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { MemoryService } from '../core/memoryService';
+import { resolveAuthor } from '../platform/author';
+import { STORE_FOLDER } from '../platform/storeLocation';
+import { PgStore } from '../store/postgres/pgStore';
+import { SqlJsStore } from '../store/sqljs/sqljsStore';
+import type { Store, StoreWarning } from '../store/store';
+import { configuredBackend, passwordKey, pgStoreOptions, settingsProblem, teamDatabaseSettings } from './team/teamSettings';
+
+/** What the status bar and the tests see of the store. */
+export type StoreState =
+  | { kind: 'closed' }
+  | { kind: 'opening'; where: string }
+  | { kind: 'open'; backend: 'workspace' | 'postgres'; where: string }
+  | { kind: 'failed'; backend: 'workspace' | 'postgres'; message: string };
+
+/**
+ * The store the settings choose (the workspace folder's, or the team database), opened on
+ * first use and reopened when the settings change. Every part of the extension reaches the
+ * store through `getService`, so the tools, views and editor never know which backend it is.
+ * A store that cannot open is a state with a message (the status bar and the views show it),
+ * never a crash; the next use tries again.
+ */
+export class StoreSession implements vscode.Disposable {
+  private opened: Promise<{ service: MemoryService; store: Store }> | undefined;
+  /** The settings the open store was opened with (see settingsKey). */
+  private openedWith: string | undefined;
+  /** Counts opens, so an open that a reopen overtook cannot report its state. */
+  private generation = 0;
+  private current: StoreState = { kind: 'closed' };
+  private readonly stateChanged = new vscode.EventEmitter<StoreState>();
+  readonly onDidChangeState = this.stateChanged.event;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  get state(): StoreState {
+    return this.current;
+  }
+
+  /** The workspace store's folder, when there is a workspace folder. */
+  storeDir(): string | undefined {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    if (!folder) return undefined;
+    return path.resolve(folder, vscode.workspace.getConfiguration('agentMemory').get<string>('storePath') || STORE_FOLDER);
+  }
+
+  getService = (): Promise<MemoryService> => {
+    if (!this.opened) {
+      const gen = ++this.generation;
+      this.openedWith = this.settingsKey();
+      const opening = this.open(gen);
+      this.opened = opening;
+      opening.catch((err: Error) => {
+        if (this.opened !== opening) return;
+        this.opened = undefined;
+        this.setState(gen, { kind: 'failed', backend: configuredBackend(), message: err.message });
+        this.log.error(`the memory store could not be opened: ${err.message}`);
+      });
+    }
+    return this.opened.then((o) => o.service);
+  };
+
+  /**
+   * Reopens when the settings now name another store than the open one. A reopen closes the
+   * store under any operation still running on it, so it is not done for unrelated changes.
+   */
+  async reopenIfChanged(): Promise<void> {
+    if (this.opened && this.openedWith === this.settingsKey()) return;
+    await this.reopen();
+  }
+
+  /** Closes the open store (waiting for one still opening); the next use opens the one the settings name now. */
+  async reopen(): Promise<void> {
+    const closing = this.opened;
+    this.opened = undefined;
+    this.setState(++this.generation, { kind: 'closed' });
+    await closing?.then((o) => o.store.close(), () => undefined).catch((err: Error) => this.log.warn(`closing the store failed: ${err.message}`));
+  }
+
+  dispose(): void {
+    void this.reopen();
+    this.stateChanged.dispose();
+  }
+
+  private async open(gen: number): Promise<{ service: MemoryService; store: Store }> {
+    const onWarning = (w: StoreWarning) => this.log.warn(w.message);
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    let store: Store;
+    if (configuredBackend() === 'postgres') {
+      const db = teamDatabaseSettings();
+      const problem = settingsProblem(db);
+      if (problem) throw new Error(problem);
+      this.setState(gen, { kind: 'opening', where: db.url });
+      const password = await this.context.secrets.get(passwordKey(db.url));
+      store = await PgStore.open(pgStoreOptions(db, password, onWarning));
+      this.setState(gen, { kind: 'open', backend: 'postgres', where: store.location });
+    } else {
+      const dir = this.storeDir();
+      if (!dir) throw new Error(vscode.l10n.t('Open a folder first: Agent Memory keeps its store in the workspace.'));
+      this.setState(gen, { kind: 'opening', where: dir });
+      const wasm = path.join(this.context.extensionPath, 'dist', 'sql-wasm.wasm');
+      store = await SqlJsStore.open({ dir, wasmPath: fs.existsSync(wasm) ? wasm : undefined, onWarning });
+      this.setState(gen, { kind: 'open', backend: 'workspace', where: dir });
+    }
+    this.log.info(`store opened: ${store.location}`);
+    const author = vscode.workspace.getConfiguration('agentMemory').get<string>('author');
+    return { store, service: new MemoryService(store, { author: () => resolveAuthor(author, folder ?? process.cwd()) }) };
+  }
+
+  /** Everything that decides which store opens. */
+  private settingsKey(): string {
+    return JSON.stringify([configuredBackend(), this.storeDir(), teamDatabaseSettings()]);
+  }
+
+  private setState(gen: number, state: StoreState): void {
+    if (gen !== this.generation) return;
+    this.current = state;
+    this.stateChanged.fire(state);
+  }
+}

@@ -1,0 +1,124 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { PgStore } from '../../store/postgres/pgStore';
+import type { StoreSession } from '../storeSession';
+import { passwordKey, pgStoreOptions, settingsProblem, type TeamDatabase, teamDatabaseSettings, type TlsMode } from './teamSettings';
+
+/** What "Connect to Team Database" asks for; any field given here is not asked (for scripts and tests). */
+export interface ConnectArgs {
+  url?: string;
+  project?: string;
+  tls?: TlsMode;
+  /** Empty: no stored password (PGPASSWORD, ~/.pgpass or none). */
+  password?: string;
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/**
+ * "Agent Memory: Connect to Team Database" asks for the server, the project key, TLS and the
+ * password, tries the connection, and only when it works saves the settings (workspace) and
+ * the password (SecretStorage, per server URL): a failed attempt changes nothing.
+ * "Agent Memory: Use the Workspace Store" switches back; the password stays stored.
+ */
+export function registerTeamCommands(context: vscode.ExtensionContext, session: StoreSession, log: vscode.LogOutputChannel): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand('agentMemory.connectTeamDatabase', async (args?: ConnectArgs) => {
+      try {
+        const connected = await connect(context, log, args ?? {});
+        // Now, not when the settings' change event arrives: the next call must reach the new store.
+        if (connected) await session.reopenIfChanged();
+        return connected;
+      } catch (err) {
+        log.error(err as Error);
+        void vscode.window.showErrorMessage(vscode.l10n.t('Agent Memory: {0}', (err as Error).message));
+        return false;
+      }
+    }),
+    vscode.commands.registerCommand('agentMemory.useWorkspaceStore', async () => {
+      await settings().update('storage.backend', 'workspace', target());
+      await session.reopenIfChanged();
+      void vscode.window.setStatusBarMessage(vscode.l10n.t('Agent Memory: using the workspace store'), 4000);
+    }),
+    vscode.commands.registerCommand('agentMemory.showLog', () => log.show()),
+  );
+}
+
+const settings = () => vscode.workspace.getConfiguration('agentMemory');
+const target = () => (vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
+
+/** Returns true when connected and saved, false when cancelled or refused. */
+async function connect(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, args: ConnectArgs): Promise<boolean> {
+  const before = teamDatabaseSettings();
+  let password = args.password;
+  let url = args.url ?? (await vscode.window.showInputBox({
+    title: vscode.l10n.t('Team database (1/4): server'),
+    prompt: vscode.l10n.t('postgres://user@host:5432/database. A password typed here is moved to the secret store.'),
+    value: before.url || 'postgres://user@host:5432/agent_memory',
+    ignoreFocusOut: true,
+    validateInput: (v) => (/^postgres(ql)?:\/\/[^/]+/i.test(v.trim()) ? undefined : vscode.l10n.t('Expected postgres://user@host:5432/database')),
+  }));
+  if (url === undefined) return false;
+  // A password in the URL would end up in settings.json: keep it in SecretStorage instead.
+  const parsed = new URL(url.trim());
+  if (parsed.password) {
+    password ??= decodeURIComponent(parsed.password);
+    parsed.password = '';
+  }
+  url = parsed.toString();
+
+  const folderName = vscode.workspace.workspaceFolders?.[0] ? path.basename(vscode.workspace.workspaceFolders[0].uri.fsPath) : '';
+  const project = args.project ?? (await vscode.window.showInputBox({
+    title: vscode.l10n.t('Team database (2/4): project key'),
+    prompt: vscode.l10n.t('Keeps this repository\'s memories apart from others on the same server. Use the same key in the CLI and MCP server (AGENT_MEMORY_PROJECT).'),
+    value: before.project || folderName,
+    ignoreFocusOut: true,
+    validateInput: (v) => (v.trim().length >= 1 && v.trim().length <= 200 ? undefined : vscode.l10n.t('1–200 characters')),
+  }));
+  if (project === undefined) return false;
+
+  const tls = args.tls ?? (await pickTls(LOOPBACK.has(parsed.hostname) ? 'off' : before.tls));
+  if (tls === undefined) return false;
+
+  if (password === undefined) {
+    password = await vscode.window.showInputBox({
+      title: vscode.l10n.t('Team database (4/4): password for {0}', decodeURIComponent(parsed.username) || vscode.l10n.t('the default user')),
+      prompt: vscode.l10n.t('Kept in VS Code\'s secret storage, never in settings. Leave empty to use PGPASSWORD, ~/.pgpass or no password.'),
+      password: true,
+      ignoreFocusOut: true,
+    });
+    if (password === undefined) return false;
+  }
+
+  const db: TeamDatabase = { url, project: project.trim(), tls, caFile: before.caFile };
+  const problem = settingsProblem(db);
+  if (problem) throw new Error(problem);
+  await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Connecting to the team database…') },
+    async () => {
+      const store = await PgStore.open(pgStoreOptions(db, password || undefined, (w) => log.warn(w.message)));
+      await store.close();
+    },
+  );
+  if (password) await context.secrets.store(passwordKey(url), password);
+  else await context.secrets.delete(passwordKey(url));
+  const c = settings();
+  await c.update('postgres.url', url, target());
+  await c.update('postgres.project', db.project, target());
+  await c.update('postgres.tls', tls, target());
+  await c.update('storage.backend', 'postgres', target());
+  log.info(`connected to the team database ${url} (project ${db.project})`);
+  void vscode.window.showInformationMessage(vscode.l10n.t('Agent Memory now uses the team database {0} (project {1}).', url, db.project));
+  return true;
+}
+
+async function pickTls(preferred: TlsMode): Promise<TlsMode | undefined> {
+  const items: Array<vscode.QuickPickItem & { mode: TlsMode }> = [
+    { mode: 'verify', label: vscode.l10n.t('TLS, certificate verified'), detail: vscode.l10n.t('For a server on the network (a custom CA goes in agentMemory.postgres.caFile).') },
+    { mode: 'require', label: vscode.l10n.t('TLS, certificate not verified'), detail: vscode.l10n.t('Encrypted, but an impostor server would not be noticed.') },
+    { mode: 'off', label: vscode.l10n.t('No TLS'), detail: vscode.l10n.t('Only for a server on this machine.') },
+  ];
+  items.sort((a, b) => Number(b.mode === preferred) - Number(a.mode === preferred));
+  const pick = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Team database (3/4): connection security'), ignoreFocusOut: true });
+  return pick?.mode;
+}
