@@ -60,7 +60,10 @@ export function activate(context: vscode.ExtensionContext): AgentMemoryApi {
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!affectsStore(e)) return;
       clearTimeout(reopenTimer);
-      reopenTimer = setTimeout(() => void session.reopenIfChanged().then(() => changes.fireSoon(0)), 200);
+      reopenTimer = setTimeout(() => {
+        changes.watch(session.storeDir());
+        void session.reopenIfChanged().then(() => changes.fireSoon(0));
+      }, 200);
     }),
     { dispose: () => { clearTimeout(reopenTimer); polling?.dispose(); } },
     // Closes (and checkpoints) the store on deactivation, waiting for one still opening.

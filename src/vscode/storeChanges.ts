@@ -10,14 +10,21 @@ export class StoreChanges implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChange = this.emitter.event;
   private timer: NodeJS.Timeout | undefined;
-  private readonly disposables: vscode.Disposable[] = [this.emitter];
+  private watcher: vscode.Disposable | undefined;
 
   /** Watches the store's journal in `dir`, when there is a workspace folder to hold it. */
   constructor(dir: string | undefined) {
+    this.watch(dir);
+  }
+
+  /** Watches the journal in `dir` instead (the store folder setting changed); undefined watches nothing. */
+  watch(dir: string | undefined): void {
+    this.watcher?.dispose();
+    this.watcher = undefined;
     if (!dir) return;
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(dir), 'journal.jsonl'));
     const soon = () => this.fireSoon();
-    this.disposables.push(watcher, watcher.onDidChange(soon), watcher.onDidCreate(soon), watcher.onDidDelete(soon));
+    this.watcher = vscode.Disposable.from(watcher, watcher.onDidChange(soon), watcher.onDidCreate(soon), watcher.onDidDelete(soon));
   }
 
   /**
@@ -53,6 +60,7 @@ export class StoreChanges implements vscode.Disposable {
 
   dispose(): void {
     clearTimeout(this.timer);
-    for (const d of this.disposables) d.dispose();
+    this.watcher?.dispose();
+    this.emitter.dispose();
   }
 }

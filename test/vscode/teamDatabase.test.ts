@@ -30,8 +30,12 @@ async function api(): Promise<AgentMemoryApi> {
 
 /** The CLI on the team database, as an agent outside VS Code would reach it. */
 function teamCli<T>(...args: string[]): T {
+  return teamCliIn<T>(PROJECT, ...args);
+}
+
+function teamCliIn<T>(project: string, ...args: string[]): T {
   const seed = readSeed();
-  return JSON.parse(execFileSync(seed.node, [seed.cli, '--store', dbUrl(), '--project', PROJECT, '--json', ...args], { encoding: 'utf8', timeout: 20_000 })) as T;
+  return JSON.parse(execFileSync(seed.node, [seed.cli, '--store', dbUrl(), '--project', project, '--json', ...args], { encoding: 'utf8', timeout: 20_000 })) as T;
 }
 
 const text = (r: vscode.LanguageModelToolResult) => r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
@@ -71,7 +75,7 @@ describe('the team database (PostgreSQL) in VS Code', function () {
   it('connects, and from then on the tools, the view and the CLI share the database', async () => {
     const { session, memoriesView, status } = await api();
     const ok = await vscode.commands.executeCommand<boolean>('agentMemory.connectTeamDatabase', {
-      url: `${dbUrl().replace('postgres@', 'postgres:s3cret-not-in-settings@')}`, project: PROJECT, tls: 'off',
+      url: `${dbUrl().replace('postgres@', 'postgres:s3cret-not-in-settings@')}`, project: PROJECT, tls: 'off', copyWorkspaceMemories: false,
     });
     assert.equal(ok, true);
     assert.equal(settings().get('storage.backend'), 'postgres');
@@ -121,5 +125,20 @@ describe('the team database (PostgreSQL) in VS Code', function () {
     await vscode.commands.executeCommand('agentMemory.useWorkspaceStore');
     assert.equal(settings().get('storage.backend'), 'workspace');
     await until('the view to list the workspace memories again', async () => (await ids(memoriesView)).includes(readSeed().id));
+  });
+
+  it('connecting can copy the workspace store\'s memories, every version, and a second copy adds nothing', async () => {
+    const seed = readSeed();
+    const connect = () => vscode.commands.executeCommand<boolean>('agentMemory.connectTeamDatabase', {
+      url: dbUrl(), project: 'vscode-copy', tls: 'off', password: '', copyWorkspaceMemories: true,
+    });
+    assert.equal(await connect(), true);
+    const copied = teamCliIn<{ description: string; version: number }>('vscode-copy', 'read', seed.id);
+    assert.equal(copied.description, seed.description);
+    const versions = teamCliIn<unknown[]>('vscode-copy', 'history', seed.id).length;
+    // The team database is now in use: switching back and connecting again copies nothing twice.
+    await vscode.commands.executeCommand('agentMemory.useWorkspaceStore');
+    assert.equal(await connect(), true);
+    assert.equal(teamCliIn<unknown[]>('vscode-copy', 'history', seed.id).length, versions);
   });
 });

@@ -2,7 +2,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { PgStore } from '../../store/postgres/pgStore';
 import type { StoreSession } from '../storeSession';
-import { passwordKey, pgStoreOptions, settingsProblem, type TeamDatabase, teamDatabaseSettings, type TlsMode } from './teamSettings';
+import type { StoredVersion } from '../../store/store';
+import { configuredBackend, passwordKey, pgStoreOptions, settingsProblem, type TeamDatabase, teamDatabaseSettings, type TlsMode } from './teamSettings';
 
 /** What "Connect to Team Database" asks for; any field given here is not asked (for scripts and tests). */
 export interface ConnectArgs {
@@ -11,7 +12,12 @@ export interface ConnectArgs {
   tls?: TlsMode;
   /** Empty: no stored password (PGPASSWORD, ~/.pgpass or none). */
   password?: string;
+  /** Copy the workspace store's memories (every version) to the database; asked when not given. */
+  copyWorkspaceMemories?: boolean;
 }
+
+/** Rows per import call when copying a workspace store to the database. */
+const COPY_BATCH = 1000;
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -25,7 +31,7 @@ export function registerTeamCommands(context: vscode.ExtensionContext, session: 
   context.subscriptions.push(
     vscode.commands.registerCommand('agentMemory.connectTeamDatabase', async (args?: ConnectArgs) => {
       try {
-        const connected = await connect(context, log, args ?? {});
+        const connected = await connect(context, session, log, args ?? {});
         // Now, not when the settings' change event arrives: the next call must reach the new store.
         if (connected) await session.reopenIfChanged();
         return connected;
@@ -48,7 +54,7 @@ const settings = () => vscode.workspace.getConfiguration('agentMemory');
 const target = () => (vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
 
 /** Returns true when connected and saved, false when cancelled or refused. */
-async function connect(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, args: ConnectArgs): Promise<boolean> {
+async function connect(context: vscode.ExtensionContext, session: StoreSession, log: vscode.LogOutputChannel, args: ConnectArgs): Promise<boolean> {
   const before = teamDatabaseSettings();
   let password = args.password;
   let url = args.url ?? (await vscode.window.showInputBox({
@@ -93,13 +99,15 @@ async function connect(context: vscode.ExtensionContext, log: vscode.LogOutputCh
   const db: TeamDatabase = { url, project: project.trim(), tls, caFile: before.caFile };
   const problem = settingsProblem(db);
   if (problem) throw new Error(problem);
-  await vscode.window.withProgress(
+  const store = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Connecting to the team database…') },
-    async () => {
-      const store = await PgStore.open(pgStoreOptions(db, password || undefined, (w) => log.warn(w.message)));
-      await store.close();
-    },
+    () => PgStore.open(pgStoreOptions(db, password || undefined, (w) => log.warn(w.message))),
   );
+  try {
+    await offerCopy(session, store, log, args.copyWorkspaceMemories);
+  } finally {
+    await store.close();
+  }
   if (password) await context.secrets.store(passwordKey(url), password);
   else await context.secrets.delete(passwordKey(url));
   const c = settings();
@@ -121,4 +129,45 @@ async function pickTls(preferred: TlsMode): Promise<TlsMode | undefined> {
   items.sort((a, b) => Number(b.mode === preferred) - Number(a.mode === preferred));
   const pick = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Team database (3/4): connection security'), ignoreFocusOut: true });
   return pick?.mode;
+}
+
+/**
+ * Switching a workspace that has memories to the team database: offers to copy them, every
+ * version with its history (as `agent-memory migrate` does). Stored rows are skipped, so a
+ * second copy, or a teammate's copy of the same git-shared journal, adds nothing twice.
+ */
+async function offerCopy(session: StoreSession, target: PgStore, log: vscode.LogOutputChannel, copy: boolean | undefined): Promise<void> {
+  if (copy === false || configuredBackend() !== 'workspace') return;
+  const source = await session.getService();
+  if ((await source.list({ limit: 1 })).items.length === 0 && (await source.list({ deleted: true, limit: 1 })).items.length === 0) return;
+  if (copy === undefined) {
+    const yes = vscode.l10n.t('Copy');
+    const answer = await vscode.window.showInformationMessage(
+      vscode.l10n.t('Copy this workspace\'s memories to the team database?'),
+      { modal: true, detail: vscode.l10n.t('Every version is copied with its history; memories already there are skipped. The workspace store is left as it is.') },
+      yes,
+    );
+    if (answer !== yes) return;
+  }
+  const totals = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Copying memories to the team database…') },
+    async () => {
+      const sum = { added: 0, skipped: 0 };
+      let batch: StoredVersion[] = [];
+      const flush = async () => {
+        const r = await target.importVersions(batch);
+        sum.added += r.added;
+        sum.skipped += r.skipped;
+        batch = [];
+      };
+      for await (const row of source.exportVersions()) {
+        batch.push(row);
+        if (batch.length >= COPY_BATCH) await flush();
+      }
+      if (batch.length) await flush();
+      return sum;
+    },
+  );
+  log.info(`copied the workspace store to the team database: ${totals.added} versions added, ${totals.skipped} already there`);
+  void vscode.window.showInformationMessage(vscode.l10n.t('{0} versions copied to the team database ({1} were there already).', totals.added, totals.skipped));
 }
