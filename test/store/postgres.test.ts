@@ -186,6 +186,36 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
     });
   });
 
+  it('upgrades a schema-1 database in place: its rows kept, twins accepted afterwards', async () => {
+    const db = `agent_memory_test_${randomBytes(6).toString('hex')}`;
+    await withClient(PG_ADMIN_URL, (c) => c.query(`CREATE DATABASE ${escapeIdentifier(db)}`));
+    try {
+      const u = new URL(PG_ADMIN_URL);
+      u.pathname = `/${db}`;
+      const id = randomUUID();
+      await withClient(u.toString(), async (c) => {
+        // The database as release 1 left it: schema 1 and one stored row.
+        await c.query('CREATE TABLE agent_memory_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+        await c.query(MIGRATIONS[0]!.sql);
+        await c.query('INSERT INTO agent_memory_schema (version) VALUES (1)');
+        await c.query(
+          `INSERT INTO memory_versions (project, row_id, id, version, op, description, tags, content, changed_at, author)
+           VALUES ('p', $1, $2, 1, 'create', 'old row', '{old}', 'c', '2026-01-01T00:00:00Z', 'x')`,
+          [randomUUID(), id],
+        );
+      });
+      const store = await PgStore.open({ connectionString: u.toString(), project: 'p' });
+      const [row] = await store.history(id);
+      assert.equal(row?.description, 'old row');
+      const twin: StoredVersion = { ...row!, rowId: randomUUID(), description: 'twin', changedAt: '2026-01-01T00:00:00.001Z' };
+      assert.deepEqual(await store.importVersions([twin]), { added: 1, skipped: 0 });
+      assert.deepEqual((await store.history(id)).map((h) => `${h.version}:${h.description}`), ['1:old row', '1:twin']);
+      await store.close();
+    } finally {
+      await withClient(PG_ADMIN_URL, (c) => c.query(`DROP DATABASE IF EXISTS ${escapeIdentifier(db)} WITH (FORCE)`));
+    }
+  });
+
   it('reports an unreachable server as a StorageError naming the host, never the password', async () => {
     const err = await rejects(
       PgStore.open({ connectionString: 'postgres://someone:hunter2secret@127.0.0.1:1/nowhere', project: 'p', pool: { connectionTimeoutMillis: 5000 } }),
