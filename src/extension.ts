@@ -29,6 +29,7 @@ const TEAM_POLL_MS = 20_000;
 export function activate(context: vscode.ExtensionContext): AgentMemoryApi {
   const log = vscode.window.createOutputChannel('Agent Memory', { log: true });
   const session = new StoreSession(context, log);
+  active = session;
   const changes = new StoreChanges(session.storeDir());
   context.subscriptions.push(log, changes);
   const getService = session.getService;
@@ -36,7 +37,7 @@ export function activate(context: vscode.ExtensionContext): AgentMemoryApi {
   registerSearchCommand(context, getService, log);
   registerTools(context, getService);
   const memoryFiles = registerMemoryFileSystem(context, getService, changes);
-  const memoriesView = registerMemoriesView(context, getService, changes, log);
+  const memoriesView = registerMemoriesView(context, getService, changes, log, () => session.retry());
   registerMemoryCommands(context, getService, memoriesView, changes, log);
   registerHistoryCommands(context, getService, changes, log);
   registerTeamCommands(context, session, log);
@@ -72,6 +73,12 @@ export function activate(context: vscode.ExtensionContext): AgentMemoryApi {
   return { memoriesView, memoryFiles, session, status };
 }
 
-export function deactivate(): void {
-  // Disposables in context.subscriptions close the store.
+/** The session of the running extension, so deactivate can wait for the store to close. */
+let active: StoreSession | undefined;
+
+/** Returns the closing of the store (a checkpoint, the lock released), which VS Code waits for. */
+export function deactivate(): Promise<void> | undefined {
+  const session = active;
+  active = undefined;
+  return session?.reopen();
 }

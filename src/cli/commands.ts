@@ -120,13 +120,18 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   restore: {
-    usage: 'restore ID [--version V]',
+    usage: 'restore ID [--version V] [--expect-version V]',
     summary: 'undo a delete, or bring back an older version, as a new version',
-    options: { version: { type: 'string' } },
+    options: { version: { type: 'string' }, 'expect-version': { type: 'string' } },
     positionals: 'id',
     run: async (ctx) => {
       const version = intFlag('version', str(ctx.flags, 'version'));
-      const out = await ctx.service.restore({ id: ctx.args[0], ...(version !== undefined ? { version } : {}) });
+      const expectedVersion = intFlag('expect-version', str(ctx.flags, 'expect-version'));
+      const out = await ctx.service.restore({
+        id: ctx.args[0],
+        ...(version !== undefined ? { version } : {}),
+        ...(expectedVersion !== undefined ? { expectedVersion } : {}),
+      });
       print(ctx, out, `Restored ${out.id} from version ${out.restoredFrom} as version ${out.version}.\n`);
     },
   },

@@ -166,6 +166,7 @@ export class MemoryService {
     let restoredFrom = 0;
     const row = await this.store.write(r.id, (current, maxVersion) => {
       const cur = MemoryService.existing(r.id, current);
+      MemoryService.expect(r.id, cur, r.expectedVersion);
       // History was read before the lock: if the memory changed since, its choice may be stale.
       if (!history.some((v) => v.rowId === cur.rowId)) {
         throw new ConflictError(`memory ${r.id} changed while it was being restored (now version ${cur.version}); look at its history and try again`, cur.version);

@@ -22,7 +22,7 @@ export type MemoryNode =
  * It only reads from the service and refreshes when the store changes, whoever wrote it.
  * The tooltip (author, version, content preview) is read only when a person hovers.
  */
-export class MemoriesTreeProvider implements vscode.TreeDataProvider<MemoryNode> {
+export class MemoriesTreeProvider implements vscode.TreeDataProvider<MemoryNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
   private filterText: string | undefined;
@@ -60,6 +60,10 @@ export class MemoriesTreeProvider implements vscode.TreeDataProvider<MemoryNode>
 
   refresh(): void {
     this.changed.fire();
+  }
+
+  dispose(): void {
+    this.changed.dispose();
   }
 
   async getChildren(element?: MemoryNode): Promise<MemoryNode[]> {
@@ -158,14 +162,20 @@ export function registerMemoriesView(
   getService: () => Promise<MemoryService>,
   changes: StoreChanges,
   log: vscode.LogOutputChannel,
+  /** Run by the Refresh button first (to retry a store that failed to open). */
+  beforeRefresh: () => void = () => undefined,
 ): MemoriesTreeProvider {
   const provider = new MemoriesTreeProvider(getService, log, context.workspaceState);
   const view = vscode.window.createTreeView('agentMemory.memories', { treeDataProvider: provider, showCollapseAll: true });
   provider.view = view;
   context.subscriptions.push(
+    provider,
     view,
     changes.onDidChange(() => provider.refresh()),
-    vscode.commands.registerCommand('agentMemory.refresh', () => provider.refresh()),
+    vscode.commands.registerCommand('agentMemory.refresh', () => {
+      beforeRefresh();
+      provider.refresh();
+    }),
   );
   return provider;
 }

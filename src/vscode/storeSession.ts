@@ -9,6 +9,9 @@ import { SqlJsStore } from '../store/sqljs/sqljsStore';
 import type { Store, StoreWarning } from '../store/store';
 import { configuredBackend, passwordKey, pgStoreOptions, settingsProblem, teamDatabaseSettings } from './team/teamSettings';
 
+/** How long a failure to open is answered without a new attempt (unless the settings change or Refresh is run). */
+const RETRY_AFTER_MS = 30_000;
+
 /** What the status bar and the tests see of the store. */
 export type StoreState =
   | { kind: 'closed' }
@@ -27,6 +30,12 @@ export class StoreSession implements vscode.Disposable {
   private opened: Promise<{ service: MemoryService; store: Store }> | undefined;
   /** The settings the open store was opened with (see settingsKey). */
   private openedWith: string | undefined;
+  /**
+   * The last failure to open, with the settings it happened with. It is answered again
+   * without a new attempt for RETRY_AFTER_MS, or until the settings change or someone asks to
+   * retry: a view that refreshes on failure must not reconnect in a loop.
+   */
+  private failure: { settings: string; error: Error; at: number } | undefined;
   /** Counts opens, so an open that a reopen overtook cannot report its state. */
   private generation = 0;
   private current: StoreState = { kind: 'closed' };
@@ -50,6 +59,9 @@ export class StoreSession implements vscode.Disposable {
   }
 
   getService = (): Promise<MemoryService> => {
+    const f = this.failure;
+    if (f && f.settings === this.settingsKey() && Date.now() - f.at < RETRY_AFTER_MS) return Promise.reject(f.error);
+    this.failure = undefined;
     if (!this.opened) {
       const gen = ++this.generation;
       this.openedWith = this.settingsKey();
@@ -58,12 +70,18 @@ export class StoreSession implements vscode.Disposable {
       opening.catch((err: Error) => {
         if (this.opened !== opening) return;
         this.opened = undefined;
+        this.failure = { settings: this.openedWith ?? '', error: err, at: Date.now() };
         this.setState(gen, { kind: 'failed', backend: configuredBackend(), message: err.message });
         this.log.error(`the memory store could not be opened: ${err.message}`);
       });
     }
     return this.opened.then((o) => o.service);
   };
+
+  /** Forgets the last failure, so the next use tries to open the store again (Refresh, Connect). */
+  retry(): void {
+    this.failure = undefined;
+  }
 
   /**
    * Reopens when the settings now name another store than the open one. A reopen closes the
@@ -76,6 +94,7 @@ export class StoreSession implements vscode.Disposable {
 
   /** Closes the open store (waiting for one still opening); the next use opens the one the settings name now. */
   async reopen(): Promise<void> {
+    this.failure = undefined;
     const closing = this.opened;
     this.opened = undefined;
     this.setState(++this.generation, { kind: 'closed' });

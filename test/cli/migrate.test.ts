@@ -54,6 +54,50 @@ describe('CLI on PostgreSQL: --store postgres://, AGENT_MEMORY_DATABASE_URL, mig
     assert.deepEqual(exported(back), exported(src), 'the round trip keeps every row as it was, in order');
   });
 
+  it('migrates a journal merged from two clones (two rows per version number) both ways: every row kept, the same current version, idempotently', () => {
+    const a = tmpDir();
+    const create = (description: string) => (JSON.parse(ok(cli(['--store', a, '--json', 'create', '--description', description, '--tags', 'merge', '--content', 'v1']))) as { id: string }).id;
+    const first = create('Retry budget for the payments client');
+    const second = create('Cache headers on the CDN edge');
+    // A clone of the store, then each side edits version 1 of both memories: the clone first
+    // for `first` (so A's edit is newer), A first for `second` (so the clone's edit is newer).
+    const b = tmpDir();
+    fs.cpSync(a, b, { recursive: true });
+    ok(cli(['--store', b, 'edit', first, '--content', 'clone v2']));
+    ok(cli(['--store', a, 'edit', first, '--content', 'ours v2']));
+    ok(cli(['--store', a, 'edit', second, '--content', 'ours v2']));
+    ok(cli(['--store', b, 'edit', second, '--content', 'clone v2']));
+    // What git's union merge driver makes of the two journals: our lines, then the clone's new ones.
+    const lines = (dir: string) => fs.readFileSync(path.join(dir, 'journal.jsonl'), 'utf8').split('\n').filter(Boolean);
+    const ours = lines(a);
+    fs.writeFileSync(path.join(a, 'journal.jsonl'), [...ours, ...lines(b).filter((l) => !ours.includes(l))].join('\n') + '\n');
+    const history = (args: string[], id: string) =>
+      (JSON.parse(ok(cli([...args, '--json', 'history', id]))) as Array<{ version: number; content: string }>).map((h) => `${h.version}:${h.content}`);
+    const current = (args: string[], id: string) => (JSON.parse(ok(cli([...args, '--json', 'read', id]))) as { content: string }).content;
+    assert.deepEqual(history(['--store', a], first), ['1:v1', '2:clone v2', '2:ours v2'], 'the merged folder holds both version 2 rows');
+    assert.equal(current(['--store', a], first), 'ours v2');
+    assert.equal(current(['--store', a], second), 'clone v2');
+
+    const project = freshProject();
+    const pg = ['--store', url, '--project', project];
+    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', a, '--to', url, '--project', project]))), { added: 6, skipped: 0 });
+    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', a, '--to', url, '--project', project]))), { added: 0, skipped: 6 });
+    for (const id of [first, second]) {
+      assert.deepEqual(history(pg, id), history(['--store', a], id), 'the same rows, numbers and order on PostgreSQL');
+      assert.equal(current(pg, id), current(['--store', a], id), 'the same current version as the workspace store');
+    }
+
+    const back = tmpDir();
+    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', url, '--to', back, '--project', project]))), { added: 6, skipped: 0 });
+    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', url, '--to', back, '--project', project]))), { added: 0, skipped: 6 });
+    for (const id of [first, second]) {
+      assert.deepEqual(history(['--store', back], id), history(['--store', a], id));
+      assert.equal(current(['--store', back], id), current(['--store', a], id));
+    }
+    // A write after the migration is numbered after both twins.
+    assert.equal((JSON.parse(ok(cli([...pg, '--json', 'edit', first, '--content', 'v3']))) as { version: number }).version, 3);
+  });
+
   it('writes and restores through --store postgres:// like through a folder', () => {
     const project = freshProject();
     const s = ['--store', url, '--project', project];

@@ -4,6 +4,7 @@ import { Client, escapeIdentifier } from 'pg';
 import { ConflictError, StorageError } from '../../src/core/errors';
 import { MemoryService } from '../../src/core/memoryService';
 import { PgStore } from '../../src/store/postgres/pgStore';
+import { MIGRATIONS } from '../../src/store/postgres/schema';
 import { advanceHeads, insertVersions } from '../../src/store/postgres/versionRows';
 import type { StoredVersion } from '../../src/store/store';
 import { memory, openPg } from '../helpers/builders';
@@ -113,14 +114,19 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
     await store.close();
   });
 
-  it('refuses an import whose row reuses a stored version number, and imports nothing of it', async () => {
+  it('imports a row reusing a stored version number as a twin: both kept, the newer current, a write still numbered after both', async () => {
     const { store, service } = await openPg();
-    const { id } = await service.create(memory());
-    const stored = (await store.current(id))!;
-    const fresh = { ...stored, id: randomUUID(), rowId: randomUUID() };
-    const clash = { ...stored, rowId: randomUUID(), content: 'other' };
-    await rejects(service.importVersions([fresh, clash]), ConflictError, /already has.*nothing was imported/);
-    assert.equal(await store.countVersions(), 1);
+    const { id } = await service.create(memory({ content: 'v1' }));
+    await service.edit({ id, content: 'ours v2' });
+    const ours = (await store.current(id))!;
+    // The other clone's version 2: another rowId, one millisecond later, so it is the current one.
+    const theirs: StoredVersion = { ...ours, rowId: randomUUID(), content: 'theirs v2', changedAt: new Date(Date.parse(ours.changedAt) + 1).toISOString() };
+    assert.deepEqual(await service.importVersions([theirs]), { added: 1, skipped: 0 });
+    assert.deepEqual(await service.importVersions([theirs, ours]), { added: 0, skipped: 2 }, 'idempotent by rowId');
+    assert.equal((await store.current(id))!.rowId, theirs.rowId);
+    assert.equal((await store.version(id, 2))!.rowId, theirs.rowId, 'the newer twin answers for its number');
+    assert.deepEqual((await store.history(id)).map((h) => h.content), ['v1', 'ours v2', 'theirs v2']);
+    assert.equal((await service.edit({ id, content: 'v3' })).version, 3);
     await store.close();
   });
 
@@ -166,8 +172,8 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
 
     it('is created once when several clients connect at the same moment', async () => {
       const stores = await Promise.all(Array.from({ length: 6 }, (_, i) => PgStore.open({ connectionString: dbUrl, project: `p${i}` })));
-      const versions = await withClient(dbUrl, (c) => c.query('SELECT version FROM agent_memory_schema'));
-      assert.deepEqual(versions.rows, [{ version: 1 }]);
+      const versions = await withClient(dbUrl, (c) => c.query('SELECT version FROM agent_memory_schema ORDER BY version'));
+      assert.deepEqual(versions.rows, MIGRATIONS.map((m) => ({ version: m.version })), 'every migration applied once');
       await Promise.all(stores.map((s, i) => new MemoryService(s, { author: 'x' }).create(memory({ description: `store ${i}` }))));
       for (const s of stores) await s.close();
     });
@@ -176,8 +182,38 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
       await withClient(dbUrl, (c) => c.query('INSERT INTO agent_memory_schema (version) VALUES (99)'));
       await rejects(PgStore.open({ connectionString: dbUrl, project: 'p' }), StorageError, /schema version 99, newer than this release/);
       const versions = await withClient(dbUrl, (c) => c.query('SELECT version FROM agent_memory_schema ORDER BY version'));
-      assert.deepEqual(versions.rows, [{ version: 1 }, { version: 99 }]);
+      assert.deepEqual(versions.rows, [...MIGRATIONS.map((m) => ({ version: m.version })), { version: 99 }]);
     });
+  });
+
+  it('upgrades a schema-1 database in place: its rows kept, twins accepted afterwards', async () => {
+    const db = `agent_memory_test_${randomBytes(6).toString('hex')}`;
+    await withClient(PG_ADMIN_URL, (c) => c.query(`CREATE DATABASE ${escapeIdentifier(db)}`));
+    try {
+      const u = new URL(PG_ADMIN_URL);
+      u.pathname = `/${db}`;
+      const id = randomUUID();
+      await withClient(u.toString(), async (c) => {
+        // The database as release 1 left it: schema 1 and one stored row.
+        await c.query('CREATE TABLE agent_memory_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+        await c.query(MIGRATIONS[0]!.sql);
+        await c.query('INSERT INTO agent_memory_schema (version) VALUES (1)');
+        await c.query(
+          `INSERT INTO memory_versions (project, row_id, id, version, op, description, tags, content, changed_at, author)
+           VALUES ('p', $1, $2, 1, 'create', 'old row', '{old}', 'c', '2026-01-01T00:00:00Z', 'x')`,
+          [randomUUID(), id],
+        );
+      });
+      const store = await PgStore.open({ connectionString: u.toString(), project: 'p' });
+      const [row] = await store.history(id);
+      assert.equal(row?.description, 'old row');
+      const twin: StoredVersion = { ...row!, rowId: randomUUID(), description: 'twin', changedAt: '2026-01-01T00:00:00.001Z' };
+      assert.deepEqual(await store.importVersions([twin]), { added: 1, skipped: 0 });
+      assert.deepEqual((await store.history(id)).map((h) => `${h.version}:${h.description}`), ['1:old row', '1:twin']);
+      await store.close();
+    } finally {
+      await withClient(PG_ADMIN_URL, (c) => c.query(`DROP DATABASE IF EXISTS ${escapeIdentifier(db)} WITH (FORCE)`));
+    }
   });
 
   it('reports an unreachable server as a StorageError naming the host, never the password', async () => {

@@ -117,7 +117,7 @@ describe('the memory editor (agent-memory:/memories/<id>.md)', function () {
   it('"New Memory" opens a draft whose first save creates the memory', async () => {
     await vscode.commands.executeCommand('agentMemory.newMemory');
     const editor = vscode.window.activeTextEditor!;
-    assert.match(editor.document.uri.path, /^\/new\/New-Memory-\d+\.md$/);
+    assert.match(editor.document.uri.path, /^\/new\/New-Memory-[0-9a-z]+\.md$/);
     assert.match(editor.document.getText(), /^description: ""\ntags: \[\]$/m);
     const marker = `drafted-${Date.now()}`;
     await replaceText(editor.document, `---\ndescription: Written by hand in the editor ${marker}\ntags: [editor-test, by-hand]\n---\n\nWhy: people know things too.\n`);
@@ -127,9 +127,13 @@ describe('the memory editor (agent-memory:/memories/<id>.md)', function () {
     const m = cli<Read>('read', hits[0]!.id);
     assert.deepEqual(m.tags, ['editor-test', 'by-hand']);
     assert.equal(m.content, 'Why: people know things too.');
-    // A second save of the same draft edits that memory instead of creating another.
-    await replaceText(editor.document, editor.document.getText().replace('people know', 'people also know'));
-    assert.equal(await editor.document.save(), true);
+    // The memory's own document takes the draft's place; saving it edits that memory.
+    await until('the memory to replace the draft', () => vscode.window.activeTextEditor?.document.uri.path === `/memories/${m.id}.md`);
+    const draftOpen = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputText && t.input.uri.path.startsWith('/new/'));
+    await until('the saved draft to be closed', () => !draftOpen());
+    const doc = vscode.window.activeTextEditor!.document;
+    await replaceText(doc, doc.getText().replace('people know', 'people also know'));
+    assert.equal(await doc.save(), true);
     assert.equal(cli<Read>('read', m.id).version, 2);
     assert.equal(cli<unknown[]>('search', marker).length, 1);
   });

@@ -103,6 +103,7 @@ export const RestoreInput = z
   .object({
     id: MemoryId,
     version: Version.optional().describe('The version whose data becomes current again; default: undo the delete.'),
+    expectedVersion: Version.optional().describe('Refuse with a conflict unless this is still the current version.'),
   })
   .strict();
 export const RestoreOutput = z.object({ id: z.string(), version: z.number().int(), restoredFrom: z.number().int() });

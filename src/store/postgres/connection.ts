@@ -1,4 +1,5 @@
 import { Pool, type PoolConfig } from 'pg';
+import { parseIntoClientConfig } from 'pg-connection-string';
 import { StorageError } from '../../core/errors';
 
 /** How to reach the team database. The password comes from PGPASSWORD or ~/.pgpass (pg reads both). */
@@ -35,10 +36,11 @@ export function parseTarget(connectionString: string): PgTarget {
   };
 }
 
-/** True when the URL carries a password (refused by the CLI: it belongs in PGPASSWORD). */
+/** True when the URL carries a password, as user:password@ or ?password= (refused: it belongs in PGPASSWORD or the secret store). */
 export function hasPassword(connectionString: string): boolean {
   try {
-    return new URL(connectionString).password !== '';
+    const url = new URL(connectionString);
+    return url.password !== '' || url.searchParams.has('password');
   } catch {
     return false;
   }
@@ -74,12 +76,24 @@ export function storageError(target: PgTarget, err: unknown, doing: string): Sto
   return new StorageError(message, { cause: err });
 }
 
+/**
+ * The pool. pg would let every field parsed from a connection string override the options
+ * given beside it, and turns a URL without a password into an empty one (so neither
+ * PGPASSWORD nor ~/.pgpass is consulted): the URL is parsed here instead, and the caller's
+ * password and TLS settings win over it. Without them, the URL's `sslmode` and the
+ * environment apply, as in psql.
+ */
 export function createPool(options: PgConnectionOptions, onIdleError: (err: Error) => void): Pool {
+  const fromUrl = parseIntoClientConfig(options.connectionString);
+  if (!fromUrl.password) delete fromUrl.password;
+  const { password, ssl, ...rest } = options.pool ?? {};
   const pool = new Pool({
     connectionTimeoutMillis: 10_000,
     max: 10,
-    ...options.pool,
-    connectionString: options.connectionString,
+    ...rest,
+    ...fromUrl,
+    ...(password ? { password } : {}),
+    ...(ssl !== undefined ? { ssl } : {}),
     application_name: 'agent-memory',
   });
   // An idle client losing its server must not crash the process; the next query reports it.

@@ -151,7 +151,13 @@ export class PgStore implements Store {
   }
 
   async version(id: string, version: number): Promise<StoredVersion | undefined> {
-    const rows = await this.query<VersionRecord>('reading a version', `SELECT ${VERSION_COLUMNS} FROM memory_versions WHERE project = $1 AND id = $2 AND version = $3`, [this.project, id, version]);
+    // After a merged journal was imported two rows may share a number (twins); the newer one
+    // answers, as in the workspace store (versionOrder.ts).
+    const rows = await this.query<VersionRecord>(
+      'reading a version',
+      `SELECT ${VERSION_COLUMNS} FROM memory_versions WHERE project = $1 AND id = $2 AND version = $3 ORDER BY changed_at DESC, row_id DESC LIMIT 1`,
+      [this.project, id, version],
+    );
     return rows[0] && toVersion(rows[0]);
   }
 
@@ -224,25 +230,26 @@ export class PgStore implements Store {
   async importVersions(rows: StoredVersion[]): Promise<{ added: number; skipped: number }> {
     const seen = new Set<string>();
     const unique = rows.filter((r) => !seen.has(r.rowId) && (seen.add(r.rowId), true));
-    try {
-      // One transaction: a refused import leaves nothing behind.
-      const added = await this.transaction('importing versions', async (client) => {
-        let n = 0;
-        for (let i = 0; i < unique.length; i += BATCH) {
-          const inserted = await insertVersions(client, this.project, unique.slice(i, i + BATCH));
-          await advanceHeads(client, this.project, inserted);
-          n += inserted.length;
-        }
-        return n;
-      });
-      return { added, skipped: rows.length - added };
-    } catch (err) {
-      if (isVersionTaken(err)) {
-        throw new ConflictError(
-          `the import holds a version whose number another row of the same memory already has (${(err as { detail?: string }).detail ?? 'same id and version'}); nothing was imported`,
-        );
+    for (let attempt = 1; ; attempt++) {
+      try {
+        // One transaction: a failed import leaves nothing behind.
+        const added = await this.transaction('importing versions', async (client) => {
+          let n = 0;
+          for (let i = 0; i < unique.length; i += BATCH) {
+            const inserted = await insertVersions(client, this.project, unique.slice(i, i + BATCH), true);
+            await advanceHeads(client, this.project, inserted);
+            n += inserted.length;
+          }
+          return n;
+        });
+        return { added, skipped: rows.length - added };
+      } catch (err) {
+        // Another transaction committed the same number between our check and our insert (a
+        // writer, or a second import): run again, and the row now goes in as a twin.
+        if (isVersionTaken(err) && attempt < WRITE_ATTEMPTS) continue;
+        if (isVersionTaken(err)) throw new ConflictError('the import kept colliding with concurrent writers on version numbers; nothing was imported; try again');
+        throw storageError(this.target, err, 'importing versions');
       }
-      throw storageError(this.target, err, 'importing versions');
     }
   }
 

@@ -29,7 +29,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
         author text NOT NULL,
         restored_from integer,
         UNIQUE (project, row_id),
-        -- The backstop against two writers giving out one version number.
+        -- The backstop against two writers giving out one version number (see version 2).
         UNIQUE (project, id, version)
       );
       CREATE INDEX memory_versions_export ON memory_versions (project, seq);
@@ -74,6 +74,20 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
         purged_at timestamptz NOT NULL,
         PRIMARY KEY (project, id)
       );
+    `,
+  },
+  {
+    // Journals merged through git can hold two rows of one id with the same version number
+    // (two clones both edited version n). Such a row is imported as a twin: kept as it is, with
+    // its number, exactly as the workspace store keeps it. The uniqueness that stops two
+    // writers giving out one number now covers every row but twins, so a write still collides
+    // with (and retries after) any row another transaction numbered first.
+    version: 2,
+    sql: `
+      ALTER TABLE memory_versions ADD COLUMN twin boolean NOT NULL DEFAULT false;
+      ALTER TABLE memory_versions DROP CONSTRAINT memory_versions_project_id_version_key;
+      CREATE UNIQUE INDEX memory_versions_number ON memory_versions (project, id, version) WHERE NOT twin;
+      CREATE INDEX memory_versions_by_id ON memory_versions (project, id, version);
     `,
   },
 ];

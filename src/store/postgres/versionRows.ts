@@ -30,29 +30,47 @@ export function toVersion(r: VersionRecord): StoredVersion {
 
 /** Thrown by `insertVersions` when a row's version number is taken by another row of its id. */
 export const UNIQUE_VIOLATION = '23505';
-export const VERSION_CONSTRAINT = 'memory_versions_project_id_version_key';
+/** The unique index on (project, id, version) over every row but twins (schema version 2). */
+export const VERSION_CONSTRAINT = 'memory_versions_number';
 
 /**
  * Inserts version rows (in the given order) that are not stored yet by rowId and whose id
  * was not purged; returns the inserted rows with their seq. A row whose (id, version) is
- * taken by another row fails the statement (the UNIQUE backstop), and with it the transaction.
+ * taken by another row fails the statement (the UNIQUE backstop), and with it the transaction,
+ * unless `twins` is set (imports): such a row then goes in as a twin, kept with its number,
+ * as a journal merged from two clones holds it. Writes never pass `twins`, so a writer that
+ * lost the race for a number still hits the backstop and decides again.
  */
-export async function insertVersions(client: ClientBase, project: string, rows: StoredVersion[]): Promise<Array<StoredVersion & { seq: string }>> {
+export async function insertVersions(
+  client: ClientBase,
+  project: string,
+  rows: StoredVersion[],
+  twins = false,
+): Promise<Array<StoredVersion & { seq: string }>> {
   if (rows.length === 0) return [];
-  const payload = rows.map((r, ord) => ({
-    ord, row_id: r.rowId, id: r.id, version: r.version, op: r.op, description: r.description, tags: r.tags,
-    content: r.content, changed_at: r.changedAt, deleted_at: r.deletedAt, author: r.author, restored_from: r.restoredFrom ?? null,
-  }));
+  // Two rows of this batch sharing a number: the later one is the twin (the statement's own
+  // rows are not visible to its EXISTS check, stored rows are).
+  const numbered = new Set<string>();
+  const payload = rows.map((r, ord) => {
+    const key = `${r.id}\u0000${r.version}`;
+    const twin = twins && numbered.has(key);
+    numbered.add(key);
+    return {
+      ord, row_id: r.rowId, id: r.id, version: r.version, op: r.op, description: r.description, tags: r.tags,
+      content: r.content, changed_at: r.changedAt, deleted_at: r.deletedAt, author: r.author, restored_from: r.restoredFrom ?? null, twin,
+    };
+  });
   const { rows: inserted } = await client.query<{ row_id: string; seq: string }>(
-    `INSERT INTO memory_versions (project, ${VERSION_COLUMNS})
-     SELECT $1, r.row_id, r.id, r.version, r.op, r.description, r.tags, r.content, r.changed_at, r.deleted_at, r.author, r.restored_from
+    `INSERT INTO memory_versions (project, ${VERSION_COLUMNS}, twin)
+     SELECT $1, r.row_id, r.id, r.version, r.op, r.description, r.tags, r.content, r.changed_at, r.deleted_at, r.author, r.restored_from,
+       r.twin OR ($3 AND EXISTS (SELECT 1 FROM memory_versions v WHERE v.project = $1 AND v.id = r.id AND v.version = r.version AND v.row_id <> r.row_id))
      FROM jsonb_to_recordset($2::jsonb) AS r(ord int, row_id text, id text, version int, op text, description text, tags text[],
-       content text, changed_at timestamptz, deleted_at timestamptz, author text, restored_from int)
+       content text, changed_at timestamptz, deleted_at timestamptz, author text, restored_from int, twin boolean)
      WHERE NOT EXISTS (SELECT 1 FROM memory_purged p WHERE p.project = $1 AND p.id = r.id)
      ORDER BY r.ord
      ON CONFLICT (project, row_id) DO NOTHING
      RETURNING row_id, seq`,
-    [project, JSON.stringify(payload)],
+    [project, JSON.stringify(payload), twins],
   );
   const seqOf = new Map(inserted.map((r) => [r.row_id, r.seq]));
   return rows.filter((r) => seqOf.has(r.rowId)).map((r) => ({ ...r, seq: seqOf.get(r.rowId)! }));

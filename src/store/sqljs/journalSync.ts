@@ -132,9 +132,16 @@ export class JournalSync {
 
   /** Applies entries to both caches in one transaction (replay is idempotent by rowId). */
   apply(entries: JournalEntry[]): void {
-    this.db?.sql.exec('BEGIN');
-    for (const e of entries) this.applyEntry(e);
-    this.db?.sql.exec('COMMIT');
+    const sql = this.db?.sql;
+    sql?.exec('BEGIN');
+    try {
+      for (const e of entries) this.applyEntry(e);
+      sql?.exec('COMMIT');
+    } catch (err) {
+      // A transaction left open would make every later BEGIN fail.
+      sql?.exec('ROLLBACK');
+      throw err;
+    }
   }
 
   private applyEntry(entry: JournalEntry): void {

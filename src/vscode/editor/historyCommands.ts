@@ -20,7 +20,7 @@ export function registerHistoryCommands(
   const command = (name: string, body: (arg?: unknown) => Promise<void>) =>
     vscode.commands.registerCommand(name, (arg?: unknown) => reportErrors(log, () => body(arg)));
 
-  const restore = async (service: MemoryService, entry: HistoryEntry, current: HistoryEntry) => {
+  const restore = async (entry: HistoryEntry, current: HistoryEntry) => {
     const yes = vscode.l10n.t('Restore');
     const answer = await vscode.window.showWarningMessage(
       vscode.l10n.t('Restore version {0} of "{1}"?', entry.version, entry.description),
@@ -28,7 +28,8 @@ export function registerHistoryCommands(
       yes,
     );
     if (answer !== yes) return;
-    const out = await service.restore({ id: entry.id, version: entry.version });
+    // The version the dialog showed as current: a change made while it was open is a conflict, not silently replaced.
+    const out = await (await getService()).restore({ id: entry.id, version: entry.version, expectedVersion: current.version });
     changes.fireSoon(0);
     void vscode.window.setStatusBarMessage(vscode.l10n.t('Version {0} restored as version {1}', out.restoredFrom, out.version), 4000);
   };
@@ -48,7 +49,7 @@ export function registerHistoryCommands(
         ...(entry !== current
           ? [
               { label: vscode.l10n.t('Compare with the current version'), run: () => compare(entry.id, entry.version, current.version, current.description) },
-              { label: vscode.l10n.t('Restore this version'), run: () => restore(service, entry, current) },
+              { label: vscode.l10n.t('Restore this version'), run: () => restore(entry, current) },
             ]
           : []),
       ];
@@ -70,7 +71,7 @@ export function registerHistoryCommands(
       const entry = target.version !== undefined && target.version !== current.version
         ? older.find((v) => v.version === target.version)
         : await pickVersion(older, current, vscode.l10n.t('Restore which version of "{0}"?', current.description));
-      if (entry) await restore(service, entry, current);
+      if (entry) await restore(entry, current);
     }),
 
     command('agentMemory.compareWithPrevious', async (arg) => {

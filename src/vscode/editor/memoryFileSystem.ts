@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import type { MemoryService } from '../../core/memoryService';
 import { formatMemoryDocument, type MemoryFields, parseMemoryDocument } from '../../core/memoryDocument';
 import type { StoreChanges } from '../storeChanges';
-import { type MemoryPath, parseMemoryUri, SCHEME } from './memoryUris';
+import { NotFoundError } from '../../core/errors';
+import { type MemoryPath, memoryUri, parseMemoryUri, SCHEME } from './memoryUris';
 
 type Read = Awaited<ReturnType<MemoryService['read']>>;
 
@@ -23,7 +24,7 @@ const TEMPLATE: MemoryFields = { description: '', tags: [], content: '' };
  * check catches a save over a version written elsewhere; the version the editor last read
  * is also sent as the expected version, which closes the gap between that check and the write.
  */
-export class MemoryFileSystem implements vscode.FileSystemProvider {
+export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changed.event;
   /** Documents open in an editor (VS Code watches them): told when the store changes. */
@@ -33,11 +34,28 @@ export class MemoryFileSystem implements vscode.FileSystemProvider {
   /** Drafts that were saved: their memory's id. */
   private readonly created = new Map<string, string>();
 
+  /** Drafts saved from an editor, waiting for the save to complete to be replaced by their memory. */
+  private readonly toReplace = new Map<string, string>();
+  private readonly subscription: vscode.Disposable;
+
   constructor(
     private readonly getService: () => Promise<MemoryService>,
     private readonly changes: StoreChanges,
   ) {
-    changes.onDidChange(() => this.changed.fire([...this.watched.values()].map((uri) => ({ type: vscode.FileChangeType.Changed, uri }))));
+    this.subscription = vscode.Disposable.from(
+      changes.onDidChange(() => this.changed.fire([...this.watched.values()].map((uri) => ({ type: vscode.FileChangeType.Changed, uri })))),
+      vscode.workspace.onDidSaveTextDocument((doc) => {
+        const id = this.toReplace.get(doc.uri.toString());
+        if (id === undefined) return;
+        this.toReplace.delete(doc.uri.toString());
+        void this.replaceDraft(doc.uri, id);
+      }),
+    );
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
   }
 
   watch(uri: vscode.Uri): vscode.Disposable {
@@ -50,7 +68,7 @@ export class MemoryFileSystem implements vscode.FileSystemProvider {
     if (uri.path === '/' || uri.path === '/memories' || uri.path === '/new') return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
     const target = this.target(uri);
     if (target.kind === 'draft') return { type: vscode.FileType.File, ctime: 0, mtime: 0, size: encoder.encode(this.render(target)).byteLength };
-    const m = await this.load(target);
+    const m = await this.load(uri, target);
     return {
       type: vscode.FileType.File,
       ctime: Date.parse(m.changedAt),
@@ -63,7 +81,7 @@ export class MemoryFileSystem implements vscode.FileSystemProvider {
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     const target = this.target(uri);
     if (target.kind === 'draft') return encoder.encode(this.render(target));
-    const m = await this.load(target);
+    const m = await this.load(uri, target);
     if (target.kind === 'current') this.shown.set(m.id, m.version);
     return encoder.encode(this.render(target, m));
   }
@@ -79,6 +97,8 @@ export class MemoryFileSystem implements vscode.FileSystemProvider {
       const { id } = await service.create(fields);
       this.created.set(target.name, id);
       this.shown.set(id, 1);
+      // Once VS Code has finished saving the draft's editor, the memory's own document takes its place.
+      this.toReplace.set(uri.toString(), id);
     } else {
       const current = await service.read({ id: target.id });
       if (current.deletedAt) throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('This memory was deleted; restore it before editing.'));
@@ -119,9 +139,22 @@ export class MemoryFileSystem implements vscode.FileSystemProvider {
     return id ? { kind: 'current', id } : target;
   }
 
-  private async load(target: Exclude<MemoryPath, { kind: 'draft' }>): Promise<Read> {
+  private async load(uri: vscode.Uri, target: Exclude<MemoryPath, { kind: 'draft' }>): Promise<Read> {
     const service = await this.getService();
-    return service.read(target.kind === 'version' ? { id: target.id, version: target.version } : { id: target.id });
+    try {
+      return await service.read(target.kind === 'version' ? { id: target.id, version: target.version } : { id: target.id });
+    } catch (err) {
+      // VS Code treats a document whose file is gone differently from one it failed to read.
+      if (err instanceof NotFoundError) throw vscode.FileSystemError.FileNotFound(uri);
+      throw err;
+    }
+  }
+
+  /** Opens the memory a draft became, in the draft's place, and closes the (saved) draft. */
+  private async replaceDraft(draft: vscode.Uri, id: string): Promise<void> {
+    const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === draft.toString());
+    await vscode.window.showTextDocument(memoryUri(id), { preview: false, viewColumn: tab?.group.viewColumn });
+    if (tab && !tab.isDirty) await vscode.window.tabGroups.close(tab);
   }
 
   private render(target: MemoryPath, m?: Read): string {
@@ -144,6 +177,6 @@ export class MemoryFileSystem implements vscode.FileSystemProvider {
 /** Registers the provider on the extension's scheme. */
 export function registerMemoryFileSystem(context: vscode.ExtensionContext, getService: () => Promise<MemoryService>, changes: StoreChanges): MemoryFileSystem {
   const fs = new MemoryFileSystem(getService, changes);
-  context.subscriptions.push(vscode.workspace.registerFileSystemProvider(SCHEME, fs, { isCaseSensitive: true }));
+  context.subscriptions.push(vscode.workspace.registerFileSystemProvider(SCHEME, fs, { isCaseSensitive: true }), fs);
   return fs;
 }

@@ -1,6 +1,8 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { PgStore } from '../../store/postgres/pgStore';
+import { SqlJsStore } from '../../store/sqljs/sqljsStore';
 import type { StoreSession } from '../storeSession';
 import type { StoredVersion } from '../../store/store';
 import { configuredBackend, passwordKey, pgStoreOptions, settingsProblem, type TeamDatabase, teamDatabaseSettings, type TlsMode } from './teamSettings';
@@ -31,10 +33,7 @@ export function registerTeamCommands(context: vscode.ExtensionContext, session: 
   context.subscriptions.push(
     vscode.commands.registerCommand('agentMemory.connectTeamDatabase', async (args?: ConnectArgs) => {
       try {
-        const connected = await connect(context, session, log, args ?? {});
-        // Now, not when the settings' change event arrives: the next call must reach the new store.
-        if (connected) await session.reopenIfChanged();
-        return connected;
+        return await connect(context, session, log, args ?? {});
       } catch (err) {
         log.error(err as Error);
         void vscode.window.showErrorMessage(vscode.l10n.t('Agent Memory: {0}', (err as Error).message));
@@ -71,6 +70,10 @@ async function connect(context: vscode.ExtensionContext, session: StoreSession, 
     password ??= decodeURIComponent(parsed.password);
     parsed.password = '';
   }
+  if (parsed.searchParams.has('password')) {
+    password ??= parsed.searchParams.get('password') ?? '';
+    parsed.searchParams.delete('password');
+  }
   url = parsed.toString();
 
   const folderName = vscode.workspace.workspaceFolders?.[0] ? path.basename(vscode.workspace.workspaceFolders[0].uri.fsPath) : '';
@@ -99,15 +102,14 @@ async function connect(context: vscode.ExtensionContext, session: StoreSession, 
   const db: TeamDatabase = { url, project: project.trim(), tls, caFile: before.caFile };
   const problem = settingsProblem(db);
   if (problem) throw new Error(problem);
-  const store = await vscode.window.withProgress(
+  // Asked before anything changes; copied after the switch, so a memory an agent saves
+  // meanwhile goes to the team database rather than staying behind in the workspace.
+  const copyFrom = await workspaceToCopy(session, log, args.copyWorkspaceMemories);
+  if (copyFrom === null) return false;
+  await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Connecting to the team database…') },
-    () => PgStore.open(pgStoreOptions(db, password || undefined, (w) => log.warn(w.message))),
+    async () => (await PgStore.open(pgStoreOptions(db, password || undefined, (w) => log.warn(w.message)))).close(),
   );
-  try {
-    await offerCopy(session, store, log, args.copyWorkspaceMemories);
-  } finally {
-    await store.close();
-  }
   if (password) await context.secrets.store(passwordKey(url), password);
   else await context.secrets.delete(passwordKey(url));
   const c = settings();
@@ -115,8 +117,16 @@ async function connect(context: vscode.ExtensionContext, session: StoreSession, 
   await c.update('postgres.project', db.project, target());
   await c.update('postgres.tls', tls, target());
   await c.update('storage.backend', 'postgres', target());
+  // Now, not when the settings' change event arrives: the next call must reach the new store.
+  await session.reopenIfChanged();
   log.info(`connected to the team database ${url} (project ${db.project})`);
   void vscode.window.showInformationMessage(vscode.l10n.t('Agent Memory now uses the team database {0} (project {1}).', url, db.project));
+  if (copyFrom) {
+    await copyWorkspace(context, session, copyFrom, log).catch((err: Error) => {
+      log.error(err);
+      void vscode.window.showErrorMessage(vscode.l10n.t('Agent Memory: {0}', err.message));
+    });
+  }
   return true;
 }
 
@@ -132,42 +142,69 @@ async function pickTls(preferred: TlsMode): Promise<TlsMode | undefined> {
 }
 
 /**
- * Switching a workspace that has memories to the team database: offers to copy them, every
- * version with its history (as `agent-memory migrate` does). Stored rows are skipped, so a
- * second copy, or a teammate's copy of the same git-shared journal, adds nothing twice.
+ * Whether to copy the workspace store to the team database: its folder, undefined for no,
+ * null when the person cancelled. Asked only when the workspace store is in use and has
+ * memories; a workspace store that cannot be read is logged and not offered.
  */
-async function offerCopy(session: StoreSession, target: PgStore, log: vscode.LogOutputChannel, copy: boolean | undefined): Promise<void> {
-  if (copy === false || configuredBackend() !== 'workspace') return;
-  const source = await session.getService();
-  if ((await source.list({ limit: 1 })).items.length === 0 && (await source.list({ deleted: true, limit: 1 })).items.length === 0) return;
-  if (copy === undefined) {
-    const yes = vscode.l10n.t('Copy');
-    const answer = await vscode.window.showInformationMessage(
-      vscode.l10n.t('Copy this workspace\'s memories to the team database?'),
-      { modal: true, detail: vscode.l10n.t('Every version is copied with its history; memories already there are skipped. The workspace store is left as it is.') },
-      yes,
-    );
-    if (answer !== yes) return;
+async function workspaceToCopy(session: StoreSession, log: vscode.LogOutputChannel, copy: boolean | undefined): Promise<string | undefined | null> {
+  const dir = session.storeDir();
+  if (copy === false || !dir || configuredBackend() !== 'workspace') return undefined;
+  try {
+    const source = await session.getService();
+    const empty = (await source.list({ limit: 1 })).items.length === 0 && (await source.list({ deleted: true, limit: 1 })).items.length === 0;
+    if (empty) return undefined;
+  } catch (err) {
+    log.warn(`the workspace store could not be read, so copying it is not offered: ${(err as Error).message}`);
+    return undefined;
   }
-  const totals = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Copying memories to the team database…') },
-    async () => {
-      const sum = { added: 0, skipped: 0 };
-      let batch: StoredVersion[] = [];
-      const flush = async () => {
-        const r = await target.importVersions(batch);
-        sum.added += r.added;
-        sum.skipped += r.skipped;
-        batch = [];
-      };
-      for await (const row of source.exportVersions()) {
-        batch.push(row);
-        if (batch.length >= COPY_BATCH) await flush();
-      }
-      if (batch.length) await flush();
-      return sum;
-    },
+  if (copy === true) return dir;
+  const yes = vscode.l10n.t('Connect and Copy');
+  const no = vscode.l10n.t('Connect Only');
+  const answer = await vscode.window.showInformationMessage(
+    vscode.l10n.t('Copy this workspace\'s memories to the team database?'),
+    { modal: true, detail: vscode.l10n.t('Every version is copied with its history; memories already there are skipped. The workspace store is left as it is.') },
+    yes,
+    no,
   );
-  log.info(`copied the workspace store to the team database: ${totals.added} versions added, ${totals.skipped} already there`);
-  void vscode.window.showInformationMessage(vscode.l10n.t('{0} versions copied to the team database ({1} were there already).', totals.added, totals.skipped));
+  return answer === yes ? dir : answer === no ? undefined : null;
+}
+
+/**
+ * Copies every version of the workspace store in `dir` into the store now in use (the team
+ * database), through the service, so each row is checked as an import is (limits, tag rules,
+ * secrets). Stored rows are skipped: a second copy, or a teammate's copy of the same
+ * git-shared journal, adds nothing twice; an interrupted copy is completed by running it again.
+ */
+async function copyWorkspace(context: vscode.ExtensionContext, session: StoreSession, dir: string, log: vscode.LogOutputChannel): Promise<void> {
+  const wasm = path.join(context.extensionPath, 'dist', 'sql-wasm.wasm');
+  const source = await SqlJsStore.open({ dir, wasmPath: fs.existsSync(wasm) ? wasm : undefined, onWarning: (w) => log.warn(w.message) });
+  const sum = { added: 0, skipped: 0 };
+  try {
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Copying memories to the team database…') },
+      async () => {
+        let batch: StoredVersion[] = [];
+        let first = 0;
+        const flush = async () => {
+          const base = first;
+          const r = await (await session.getService()).importVersions(batch, (i) => `version row ${base + i + 1} of the workspace journal`);
+          sum.added += r.added;
+          sum.skipped += r.skipped;
+          first += batch.length;
+          batch = [];
+        };
+        for await (const row of source.exportVersions()) {
+          batch.push(row);
+          if (batch.length >= COPY_BATCH) await flush();
+        }
+        if (batch.length) await flush();
+      },
+    );
+  } catch (err) {
+    throw new Error(vscode.l10n.t('Copying stopped after {0} versions ({1}); run "Connect to Team Database" again to copy the rest: {2}', sum.added + sum.skipped, sum.added, (err as Error).message));
+  } finally {
+    await source.close();
+  }
+  log.info(`copied the workspace store to the team database: ${sum.added} versions added, ${sum.skipped} already there`);
+  void vscode.window.showInformationMessage(vscode.l10n.t('{0} versions copied to the team database ({1} were there already).', sum.added, sum.skipped));
 }

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
+import { hasPassword } from '../../store/postgres/connection';
 import type { PgStoreOptions } from '../../store/postgres/pgStore';
 
 export type Backend = 'workspace' | 'postgres';
@@ -51,7 +52,7 @@ export function settingsProblem(db: TeamDatabase): string | undefined {
     return vscode.l10n.t('agentMemory.postgres.url is not a URL; expected postgres://user@host:5432/database.');
   }
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') return vscode.l10n.t('agentMemory.postgres.url must start with postgres://.');
-  if (url.password) return vscode.l10n.t('agentMemory.postgres.url holds a password: remove it and run "Agent Memory: Connect to Team Database", which keeps it in the secret store.');
+  if (hasPassword(db.url)) return vscode.l10n.t('agentMemory.postgres.url holds a password: remove it and run "Agent Memory: Connect to Team Database", which keeps it in the secret store.');
   if (!db.project || db.project.length > 200) return vscode.l10n.t('Set agentMemory.postgres.project (1–200 characters): it keeps this repository\'s memories apart on the server.');
   return undefined;
 }

@@ -49,7 +49,8 @@ export class CreateTool implements vscode.LanguageModelTool<CreateToolInput> {
           note = ` after the person's review, with description "${reviewed.description}" and tags [${reviewed.tags.join(', ')}]`;
         }
       }
-      const { id } = await service.create(input);
+      // Asked again after the review: the store may have been switched meanwhile.
+      const { id } = await (await this.service()).create(input);
       return textResult(`Saved as memory ${id} (version 1)${note}.`);
     });
   }

@@ -73,7 +73,7 @@ export class EditTool implements vscode.LanguageModelTool<EditToolInput> {
           note = ` after the person's review, with description "${reviewed.description}" and tags [${reviewed.tags.join(', ')}]`;
         }
       }
-      const r = await service.edit(input);
+      const r = await (await this.service()).edit(input);
       return textResult(
         r.changed
           ? `Saved version ${r.version} of memory ${r.id} (changed: ${r.changedFields.join(', ')})${note}.`

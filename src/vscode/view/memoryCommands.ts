@@ -18,7 +18,6 @@ export function registerMemoryCommands(
   changes: StoreChanges,
   log: vscode.LogOutputChannel,
 ): void {
-  let drafts = 0;
   const command = (name: string, body: (arg?: unknown) => Promise<void>) =>
     vscode.commands.registerCommand(name, (arg?: unknown) => reportErrors(log, () => body(arg)));
 
@@ -29,8 +28,8 @@ export function registerMemoryCommands(
     }),
 
     command('agentMemory.newMemory', async () => {
-      drafts += 1;
-      await vscode.window.showTextDocument(draftUri(`New-Memory-${drafts}`), { preview: false });
+      // Unique across sessions: VS Code restores open drafts after a reload.
+      await vscode.window.showTextDocument(draftUri(`New-Memory-${Date.now().toString(36)}`), { preview: false });
     }),
 
     command('agentMemory.editTags', async (arg) => {
@@ -44,7 +43,8 @@ export function registerMemoryCommands(
         canEditDescription: false,
       });
       if (!reviewed) return;
-      const out = await service.edit({ id: m.id, tags: reviewed.tags, expectedVersion: m.version });
+      // Asked again after the quick pick: the store may have been switched meanwhile.
+      const out = await (await getService()).edit({ id: m.id, tags: reviewed.tags, expectedVersion: m.version });
       changes.fireSoon(0);
       void vscode.window.setStatusBarMessage(
         out.changed ? vscode.l10n.t('Tags saved as version {0}', out.version) : vscode.l10n.t('Tags unchanged: nothing saved'),
@@ -64,7 +64,7 @@ export function registerMemoryCommands(
         yes,
       );
       if (answer !== yes) return;
-      await service.delete({ id: m.id, expectedVersion: m.version });
+      await (await getService()).delete({ id: m.id, expectedVersion: m.version });
       changes.fireSoon(0);
     }),
 
@@ -80,7 +80,7 @@ export function registerMemoryCommands(
         { placeHolder: vscode.l10n.t('Pick a deleted memory to restore'), matchOnDescription: true },
       );
       if (!pick) return;
-      const out = await service.restore({ id: pick.id });
+      const out = await (await getService()).restore({ id: pick.id });
       changes.fireSoon(0);
       void vscode.window.setStatusBarMessage(vscode.l10n.t('Restored as version {0}', out.version), 4000);
     }),

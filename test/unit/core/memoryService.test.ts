@@ -100,6 +100,7 @@ for (const backend of BACKENDS) describe(`MemoryService [${backend}] (type-2 sem
     assert.deepEqual(await service.restore({ id, version: 1 }), { id, version: 3, restoredFrom: 1 });
     assert.equal((await service.read({ id })).content, 'first');
     await rejects(service.restore({ id, version: 1 }), ConflictError, /same data/);
+    await rejects(service.restore({ id, version: 2, expectedVersion: 2 }), ConflictError, /is at version 3, not 2/);
     await rejects(service.restore({ id }), ConflictError, /not deleted/);
     await rejects(service.restore({ id, version: 9 }), NotFoundError, /no version 9/);
     await store.close();
