@@ -106,7 +106,28 @@ const MIGRATION_LOCK = 0x61676d656d; // "agmem"
  * A database made by a newer release is refused, not rewritten. `afterMigrate` runs in the
  * same transaction and lock (the search terms' re-analysis when the analyser changed).
  */
+/** The schema version recorded in the database, or 0 when it has no schema yet. Reads only. */
+async function installedVersion(client: PoolClient): Promise<number> {
+  const { rows } = await client.query<{ present: boolean }>("SELECT to_regclass('agent_memory_schema') IS NOT NULL AS present");
+  if (!rows[0]!.present) return 0;
+  const v = await client.query<{ v: number }>('SELECT coalesce(max(version), 0)::int AS v FROM agent_memory_schema');
+  return v.rows[0]!.v;
+}
+
 export async function migrate(client: PoolClient, afterMigrate: (client: PoolClient) => Promise<void>): Promise<number> {
+  // A schema that is already current needs no lock and no DDL: a role that may read and write
+  // the tables but not create in the schema (PostgreSQL 15's default for public) can connect.
+  if ((await installedVersion(client)) === SCHEMA_VERSION) {
+    await client.query('BEGIN');
+    try {
+      await afterMigrate(client);
+      await client.query('COMMIT');
+      return SCHEMA_VERSION;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    }
+  }
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
