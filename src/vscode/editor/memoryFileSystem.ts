@@ -32,6 +32,11 @@ export class MemoryFileSystem implements vscode.FileSystemProvider {
   private readonly shown = new Map<string, number>();
   /** Drafts that were saved: their memory's id. */
   private readonly created = new Map<string, string>();
+  /**
+   * Documents saved and not read since: VS Code keeps the text it wrote, whose header still
+   * names the version before the save. See stat() and didSave().
+   */
+  private readonly saved = new Set<string>();
 
   constructor(
     private readonly getService: () => Promise<MemoryService>,
@@ -51,10 +56,14 @@ export class MemoryFileSystem implements vscode.FileSystemProvider {
     const target = this.target(uri);
     if (target.kind === 'draft') return { type: vscode.FileType.File, ctime: 0, mtime: 0, size: encoder.encode(this.render(target)).byteLength };
     const m = await this.load(target);
+    // Right after a save VS Code records this stat with the text it wrote. Were it the saved
+    // version's own mtime, VS Code would take that text as current and never read the new
+    // header; one millisecond less makes the change event of didSave() reload the document.
+    const mtime = Date.parse(m.changedAt) - (this.saved.has(uri.toString()) ? 1 : 0);
     return {
       type: vscode.FileType.File,
-      ctime: Date.parse(m.changedAt),
-      mtime: Date.parse(m.changedAt),
+      ctime: mtime,
+      mtime,
       size: encoder.encode(this.render(target, m)).byteLength,
       ...(target.kind === 'version' || m.deletedAt ? { permissions: vscode.FilePermission.Readonly } : {}),
     };
@@ -63,6 +72,7 @@ export class MemoryFileSystem implements vscode.FileSystemProvider {
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     const target = this.target(uri);
     if (target.kind === 'draft') return encoder.encode(this.render(target));
+    this.saved.delete(uri.toString());
     const m = await this.load(target);
     if (target.kind === 'current') this.shown.set(m.id, m.version);
     return encoder.encode(this.render(target, m));
@@ -92,7 +102,13 @@ export class MemoryFileSystem implements vscode.FileSystemProvider {
       const out = await service.edit({ id: target.id, expectedVersion: this.shown.get(target.id) ?? current.version, ...edits });
       this.shown.set(target.id, out.version);
     }
+    this.saved.add(uri.toString());
     this.changes.fireSoon(0);
+  }
+
+  /** VS Code finished saving a document: it reads it again, with the new version's header. */
+  didSave(uri: vscode.Uri): void {
+    if (this.saved.delete(uri.toString())) this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
   }
 
   readDirectory(): [string, vscode.FileType][] {
@@ -144,6 +160,9 @@ export class MemoryFileSystem implements vscode.FileSystemProvider {
 /** Registers the provider on the extension's scheme. */
 export function registerMemoryFileSystem(context: vscode.ExtensionContext, getService: () => Promise<MemoryService>, changes: StoreChanges): MemoryFileSystem {
   const fs = new MemoryFileSystem(getService, changes);
-  context.subscriptions.push(vscode.workspace.registerFileSystemProvider(SCHEME, fs, { isCaseSensitive: true }));
+  context.subscriptions.push(
+    vscode.workspace.registerFileSystemProvider(SCHEME, fs, { isCaseSensitive: true }),
+    vscode.workspace.onDidSaveTextDocument((doc) => fs.didSave(doc.uri)),
+  );
   return fs;
 }
