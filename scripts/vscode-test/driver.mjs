@@ -85,18 +85,6 @@ async function perform(page, req, screenshots, failures) {
     case 'hover':
       await target(page, req).hover({ timeout });
       return undefined;
-    case 'dragRightEdge': { // drags the element's right edge (a sash) by dx pixels, e.g. to widen a side bar
-      const el = target(page, req);
-      await el.waitFor({ state: 'visible', timeout });
-      const box = await el.boundingBox();
-      const x = box.x + box.width + 1;
-      const y = box.y + box.height / 2;
-      await page.mouse.move(x, y);
-      await page.mouse.down();
-      await page.mouse.move(x + req.dx, y, { steps: 10 });
-      await page.mouse.up();
-      return undefined;
-    }
     case 'press': // a key or chord on whatever has the focus, e.g. "Enter", "Control+A"
       await page.keyboard.press(req.key);
       return undefined;
@@ -121,8 +109,11 @@ async function perform(page, req, screenshots, failures) {
   }
 }
 
-/** The region to capture: the union of the given elements' boxes plus padding, or the page. */
-async function clip(page, req, timeout) {
+/**
+ * The region to capture: the union of the boxes of the elements req.selectors names (each the
+ * first visible match) plus req.padding (default 8), or the whole page. Also used by vsix.mjs.
+ */
+export async function clip(page, req, timeout = DEFAULT_TIMEOUT_MS) {
   if (!req.selectors?.length) return undefined;
   const boxes = [];
   for (const selector of req.selectors) {

@@ -10,14 +10,11 @@
 // Besides our extension (the development extension), the scripted test model
 // (test/vscode/scripted-model/) is installed into the run's extensions folder for the Agent-mode
 // tests; those tests ask this script for clicks and keys through the protocol of driver.mjs.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { createDriver, DRIVER_PREFIX } from './driver.mjs';
 import { CHROMIUM, CODE_SERVER_BIN, NODE_HOME } from './paths.mjs';
+import { createSession, printTail } from './session.mjs';
 import { prepareWorkspace } from './workspace.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -56,41 +53,11 @@ if (missing.length) {
   process.exit();
 }
 
-// --- temp folders: workspace, user data, and a HOME of its own -----------------------------
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-memory-vscode-test-'));
-const dir = (name) => { const d = path.join(tmp, name); fs.mkdirSync(d, { recursive: true }); return d; };
+// --- temp folders: workspace, user data, and a HOME of its own (session.mjs) ----------------
+const session = createSession({ name: 'vscode-test', keep: KEEP, note });
+const { tmp, dir } = session;
 const ws = dir('workspace');
 const userData = dir('user-data');
-const isolatedEnv = {
-  HOME: dir('home'),
-  XDG_CONFIG_HOME: dir('xdg-config'),
-  XDG_DATA_HOME: dir('xdg-data'),
-  XDG_CACHE_HOME: dir('xdg-cache'),
-  XDG_RUNTIME_DIR: dir('xdg-runtime'),
-};
-
-let server;
-let browser;
-/** Kills code-server and everything it started (extension host, watchers): its process group. */
-function killServer(signal) {
-  if (server?.exitCode === null && server.signalCode === null) {
-    try { process.kill(-server.pid, signal); } catch { /* already gone */ }
-  }
-}
-function removeTemp() {
-  if (KEEP) note(`kept ${tmp}`);
-  else fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
-}
-// Interrupted: Playwright's own exit handler kills Chromium; we kill the server and clean up.
-for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.once(sig, () => {
-    note(`interrupted (${sig})`);
-    killServer('SIGKILL');
-    removeTemp();
-    process.exit(130);
-  });
-}
-process.once('exit', () => killServer('SIGKILL'));
 
 try {
   // driver: where this script answers the host's driver requests (test/vscode/driver.ts).
@@ -104,35 +71,14 @@ try {
   const model = JSON.parse(fs.readFileSync(path.join(SCRIPTED_MODEL, 'package.json'), 'utf8'));
   fs.cpSync(SCRIPTED_MODEL, path.join(extensions, `${model.publisher}.${model.name}-${model.version}`), { recursive: true });
 
-  const port = await freePort();
-  const serverLog = path.join(tmp, 'code-server.log');
-  const serverOut = fs.openSync(serverLog, 'a');
-  server = spawn(CODE_SERVER_BIN, [
-    '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
-    '--user-data-dir', userData, '--extensions-dir', extensions,
+  const { port, log: serverLog, exited: serverExited } = await session.startServer({
+    userData, extensions, folder: ws,
     // Without this the test payload in the URL is silently ignored.
-    '--vscode-option', 'enable-smoke-test-driver',
-    ws,
-  ], {
-    cwd: ws,
-    env: { ...process.env, ...isolatedEnv, PATH: `${path.join(NODE_HOME, 'bin')}${path.delimiter}${process.env.PATH}` },
-    stdio: ['ignore', serverOut, serverOut],
-    detached: true, // its own process group, killed as a whole
+    args: ['--vscode-option', 'enable-smoke-test-driver'],
   });
-  fs.closeSync(serverOut);
-  const serverExited = new Promise((resolve) => server.once('exit', (code, signal) => resolve({ code, signal })));
-
-  await waitForServer(port, serverExited, serverLog);
   note(`code-server up on 127.0.0.1:${port} after ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    env: { ...process.env, ...isolatedEnv },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const page = await session.openPage({ width: 1400, height: 900 });
 
   // The workbench reports everything it logs, the extension host's console included, through
   // codeAutomationLog, and the end of the tests through codeAutomationExit, when the page
@@ -196,51 +142,10 @@ try {
   }
   if (code !== 0 && !VERBOSE) note(`${others} other lines the workbench logged are not shown; VSCODE_TEST_VERBOSE=1 shows them`);
   note(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  await shutdown();
+  await session.close();
   finish(passed, failed, code === 0 && failed === 0 ? 0 : 1);
 } catch (err) {
   note(`could not run the tests: ${err?.stack ?? err}`);
-  await shutdown();
+  await session.close();
   finish(0, 1, 1);
-}
-
-async function shutdown() {
-  await browser?.close().catch(() => {});
-  if (server && server.exitCode === null && server.signalCode === null) {
-    const gone = new Promise((resolve) => server.once('exit', resolve));
-    killServer('SIGTERM');
-    const t = setTimeout(() => killServer('SIGKILL'), 5000);
-    await gone;
-    clearTimeout(t);
-  }
-  removeTemp();
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-  });
-}
-
-async function waitForServer(port, serverExited, log) {
-  let dead;
-  serverExited.then((e) => { dead = e; });
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (dead) { printTail(log); throw new Error(`code-server exited at start (${dead.signal ?? dead.code})`); }
-    try {
-      const r = await fetch(`http://127.0.0.1:${port}/healthz`);
-      if (r.ok) return;
-    } catch { /* not listening yet */ }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  printTail(log);
-  throw new Error('code-server did not answer /healthz within 60 s');
-}
-
-function printTail(file, n = 30) {
-  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-n).join('\n') : '';
-  if (text) console.log(`--- last lines of ${path.basename(file)} ---\n${text}\n---`);
 }

@@ -34,7 +34,6 @@ export type DriverAction =
   | ({ action: 'html' } & Target)
   | ({ action: 'click' } & Target)
   | ({ action: 'hover' } & Target)
-  | ({ action: 'dragRightEdge'; dx: number } & Target)
   | { action: 'press'; key: string }
   | { action: 'type'; text: string }
   /** Saved as <AGENT_MEMORY_SCREENSHOTS>/<name>.png, clipped to the elements' boxes; skipped without that variable. */

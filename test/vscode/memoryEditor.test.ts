@@ -61,6 +61,14 @@ describe('the memory editor (agent-memory:/memories/<id>.md)', function () {
     assert.deepEqual(m.tags, ['editor-test', 'saved-in-editor'], 'tags normalised as an agent\'s would be');
     assert.equal(m.content, 'Second text, written in the editor.');
     assert.equal(doc.isDirty, false);
+    // The document is read again: its header names the saved version (it named version 1 before a fix).
+    await until('the header to name version 2', () => doc.getText().includes(`${id} · version 2 · `));
+    assert.match(doc.getText(), /Saving writes version 3\./);
+    assert.equal(doc.isDirty, false);
+    // A second save from the same editor is not taken for a conflict with the first.
+    await replaceText(doc, doc.getText().replace('Second text', 'Third text'));
+    assert.equal(await doc.save(), true);
+    assert.equal(cli<Read>('read', id).version, 3);
   });
 
   it('saving without a change writes nothing', async () => {

@@ -33,6 +33,11 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   private readonly shown = new Map<string, number>();
   /** Drafts that were saved: their memory's id. */
   private readonly created = new Map<string, string>();
+  /**
+   * Documents saved and not read since: VS Code keeps the text it wrote, whose header still
+   * names the version before the save. See stat() and didSave().
+   */
+  private readonly saved = new Set<string>();
 
   /** Drafts saved from an editor, waiting for the save to complete to be replaced by their memory. */
   private readonly toReplace = new Map<string, string>();
@@ -45,6 +50,7 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     this.subscription = vscode.Disposable.from(
       changes.onDidChange(() => this.changed.fire([...this.watched.values()].map((uri) => ({ type: vscode.FileChangeType.Changed, uri })))),
       vscode.workspace.onDidSaveTextDocument((doc) => {
+        this.didSave(doc.uri);
         const id = this.toReplace.get(doc.uri.toString());
         if (id === undefined) return;
         this.toReplace.delete(doc.uri.toString());
@@ -69,10 +75,14 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     const target = this.target(uri);
     if (target.kind === 'draft') return { type: vscode.FileType.File, ctime: 0, mtime: 0, size: encoder.encode(this.render(target)).byteLength };
     const m = await this.load(uri, target);
+    // Right after a save VS Code records this stat with the text it wrote. Were it the saved
+    // version's own mtime, VS Code would take that text as current and never read the new
+    // header; one millisecond less makes the change event of didSave() reload the document.
+    const mtime = Date.parse(m.changedAt) - (this.saved.has(uri.toString()) ? 1 : 0);
     return {
       type: vscode.FileType.File,
-      ctime: Date.parse(m.changedAt),
-      mtime: Date.parse(m.changedAt),
+      ctime: mtime,
+      mtime,
       size: encoder.encode(this.render(target, m)).byteLength,
       ...(target.kind === 'version' || m.deletedAt ? { permissions: vscode.FilePermission.Readonly } : {}),
     };
@@ -81,6 +91,7 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     const target = this.target(uri);
     if (target.kind === 'draft') return encoder.encode(this.render(target));
+    this.saved.delete(uri.toString());
     const m = await this.load(uri, target);
     if (target.kind === 'current') this.shown.set(m.id, m.version);
     return encoder.encode(this.render(target, m));
@@ -112,7 +123,13 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
       const out = await service.edit({ id: target.id, expectedVersion: this.shown.get(target.id) ?? current.version, ...edits });
       this.shown.set(target.id, out.version);
     }
+    this.saved.add(uri.toString());
     this.changes.fireSoon(0);
+  }
+
+  /** VS Code finished saving a document: it reads it again, with the new version's header. */
+  private didSave(uri: vscode.Uri): void {
+    if (this.saved.delete(uri.toString())) this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
   }
 
   readDirectory(): [string, vscode.FileType][] {
