@@ -269,10 +269,8 @@ try {
       'extensions.autoCheckUpdates': false,
       'extensions.autoUpdate': false,
       'telemetry.telemetryLevel': 'off',
-      // VS Code's default on the desktop. In a browser (code-server, vscode.dev) the default is
-      // afterDelay (1 s), which would save a version of the memory at every pause in typing;
-      // the test saves with Ctrl+S as a desktop user does.
-      'files.autoSave': 'off',
+      // files.autoSave is left at the browser's default (afterDelay): memory documents must not
+      // be auto-saved anyway (the extension turns it off for their language); Ctrl+S saves.
     }, null, 2));
     const server = await session.startServer({ userData, extensions, folder: ws });
     port = server.port;

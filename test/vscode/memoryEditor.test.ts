@@ -44,7 +44,7 @@ describe('the memory editor (agent-memory:/memories/<id>.md)', function () {
     assert.match(text, /^description: Front matter layout$/m);
     assert.match(text, /^tags: \[ editor-test, yaml \]$/m);
     assert.match(text, /\n---\n\nBody line one\.\n\nBody line two\.\n$/);
-    assert.equal(doc.languageId, 'markdown');
+    await until('the memory language', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === memoryUri(id).toString())?.languageId === 'agent-memory');
     assert.equal((await vscode.workspace.fs.stat(memoryUri(id))).permissions, undefined, 'the current version is writable');
   });
 
@@ -154,5 +154,24 @@ describe('the memory editor (agent-memory:/memories/<id>.md)', function () {
     await until('the document to reload', () => doc.getText().includes('Changed by the CLI.'));
     assert.match(doc.getText(), /version 2 · /);
     assert.equal(doc.isDirty, false);
+  });
+
+  it('is not auto-saved, even where VS Code auto-saves other files (every save is a version)', async () => {
+    const files = vscode.workspace.getConfiguration('files');
+    await files.update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Workspace);
+    await files.update('autoSaveDelay', 200, vscode.ConfigurationTarget.Workspace);
+    try {
+      const id = createMemory('Not auto-saved');
+      const shown = await vscode.window.showTextDocument(memoryUri(id));
+      await until('the memory language', () => shown.document.languageId === 'agent-memory' || vscode.window.activeTextEditor?.document.languageId === 'agent-memory');
+      const doc = vscode.window.activeTextEditor!.document;
+      await replaceText(doc, doc.getText().replace('First text.', 'Half-typed'));
+      await new Promise((r) => setTimeout(r, 2000)); // ten auto-save delays
+      assert.equal(doc.isDirty, true, 'the document was auto-saved');
+      assert.equal(cli<Read>('read', id).version, 1);
+    } finally {
+      await files.update('autoSave', undefined, vscode.ConfigurationTarget.Workspace);
+      await files.update('autoSaveDelay', undefined, vscode.ConfigurationTarget.Workspace);
+    }
   });
 });

@@ -191,9 +191,21 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   }
 }
 
-/** Registers the provider on the extension's scheme. */
+/**
+ * The language of memory documents: Markdown (its grammar, front matter included), under an id
+ * of its own so that package.json can turn auto-save off for them alone. Every save writes a
+ * version, and a browser VS Code auto-saves after a second's pause by default: a memory would
+ * be saved half-typed, again and again.
+ */
+export const MEMORY_LANGUAGE = 'agent-memory';
+
+/** Registers the provider on the extension's scheme, and gives its documents their language. */
 export function registerMemoryFileSystem(context: vscode.ExtensionContext, getService: () => Promise<MemoryService>, changes: StoreChanges): MemoryFileSystem {
   const fs = new MemoryFileSystem(getService, changes);
-  context.subscriptions.push(vscode.workspace.registerFileSystemProvider(SCHEME, fs, { isCaseSensitive: true }), fs);
+  const adopt = (doc: vscode.TextDocument) => {
+    if (doc.uri.scheme === SCHEME && doc.languageId !== MEMORY_LANGUAGE) void vscode.languages.setTextDocumentLanguage(doc, MEMORY_LANGUAGE);
+  };
+  vscode.workspace.textDocuments.forEach(adopt);
+  context.subscriptions.push(vscode.workspace.registerFileSystemProvider(SCHEME, fs, { isCaseSensitive: true }), fs, vscode.workspace.onDidOpenTextDocument(adopt));
   return fs;
 }
