@@ -38,66 +38,60 @@ mocha_passed=${mocha_passed:-0}
 mocha_failed=${mocha_failed:-0}
 if [ "$failed_steps" = 1 ] && [ "$mocha_failed" = 0 ]; then mocha_failed=1; fi # mocha died before its summary
 
-vscode_passed=0
-vscode_failed=0
-vscode_summary=""
+# run_part NAME SCRIPT LABEL: runs a driver script that ends with "N passed, N failed" and sets
+# part_passed / part_failed / part_summary. Each part is judged by its own exit code.
+run_part() {
+  local name=$1 script=$2 label=$3 died=0 last
+  node "$script" 2>&1 | tee "$out/$name" || died=1
+  last=$(tail -n 1 "$out/$name")
+  if [[ "$last" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+    part_passed=${BASH_REMATCH[1]}
+    part_failed=${BASH_REMATCH[2]}
+  else
+    part_passed=0
+    part_failed=1 # the script died before its summary
+  fi
+  if [ "$died" = 1 ] && [ "$part_failed" = 0 ]; then part_failed=1; fi
+  [ "$died" = 0 ] || failed_steps=1
+  part_summary="$label: $part_passed passed, $part_failed failed"
+}
+
+# not_run LABEL WHAT: a part that cannot run here says so; under CI=true that is a failure.
+not_run() {
+  echo "$2 NOT RUN: $reason"
+  part_passed=0
+  part_failed=0
+  part_summary="$1: NOT RUN"
+  if [ "${CI:-}" = true ]; then
+    part_failed=1
+    echo "CI=true: a CI machine must be able to run it; counted as a failure"
+  fi
+}
+
 installed=0
 reason=""
 echo
 echo "VS Code extension-host tests (scripts/vscode-test/)"
 if bash scripts/vscode-test/install.sh 2>&1 | tee "$out/install"; then
   installed=1
-  vscode_died=0
-  node scripts/vscode-test/run.mjs 2>&1 | tee "$out/vscode" || vscode_died=1
-  last=$(tail -n 1 "$out/vscode")
-  if [[ "$last" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
-    vscode_passed=${BASH_REMATCH[1]}
-    vscode_failed=${BASH_REMATCH[2]}
-  else
-    vscode_failed=1 # run.mjs died before its summary
-  fi
-  # Each part is judged by its own exit code, not by an earlier part's.
-  if [ "$vscode_died" = 1 ] && [ "$vscode_failed" = 0 ]; then vscode_failed=1; fi
-  [ "$vscode_died" = 0 ] || failed_steps=1
-  vscode_summary="VS Code: $vscode_passed passed, $vscode_failed failed"
+  run_part vscode scripts/vscode-test/run.mjs "VS Code"
 else
   reason=$(sed -n 's/^vscode-test install: //p' "$out/install" | tail -n 1)
   reason=${reason:-the install failed (output above)}
-  echo "VS Code tests NOT RUN: $reason"
-  vscode_summary="VS Code: NOT RUN"
-  if [ "${CI:-}" = true ]; then
-    vscode_failed=1
-    echo "CI=true: a CI machine must be able to run them; counted as a failure"
-  fi
+  not_run "VS Code" "VS Code tests"
 fi
+vscode_passed=$part_passed vscode_failed=$part_failed vscode_summary=$part_summary
 
-vsix_passed=0
-vsix_failed=0
 echo
 echo "Packaged extension (scripts/vscode-test/vsix.mjs)"
 if [ "$installed" = 1 ]; then
-  vsix_died=0
-  node scripts/vscode-test/vsix.mjs 2>&1 | tee "$out/vsix" || vsix_died=1
-  last=$(tail -n 1 "$out/vsix")
-  if [[ "$last" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
-    vsix_passed=${BASH_REMATCH[1]}
-    vsix_failed=${BASH_REMATCH[2]}
-  else
-    vsix_failed=1 # vsix.mjs died before its summary
-  fi
-  if [ "$vsix_died" = 1 ] && [ "$vsix_failed" = 0 ]; then vsix_failed=1; fi
-  [ "$vsix_died" = 0 ] || failed_steps=1
-  vsix_summary="packaged: $vsix_passed passed, $vsix_failed failed"
+  run_part vsix scripts/vscode-test/vsix.mjs "packaged"
   # `npm run package` left a production build in dist/; put back the development build (source maps).
   node esbuild.mjs
 else
-  echo "Packaged-extension test NOT RUN: $reason"
-  vsix_summary="packaged: NOT RUN"
-  if [ "${CI:-}" = true ]; then
-    vsix_failed=1
-    echo "CI=true: a CI machine must be able to run it; counted as a failure"
-  fi
+  not_run "packaged" "Packaged-extension test"
 fi
+vsix_passed=$part_passed vsix_failed=$part_failed vsix_summary=$part_summary
 
 pg_summary="PostgreSQL: run"
 if grep -q "PostgreSQL tests NOT RUN" "$out/mocha"; then
