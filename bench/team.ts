@@ -83,6 +83,9 @@ async function main(): Promise<void> {
     // Single client, same queries, same run: ours against the naive scan.
     const ours = summarize(await sample((i) => service.search({ keywords: queries[i % queries.length]! }), { iters: 200, budgetMs: 30_000 }));
     const naive = summarize(await sample((i) => naiveSearch(c, queries[i % queries.length]!), { iters: 200, budgetMs: 30_000 }));
+    const oneRead = summarize(await sample((i) => service.read({ id: data.live[(i * 7919) % data.live.length]! }), { iters: 200, budgetMs: 15_000 }));
+    const oneWrite = summarize(await sample((i) => service.create({ description: `bench single client note ${i}`, tags: ['bench-single'], content: 'x' }), { iters: 200, budgetMs: 15_000 }));
+    const baseline = await store.countVersions();
 
     t = performance.now();
     const runs = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => runClient([url, PROJECT, String(OPS), String(i + 1), path.join(tmp, 'ids.json'), path.join(tmp, 'queries.json')])));
@@ -94,7 +97,7 @@ async function main(): Promise<void> {
     );
     const total = await store.countVersions();
     const lost = acked.length - found[0]!.n;
-    const unacknowledged = total - seeded - acked.length;
+    const unacknowledged = total - baseline - acked.length;
     const gaps = await c.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM (SELECT id, max(version) AS mx, count(*) AS k FROM memory_versions WHERE project = $1 GROUP BY id) s WHERE mx <> k`,
       [PROJECT],
@@ -110,6 +113,8 @@ async function main(): Promise<void> {
     console.log(`| read under load | ${ms(rd.p50)} | ${ms(rd.p95)} | ${rd.n} |`);
     console.log(`| search, one client (ours, ranked) | ${ms(ours.p50)} | ${ms(ours.p95)} | ${ours.n} |`);
     console.log(`| search, one client (baseline: ILIKE scan, unranked) | ${ms(naive.p50)} | ${ms(naive.p95)} | ${naive.n} |`);
+    console.log(`| write, one client (create) | ${ms(oneWrite.p50)} | ${ms(oneWrite.p95)} | ${oneWrite.n} |`);
+    console.log(`| read, one client | ${ms(oneRead.p50)} | ${ms(oneRead.p95)} | ${oneRead.n} |`);
     console.log(`\nours / baseline: p50 ${(ours.p50 / naive.p50).toFixed(2)}×, p95 ${(ours.p95 / naive.p95).toFixed(2)}× (below 1 is faster)`);
     await c.end();
     await store.close();

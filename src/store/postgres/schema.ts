@@ -90,6 +90,24 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
       CREATE INDEX memory_versions_by_id ON memory_versions (project, id, version);
     `,
   },
+  {
+    // The local search index of long-lived clients (localIndex.ts) catches up on what changed
+    // since its last look. A trigger stamps every head and purge row with the id of the
+    // transaction that wrote it (xid8: 64 bits, no wraparound), whatever code wrote it, and
+    // catch-up asks for ids at or above the xmin of its previous snapshot: ordered by
+    // transaction, so a writer that committed late is not missed as with a sequence.
+    version: 3,
+    sql: `
+      CREATE FUNCTION agent_memory_stamp_xid() RETURNS trigger LANGUAGE plpgsql AS
+        'BEGIN NEW.xid := pg_current_xact_id(); RETURN NEW; END';
+      ALTER TABLE memory_heads ADD COLUMN xid xid8 NOT NULL DEFAULT '0';
+      CREATE TRIGGER memory_heads_xid BEFORE INSERT OR UPDATE ON memory_heads FOR EACH ROW EXECUTE FUNCTION agent_memory_stamp_xid();
+      CREATE INDEX memory_heads_by_xid ON memory_heads (project, xid);
+      ALTER TABLE memory_purged ADD COLUMN xid xid8 NOT NULL DEFAULT '0';
+      CREATE TRIGGER memory_purged_xid BEFORE INSERT OR UPDATE ON memory_purged FOR EACH ROW EXECUTE FUNCTION agent_memory_stamp_xid();
+      CREATE INDEX memory_purged_by_xid ON memory_purged (project, xid);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
