@@ -156,6 +156,33 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
     await store.close();
   });
 
+  it('keeps the live-memory count search weighs by exact through concurrent creates, deletes, restores, imports and purges', async () => {
+    const first = await openPg();
+    const others = await Promise.all([1, 2].map(() => openPg({ project: first.project })));
+    const clients = [first, ...others];
+    const created = await Promise.all(clients.flatMap((o, c) => Array.from({ length: 15 }, (_, i) => o.service.create(memory({ description: `counted ${c} ${i}` })))));
+    const exported: StoredVersion[] = [];
+    for await (const r of first.service.exportVersions()) exported.push(r);
+    const other = await openPg();
+    await Promise.all([
+      ...created.slice(0, 12).map((m, i) => clients[i % 3]!.service.delete({ id: m.id })),
+      other.service.importVersions(exported),
+      first.service.importVersions(exported),
+    ]);
+    // Purges race restores, not imports: an import racing a purge can still bring the memory back
+    // (it does not see the uncommitted purge), which is another matter than the count.
+    await Promise.all([
+      ...created.slice(0, 5).map((m, i) => clients[i % 3]!.service.restore({ id: m.id })),
+      ...created.slice(12, 16).map((m, i) => clients[i % 3]!.store.purge(m.id)),
+    ]);
+    const counts = await withClient(first.url, (c) => c.query<{ project: string; counted: number; live: number }>(
+      `SELECT h.project, (SELECT coalesce(sum(n), 0)::int FROM memory_live_counts l WHERE l.project = h.project) AS counted, count(*)::int AS live
+       FROM memory_heads h WHERE h.project = ANY ($1) AND NOT h.deleted GROUP BY h.project`, [[first.project, other.project]]));
+    assert.deepEqual(counts.rows.map((r) => [r.project === first.project, r.counted]).sort(), [[false, 45], [true, 45 - 12 - 4 + 5]]);
+    for (const r of counts.rows) assert.equal(r.counted, r.live, r.project);
+    for (const o of [...clients, other]) await o.store.close();
+  });
+
   describe('schema on a fresh database', () => {
     let db: string;
     let dbUrl: string;

@@ -5,7 +5,7 @@ import type { ListCursor, ListedMemory, Store, StoredHit, StoredVersion, StoreWa
 import { createPool, describeTarget, parseTarget, type PgConnectionOptions, type PgTarget, storageError } from './connection';
 import { LocalIndex, type LocalIndexMode } from './localIndex';
 import { migrate } from './schema';
-import { searchStatement } from './searchSql';
+import { type PrefixedTag, prefixedTagsStatement, searchStatement } from './searchSql';
 import { advanceHeads, insertVersions, reanalyzeIfNeeded, toVersion, UNIQUE_VIOLATION, VERSION_COLUMNS, VERSION_CONSTRAINT, type VersionRecord } from './versionRows';
 
 export interface PgStoreOptions extends PgConnectionOptions {
@@ -174,7 +174,9 @@ export class PgStore implements Store {
     } catch (err) {
       throw storageError(this.target, err, 'searching');
     }
-    const statement = searchStatement(this.project, query);
+    const prefixes = prefixedTagsStatement(this.project, query);
+    const prefixed = prefixes ? await this.query<PrefixedTag>('searching', prefixes.text, prefixes.values) : [];
+    const statement = searchStatement(this.project, query, prefixed);
     if (!statement) return [];
     const rows = await this.query<{ id: string; description: string; tags: string[]; changed_at: Date }>('searching', statement.text, statement.values);
     return rows.map((r) => ({ id: r.id, description: r.description, tags: r.tags, changedAt: r.changed_at.toISOString() }));
