@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
+import { ANALYZER_VERSION } from '../../src/core/search/analysis';
 import { analyzeQuery } from '../../src/core/search/query';
 import { advanceHeads, insertVersions } from '../../src/store/postgres/versionRows';
 import type { StoredVersion } from '../../src/store/store';
@@ -8,6 +9,16 @@ import { memory, openPg } from '../helpers/builders';
 import { requirePostgres } from '../helpers/postgres';
 
 type Pg = Awaited<ReturnType<typeof openPg>>;
+
+async function withAdmin<T>(url: string, fn: (c: Client) => Promise<T>): Promise<T> {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
 
 /** Through the store, so a search may return more than the tools' 50. */
 const ids = async (o: Pg, keywords: string[], limit = 1000) => (await o.store.search(analyzeQuery(keywords, [], limit))).map((h) => h.id);
@@ -106,6 +117,22 @@ describe('PostgreSQL local search index: catching up with other clients', functi
     assert.equal((await ids(reader, ['edited'])).length, 20);
     assert.equal(reader.store.localIndexSize, live.length);
     for (const o of [reader, server, ...writers]) await o.store.close();
+  });
+
+  it('analyses the memories itself when the stored terms were made by another analyser version', async () => {
+    const server = await openPg({ localIndex: 'off' });
+    for (const d of ['Webpack polyfills for buffer', 'Buffer overflow in the parser', 'Vite env prefix']) await server.service.create(memory({ description: d, tags: ['bundler'] }));
+    const local = await openPg({ project: server.project, localIndex: 'eager' });
+    const setAnalyzer = (v: string) => withAdmin(local.url, (c) => c.query(`UPDATE agent_memory_meta SET value = $1 WHERE key = 'analyzer'`, [v]));
+    await setAnalyzer('stale');
+    try {
+      for (const q of [['buffer'], ['bundler', 'vite'], ['polyfill']]) assert.deepEqual(await ids(local, q), await ids(server, q), q.join(' '));
+      assert.equal(local.store.localIndexSize, 3);
+    } finally {
+      await setAnalyzer(String(ANALYZER_VERSION));
+    }
+    await local.store.close();
+    await server.store.close();
   });
 
   it('stays on the server when the project has more live memories than maxLocalIndex', async () => {

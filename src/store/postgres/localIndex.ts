@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { SearchQuery } from '../../core/search/query';
-import { SearchIndex } from '../../core/search/searchIndex';
+import { ANALYZER_VERSION, SearchIndex } from '../../core/search/searchIndex';
 import type { StoredHit } from '../store';
 
 /**
@@ -10,14 +10,16 @@ import type { StoredHit } from '../store';
  */
 export type LocalIndexMode = 'background' | 'eager' | 'off';
 
-/** Live heads per query while loading. */
-const PAGE = 5000;
+/** Live heads per query while loading: small enough that filing a page blocks the event loop briefly. */
+const PAGE = 2000;
 
 interface HeadRow {
   id: string;
   description: string;
   tags: string[];
   changed_at: Date;
+  terms: string[];
+  tag_stems: string[];
 }
 
 interface ChangeRow {
@@ -103,17 +105,26 @@ export class LocalIndex {
   private async build(): Promise<void> {
     // Taken before the first page: anything a page misses was written by a transaction at
     // or above this xmin, and the first catch-up reads it again (see the class comment).
-    const { rows: snap } = await this.pool.query<{ xmin: string }>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin');
+    const { rows: snap } = await this.pool.query<{ xmin: string; analyzer: string | null }>(
+      `SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin, (SELECT value FROM agent_memory_meta WHERE key = 'analyzer') AS analyzer`,
+    );
+    // The heads keep core's analysis of each memory (versionRows.ts); made by this release's
+    // analyser, it is used as it is, which halves the load. Otherwise every memory is analysed here.
+    const sameAnalysis = snap[0]!.analyzer === String(ANALYZER_VERSION);
     const index = new SearchIndex();
     let after = '';
     for (;;) {
       if (this.stopped) return;
       const { rows } = await this.pool.query<HeadRow>(
-        `SELECT id, description, tags, changed_at FROM memory_heads
+        `SELECT id, description, tags, changed_at, tsvector_to_array(search_vector) AS terms, tag_stems FROM memory_heads
          WHERE project = $1 AND NOT deleted AND id > $2 ORDER BY id LIMIT $3`,
         [this.project, after, PAGE],
       );
-      for (const r of rows) index.put({ id: r.id, description: r.description, tags: r.tags, changedAt: r.changed_at.toISOString() });
+      for (const r of rows) {
+        const memory = { id: r.id, description: r.description, tags: r.tags, changedAt: r.changed_at.toISOString() };
+        if (sameAnalysis) index.putAnalyzed(memory, { terms: r.terms, tagStems: r.tag_stems });
+        else index.put(memory);
+      }
       if (index.size > this.max) {
         this.tooLarge = true;
         return;
