@@ -81,6 +81,8 @@ export class LocalIndex {
       if (!this.index) return undefined;
     }
     return this.serially(async () => {
+      // An earlier catch-up in the queue may have found the project grown past the bound.
+      if (!this.index) return undefined;
       await this.catchUp();
       return this.index?.search(query).map((h) => ({ id: h.id, description: h.description, tags: h.tags, changedAt: h.changedAt }));
     });
