@@ -28,7 +28,8 @@ const BATCH = 1000;
  * `memory_heads` holds the current version of each id (moved forward in the transaction that
  * inserts a version) with its analysed search terms; every statement is filtered by project.
  * A write holds a per-id advisory lock for its transaction, so `decide` sees the freshest
- * row of every other client. See docs/ARCHITECTURE.md.
+ * row of every other client. Searches are ranked in a local index when it is loaded
+ * (localIndex.ts), else on the server (searchSql.ts). See docs/ARCHITECTURE.md.
  */
 export class PgStore implements Store {
   readonly location: string;
