@@ -2,7 +2,9 @@
  * `npm run bench:team`: 16 client processes × 500 mixed operations against PostgreSQL seeded
  * with N memories (default 100k; BENCH_TEAM_N to change). Reports lost versions (acknowledged
  * writes missing from the database, and version rows nobody acknowledged), search and write
- * p50/p95 under load, and single-client search against a naive ILIKE scan measured in the same run.
+ * p50/p95 under load, and for one client: search on the server (what a one-shot CLI pays), search
+ * through the local index (long-lived clients) with its load time, and a naive ILIKE scan, in the same run.
+ * BENCH_TEAM_LOCAL sets the load clients' localIndex mode (default background, as shipped).
  * Needs the server at AGENT_MEMORY_TEST_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres);
  * works in a scratch database that it drops at the end.
  */
@@ -33,7 +35,7 @@ async function admin(sql: string): Promise<void> {
   }
 }
 
-function runClient(args: string[]): Promise<{ search: number[]; write: number[]; read: number[]; acked: Array<[string, number]> }> {
+function runClient(args: string[]): Promise<{ search: number[]; local: number[]; write: number[]; read: number[]; writeLoaded: number[]; readLoaded: number[]; acked: Array<[string, number]> }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'teamClient.ts'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
@@ -65,7 +67,7 @@ async function main(): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'am-bench-team-'));
   try {
     const data = generate(N);
-    const store = await PgStore.open({ connectionString: url, project: PROJECT });
+    const store = await PgStore.open({ connectionString: url, project: PROJECT, localIndex: 'off' });
     const service = new MemoryService(store, { author: 'bench' });
     let t = performance.now();
     for (let i = 0; i < data.rows.length; i += 5000) await store.importVersions(data.rows.slice(i, i + 5000));
@@ -80,13 +82,30 @@ async function main(): Promise<void> {
     fs.writeFileSync(path.join(tmp, 'ids.json'), JSON.stringify(data.live.slice(0, 1000)));
     fs.writeFileSync(path.join(tmp, 'queries.json'), JSON.stringify(queries));
 
-    // Single client, same queries, same run: ours against the naive scan.
+    // Single client, same queries, same run: ours on the server, ours through the local index, the naive scan.
     const ours = summarize(await sample((i) => service.search({ keywords: queries[i % queries.length]! }), { iters: 200, budgetMs: 30_000 }));
-    const naive = summarize(await sample((i) => naiveSearch(c, queries[i % queries.length]!), { iters: 200, budgetMs: 30_000 }));
-
+    const localStore = await PgStore.open({ connectionString: url, project: PROJECT, localIndex: 'eager' });
+    const localService = new MemoryService(localStore, { author: 'bench' });
+    // Heap figures mean something only after a full collection (package.json runs with --expose-gc).
+    const gc = (globalThis as { gc?: () => void }).gc;
+    gc?.();
+    const heapBefore = process.memoryUsage().heapUsed;
     t = performance.now();
-    const runs = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => runClient([url, PROJECT, String(OPS), String(i + 1), path.join(tmp, 'ids.json'), path.join(tmp, 'queries.json')])));
+    await localService.search({ keywords: queries[0]! });
     const loadMs = performance.now() - t;
+    gc?.();
+    const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
+    console.log(`local index: ${localStore.localIndexSize} memories loaded (first search included) in ${(loadMs / 1000).toFixed(2)} s, ${gc ? `heap +${heapMb.toFixed(0)} MB` : 'heap not measured (run with --expose-gc)'}`);
+    const local = summarize(await sample((i) => localService.search({ keywords: queries[i % queries.length]! }), { iters: 1000, budgetMs: 30_000 }));
+    await localStore.close();
+    const naive = summarize(await sample((i) => naiveSearch(c, queries[i % queries.length]!), { iters: 200, budgetMs: 30_000 }));
+    const oneRead = summarize(await sample((i) => service.read({ id: data.live[(i * 7919) % data.live.length]! }), { iters: 200, budgetMs: 15_000 }));
+    const oneWrite = summarize(await sample((i) => service.create({ description: `bench single client note ${i}`, tags: ['bench-single'], content: 'x' }), { iters: 200, budgetMs: 15_000 }));
+    const baseline = await store.countVersions();
+
+    const loadStart = performance.now();
+    const runs = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => runClient([url, PROJECT, String(OPS), String(i + 1), path.join(tmp, 'ids.json'), path.join(tmp, 'queries.json')])));
+    const runMs = performance.now() - loadStart;
     const acked = runs.flatMap((r) => r.acked);
     const { rows: found } = await c.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM memory_versions v JOIN unnest($2::text[], $3::int[]) AS a(id, version) ON v.id = a.id AND v.version = a.version WHERE v.project = $1`,
@@ -94,23 +113,33 @@ async function main(): Promise<void> {
     );
     const total = await store.countVersions();
     const lost = acked.length - found[0]!.n;
-    const unacknowledged = total - seeded - acked.length;
+    const unacknowledged = total - baseline - acked.length;
     const gaps = await c.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM (SELECT id, max(version) AS mx, count(*) AS k FROM memory_versions WHERE project = $1 GROUP BY id) s WHERE mx <> k`,
       [PROJECT],
     );
     const s = summarize(runs.flatMap((r) => r.search));
+    const sl = summarize(runs.flatMap((r) => r.local));
     const w = summarize(runs.flatMap((r) => r.write));
     const rd = summarize(runs.flatMap((r) => r.read));
-    console.log(`\n${CLIENTS} clients × ${OPS} operations in ${(loadMs / 1000).toFixed(1)} s against ${N} memories`);
+    const wl = summarize(runs.flatMap((r) => r.writeLoaded));
+    const rl = summarize(runs.flatMap((r) => r.readLoaded));
+    console.log(`\n${CLIENTS} clients × ${OPS} operations in ${(runMs / 1000).toFixed(1)} s against ${N} memories`);
     console.log(`writes acknowledged ${acked.length}, found ${found[0]!.n}: lost ${lost}; version rows nobody acknowledged ${unacknowledged}; ids with a gap in 1..N ${gaps.rows[0]!.n}`);
     console.log('\n| figure (ms) | p50 | p95 | n |\n| --- | --- | --- | --- |');
-    console.log(`| search under load | ${ms(s.p50)} | ${ms(s.p95)} | ${s.n} |`);
+    console.log(`| search under load (every search) | ${ms(s.p50)} | ${ms(s.p95)} | ${s.n} |`);
+    console.log(`| search under load (those answered by a loaded local index) | ${ms(sl.p50)} | ${ms(sl.p95)} | ${sl.n} |`);
     console.log(`| write under load (create/edit) | ${ms(w.p50)} | ${ms(w.p95)} | ${w.n} |`);
     console.log(`| read under load | ${ms(rd.p50)} | ${ms(rd.p95)} | ${rd.n} |`);
-    console.log(`| search, one client (ours, ranked) | ${ms(ours.p50)} | ${ms(ours.p95)} | ${ours.n} |`);
+    console.log(`| write under load, once the client's index was loaded | ${ms(wl.p50)} | ${ms(wl.p95)} | ${wl.n} |`);
+    console.log(`| read under load, once the client's index was loaded | ${ms(rl.p50)} | ${ms(rl.p95)} | ${rl.n} |`);
+    console.log(`| search, one client (ours, ranked, on the server) | ${ms(ours.p50)} | ${ms(ours.p95)} | ${ours.n} |`);
+    console.log(`| search, one client (ours, ranked, local index + catch-up) | ${ms(local.p50)} | ${ms(local.p95)} | ${local.n} |`);
     console.log(`| search, one client (baseline: ILIKE scan, unranked) | ${ms(naive.p50)} | ${ms(naive.p95)} | ${naive.n} |`);
-    console.log(`\nours / baseline: p50 ${(ours.p50 / naive.p50).toFixed(2)}×, p95 ${(ours.p95 / naive.p95).toFixed(2)}× (below 1 is faster)`);
+    console.log(`| write, one client (create) | ${ms(oneWrite.p50)} | ${ms(oneWrite.p95)} | ${oneWrite.n} |`);
+    console.log(`| read, one client | ${ms(oneRead.p50)} | ${ms(oneRead.p95)} | ${oneRead.n} |`);
+    console.log(`\nours on the server / baseline: p50 ${(ours.p50 / naive.p50).toFixed(2)}×, p95 ${(ours.p95 / naive.p95).toFixed(2)}× (below 1 is faster)`);
+    console.log(`ours, local index / baseline: p50 ${(local.p50 / naive.p50).toFixed(2)}×, p95 ${(local.p95 / naive.p95).toFixed(2)}×`);
     await c.end();
     await store.close();
     if (lost !== 0 || unacknowledged !== 0 || gaps.rows[0]!.n !== 0) process.exitCode = 1;

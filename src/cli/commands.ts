@@ -25,6 +25,11 @@ export interface Command {
   options: Record<string, { type: 'string' | 'boolean' }>;
   /** How many positional arguments: exactly one id, any number, at most one. */
   positionals: 'none' | 'id' | 'many' | 'optional';
+  /**
+   * Serves many calls on one store (mcp): a PostgreSQL store then ranks searches in a local
+   * index. Other commands search at most once and close, and would only pay for its load.
+   */
+  longLived?: boolean;
   run: (ctx: CommandContext) => Promise<void>;
 }
 
@@ -234,6 +239,7 @@ export const COMMANDS: Record<string, Command> = {
     summary: 'serve the memory tools to an MCP client on stdin/stdout, until stdin ends or SIGINT/SIGTERM',
     options: {},
     positionals: 'none',
+    longLived: true,
     // Resolves when the client is gone; main then closes the store, after the last call finished.
     run: (ctx) => serveMcp(ctx.service, { log: (line) => ctx.io.stderr(`${line}\n`) }),
   },

@@ -82,7 +82,7 @@ export async function main(argv: string[], io: CliIo = processIo, env: NodeJS.Pr
       return 0;
     }
     const spec = resolveStoreSpec({ store: p.flags.store as string | undefined, project: p.flags.project as string | undefined }, env, cwd);
-    store = await openStore(spec, (w) => io.stderr(`warning: ${w.message}\n`));
+    store = await openStore(spec, (w) => io.stderr(`warning: ${w.message}\n`), { longLived: Boolean(p.command.longLived) });
     // Resolved at the first write only: reading commands need not ask git.
     const author = () => resolveAuthor((p.flags.author as string | undefined) ?? env.AGENT_MEMORY_AUTHOR, cwd);
     const service = new MemoryService(store, { author });

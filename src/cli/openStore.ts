@@ -50,8 +50,13 @@ function bundledWasm(): string | undefined {
   return fs.existsSync(file) ? file : undefined;
 }
 
-export function openStore(spec: StoreSpec, onWarning: (w: StoreWarning) => void): Promise<Store> {
+/**
+ * Opens the store of `spec`. `longLived` (the MCP server): PostgreSQL searches use a local
+ * index loaded in the background; otherwise every search is the server's (a one-shot command
+ * would wait at close for a load it never uses).
+ */
+export function openStore(spec: StoreSpec, onWarning: (w: StoreWarning) => void, options: { longLived?: boolean } = {}): Promise<Store> {
   return spec.kind === 'postgres'
-    ? PgStore.open({ connectionString: spec.url, project: spec.project, onWarning })
+    ? PgStore.open({ connectionString: spec.url, project: spec.project, onWarning, localIndex: options.longLived ? 'background' : 'off' })
     : SqlJsStore.open({ dir: spec.dir, wasmPath: bundledWasm(), onWarning });
 }

@@ -55,6 +55,7 @@ export interface StoreWarning {
     | 'bad-journal-line'
     | 'unknown-journal-entry'
     | 'checkpoint-failed'
+    | 'local-index'
     | 'lock';
   message: string;
   /** Where the unreadable part was kept, when it was set aside. */

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client } from 'pg';
 import { MemoryService } from '../../src/core/memoryService';
+import type { LocalIndexMode } from '../../src/store/postgres/localIndex';
 import { PgStore } from '../../src/store/postgres/pgStore';
 import { SqlJsStore, type SqlJsStoreOptions } from '../../src/store/sqljs/sqljsStore';
 import type { Store } from '../../src/store/store';
@@ -56,13 +57,21 @@ async function openSqlJs(options: Partial<SqlJsStoreOptions> & Common): Promise<
   };
 }
 
+/** What a PostgreSQL test may choose: the project (to share one), the server, where searches are ranked. */
+export interface PgOptions {
+  project?: string;
+  url?: string;
+  localIndex?: LocalIndexMode;
+  maxLocalIndex?: number;
+}
+
 /** A PostgreSQL store on the run's scratch database, under a project key of its own. */
-export async function openPg(options: Common & { project?: string; url?: string } = {}): Promise<Opened<PgStore> & { url: string; project: string }> {
+export async function openPg(options: Common & PgOptions = {}): Promise<Opened<PgStore> & { url: string; project: string }> {
   const s = await scratchDatabase();
   if (!('url' in s)) throw new Error(`PostgreSQL is not available: ${s.reason}`);
   const url = options.url ?? s.url;
   const project = options.project ?? freshProject();
-  const store = await PgStore.open({ connectionString: url, project, pool: { max: 4 } });
+  const store = await PgStore.open({ connectionString: url, project, pool: { max: 4 }, localIndex: options.localIndex, maxLocalIndex: options.maxLocalIndex });
   const service = new MemoryService(store, { author: options.author ?? 'tester@example.com', now: options.now });
   const sql = async <R extends object>(text: string, values: unknown[]) => {
     const client = new Client({ connectionString: url });
@@ -90,7 +99,7 @@ export async function openPg(options: Common & { project?: string; url?: string 
 
 /** A real store of the given backend (default: sql.js in a fresh folder) and a service over it. */
 export async function openService(options?: Partial<SqlJsStoreOptions> & Common): Promise<Opened<SqlJsStore> & { dir: string }>;
-export async function openService(options: Common & { backend: Backend }): Promise<Opened>;
-export async function openService(options: Partial<SqlJsStoreOptions> & Common & { backend?: Backend } = {}): Promise<Opened> {
+export async function openService(options: Common & PgOptions & { backend: Backend }): Promise<Opened>;
+export async function openService(options: Partial<SqlJsStoreOptions> & Common & PgOptions & { backend?: Backend } = {}): Promise<Opened> {
   return options.backend === 'postgres' ? openPg(options) : openSqlJs(options);
 }

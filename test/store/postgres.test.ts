@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Client, escapeIdentifier } from 'pg';
 import { ConflictError, StorageError } from '../../src/core/errors';
 import { MemoryService } from '../../src/core/memoryService';
+import { analyzeQuery } from '../../src/core/search/query';
 import { PgStore } from '../../src/store/postgres/pgStore';
 import { MIGRATIONS } from '../../src/store/postgres/schema';
 import { advanceHeads, insertVersions } from '../../src/store/postgres/versionRows';
@@ -156,6 +157,33 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
     await store.close();
   });
 
+  it('keeps the live-memory count search weighs by exact through concurrent creates, deletes, restores, imports and purges', async () => {
+    const first = await openPg();
+    const others = await Promise.all([1, 2].map(() => openPg({ project: first.project })));
+    const clients = [first, ...others];
+    const created = await Promise.all(clients.flatMap((o, c) => Array.from({ length: 15 }, (_, i) => o.service.create(memory({ description: `counted ${c} ${i}` })))));
+    const exported: StoredVersion[] = [];
+    for await (const r of first.service.exportVersions()) exported.push(r);
+    const other = await openPg();
+    await Promise.all([
+      ...created.slice(0, 12).map((m, i) => clients[i % 3]!.service.delete({ id: m.id })),
+      other.service.importVersions(exported),
+      first.service.importVersions(exported),
+    ]);
+    // Purges race restores, not imports: an import racing a purge can still bring the memory back
+    // (it does not see the uncommitted purge), which is another matter than the count.
+    await Promise.all([
+      ...created.slice(0, 5).map((m, i) => clients[i % 3]!.service.restore({ id: m.id })),
+      ...created.slice(12, 16).map((m, i) => clients[i % 3]!.store.purge(m.id)),
+    ]);
+    const counts = await withClient(first.url, (c) => c.query<{ project: string; counted: number; live: number }>(
+      `SELECT h.project, (SELECT coalesce(sum(n), 0)::int FROM memory_live_counts l WHERE l.project = h.project) AS counted, count(*)::int AS live
+       FROM memory_heads h WHERE h.project = ANY ($1) AND NOT h.deleted GROUP BY h.project`, [[first.project, other.project]]));
+    assert.deepEqual(counts.rows.map((r) => [r.project === first.project, r.counted]).sort(), [[false, 45], [true, 45 - 12 - 4 + 5]]);
+    for (const r of counts.rows) assert.equal(r.counted, r.live, r.project);
+    for (const o of [...clients, other]) await o.store.close();
+  });
+
   describe('schema on a fresh database', () => {
     let db: string;
     let dbUrl: string;
@@ -186,7 +214,7 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
     });
   });
 
-  it('upgrades a schema-1 database in place: its rows kept, twins accepted afterwards', async () => {
+  it('upgrades a schema-1 database in place: its rows kept, live count seeded, found by both search paths, twins accepted afterwards', async () => {
     const db = `agent_memory_test_${randomBytes(6).toString('hex')}`;
     await withClient(PG_ADMIN_URL, (c) => c.query(`CREATE DATABASE ${escapeIdentifier(db)}`));
     try {
@@ -198,15 +226,28 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
         await c.query('CREATE TABLE agent_memory_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
         await c.query(MIGRATIONS[0]!.sql);
         await c.query('INSERT INTO agent_memory_schema (version) VALUES (1)');
-        await c.query(
+        const rowId = randomUUID();
+        const { rows } = await c.query<{ seq: string }>(
           `INSERT INTO memory_versions (project, row_id, id, version, op, description, tags, content, changed_at, author)
-           VALUES ('p', $1, $2, 1, 'create', 'old row', '{old}', 'c', '2026-01-01T00:00:00Z', 'x')`,
-          [randomUUID(), id],
+           VALUES ('p', $1, $2, 1, 'create', 'old row', '{old}', 'c', '2026-01-01T00:00:00Z', 'x') RETURNING seq`,
+          [rowId, id],
         );
+        await advanceHeads(c, 'p', [{
+          rowId, id, version: 1, op: 'create', description: 'old row', tags: ['old'], content: 'c',
+          changedAt: '2026-01-01T00:00:00.000Z', deletedAt: null, author: 'x', seq: rows[0]!.seq,
+        }]);
       });
       const store = await PgStore.open({ connectionString: u.toString(), project: 'p' });
       const [row] = await store.history(id);
       assert.equal(row?.description, 'old row');
+      // Schema 3 seeded the live count from the heads; both search paths find the old memory.
+      const live = await withClient(u.toString(), (c) => c.query<{ n: number }>(`SELECT sum(n)::int AS n FROM memory_live_counts WHERE project = 'p'`));
+      assert.equal(live.rows[0]!.n, 1);
+      for (const localIndex of ['off', 'eager'] as const) {
+        const s = await PgStore.open({ connectionString: u.toString(), project: 'p', localIndex });
+        assert.deepEqual((await s.search(analyzeQuery(['old'], [], 5))).map((h) => h.id), [id], localIndex);
+        await s.close();
+      }
       const twin: StoredVersion = { ...row!, rowId: randomUUID(), description: 'twin', changedAt: '2026-01-01T00:00:00.001Z' };
       assert.deepEqual(await store.importVersions([twin]), { added: 1, skipped: 0 });
       assert.deepEqual((await store.history(id)).map((h) => `${h.version}:${h.description}`), ['1:old row', '1:twin']);

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { analyzeMemory } from '../../src/core/search/analysis';
 import { analyzeQuery } from '../../src/core/search/query';
 import { SearchIndex, type IndexedMemory } from '../../src/core/search/searchIndex';
 
@@ -158,6 +159,20 @@ describe('SearchIndex ranking', () => {
     restored.put(mem('d', 'Docker layer caching', ['docker'], 44));
     assert.equal(ids(restored, ['docker', 'layer'])[0], 'd');
     assert.equal(restored.size, original.size);
+  });
+
+  it('answers the same when memories come with their analysis (putAnalyzed), and removes and replaces them', () => {
+    const memories = [...filler(30), mem('a', 'Webpack polyfills for buffer', ['webpack', 'node-polyfills'], 40), mem('b', 'Vite env prefix', ['vite'], 41)];
+    const analysed = new SearchIndex();
+    for (const m of memories) analysed.putAnalyzed(m, analyzeMemory(m));
+    const plain = indexOf(...memories);
+    for (const q of [['webpack'], ['buffer', 'polyfill'], ['note', 'docker'], ['vit']]) assert.deepEqual(ids(analysed, q), ids(plain, q), q.join(' '));
+    analysed.remove('a');
+    analysed.putAnalyzed(mem('b', 'Esbuild top-level await target', ['esbuild'], 43), analyzeMemory({ description: 'Esbuild top-level await target', tags: ['esbuild'] }));
+    assert.ok(!ids(analysed, ['webpack', 'polyfills']).includes('a'), 'a removed memory is not found');
+    assert.deepEqual(ids(analysed, ['vite']), []);
+    assert.deepEqual(ids(analysed, ['esbuild']), ['b']);
+    assert.equal(analysed.size, 31);
   });
 
   it('honours the limit and returns the same best hits as a full sort would', () => {

@@ -1,9 +1,9 @@
-import { add, analyzeMemory, type Doc, type IndexedMemory, remove, type SavedIndex } from './analysis';
+import { add, type Analysis, analyzeMemory, type Doc, type IndexedMemory, remove, type SavedIndex } from './analysis';
 import type { AnalyzedKeyword, SearchQuery } from './query';
 import { ScoreTable } from './scoreTable';
 import { better, DEFAULT_RANKING, MIN_PREFIX, type RankingOptions, type SearchHit, TagMatch } from './ranking';
 
-export { ANALYZER_VERSION, type IndexedMemory, type SavedIndex } from './analysis';
+export { type Analysis, ANALYZER_VERSION, type IndexedMemory, type SavedIndex } from './analysis';
 export { DEFAULT_RANKING, type RankingOptions, type SearchHit } from './ranking';
 
 /**
@@ -49,9 +49,22 @@ export class SearchIndex {
 
   /** Adds or replaces a memory. */
   put(memory: IndexedMemory): void {
+    this.file(memory, analyzeMemory(memory), true);
+  }
+
+  /**
+   * Adds or replaces a memory with an analysis made elsewhere by `analyzeMemory` at this
+   * ANALYZER_VERSION (terms a store saved), skipping the costly text analysis. As in
+   * `restore`, the analysis is not kept: it is recomputed if the memory is ever removed.
+   */
+  putAnalyzed(memory: IndexedMemory, analysis: Analysis): void {
+    this.file(memory, analysis, false);
+  }
+
+  private file(memory: IndexedMemory, analysis: Analysis, keep: boolean): void {
     this.remove(memory.id);
-    const analysis = analyzeMemory(memory);
-    const doc: Doc = { id: memory.id, description: memory.description, tags: memory.tags, changedAt: memory.changedAt, analysis };
+    const doc: Doc = { id: memory.id, description: memory.description, tags: memory.tags, changedAt: memory.changedAt };
+    if (keep) doc.analysis = analysis;
     const slot = this.freeSlots.pop() ?? this.slots.length;
     this.slots[slot] = doc;
     this.slotOf.set(doc.id, slot);

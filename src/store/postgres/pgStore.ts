@@ -1,17 +1,21 @@
 import type { Pool, PoolClient } from 'pg';
 import { ConflictError, MemoryError, StorageError } from '../../core/errors';
 import type { SearchQuery } from '../../core/search/query';
-import { analyzeMemory, ANALYZER_VERSION } from '../../core/search/analysis';
 import type { ListCursor, ListedMemory, Store, StoredHit, StoredVersion, StoreWarning, WriteDecision } from '../store';
 import { createPool, describeTarget, parseTarget, type PgConnectionOptions, type PgTarget, storageError } from './connection';
-import { getMeta, migrate, setMeta } from './schema';
-import { searchStatement } from './searchSql';
-import { advanceHeads, insertVersions, toVersion, UNIQUE_VIOLATION, VERSION_COLUMNS, VERSION_CONSTRAINT, type VersionRecord } from './versionRows';
+import { LocalIndex, type LocalIndexMode } from './localIndex';
+import { migrate } from './schema';
+import { type PrefixedTag, prefixedTagsStatement, searchStatement } from './searchSql';
+import { advanceHeads, insertVersions, reanalyzeIfNeeded, toVersion, UNIQUE_VIOLATION, VERSION_COLUMNS, VERSION_CONSTRAINT, type VersionRecord } from './versionRows';
 
 export interface PgStoreOptions extends PgConnectionOptions {
   /** Keeps this repository's memories apart from others' in the same database. */
   project: string;
   onWarning?: (w: StoreWarning) => void;
+  /** Where searches are ranked (localIndex.ts); default `background`. */
+  localIndex?: LocalIndexMode;
+  /** Above this many live memories searches stay on the server; default 200 000. */
+  maxLocalIndex?: number;
 }
 
 /** How often a write is retried when the UNIQUE (project, id, version) backstop fires. */
@@ -24,12 +28,14 @@ const BATCH = 1000;
  * `memory_heads` holds the current version of each id (moved forward in the transaction that
  * inserts a version) with its analysed search terms; every statement is filtered by project.
  * A write holds a per-id advisory lock for its transaction, so `decide` sees the freshest
- * row of every other client. See docs/ARCHITECTURE.md.
+ * row of every other client. Searches are ranked in a local index when it is loaded
+ * (localIndex.ts), else on the server (searchSql.ts). See docs/ARCHITECTURE.md.
  */
 export class PgStore implements Store {
   readonly location: string;
   private readonly warningList: StoreWarning[] = [];
   private closed = false;
+  private readonly local: LocalIndex;
 
   private constructor(
     private readonly pool: Pool,
@@ -38,6 +44,8 @@ export class PgStore implements Store {
     private readonly options: PgStoreOptions,
   ) {
     this.location = `${describeTarget(target)} (project ${project})`;
+    this.local = new LocalIndex(pool, project, options.localIndex ?? 'background', options.maxLocalIndex ?? 200_000, (err) =>
+      this.warn({ code: 'local-index', message: `the local search index could not be loaded (${(err as Error).message}); the server answers searches` }));
   }
 
   /** Connects, creates or migrates the schema (once, under an advisory lock) and checks the server. */
@@ -51,7 +59,7 @@ export class PgStore implements Store {
     try {
       const client = await pool.connect();
       try {
-        await migrate(client, (c) => store!.reanalyzeIfNeeded(c));
+        await migrate(client, reanalyzeIfNeeded);
       } finally {
         client.release();
       }
@@ -65,32 +73,6 @@ export class PgStore implements Store {
   private warn(w: StoreWarning): void {
     this.warningList.push(w);
     this.options.onWarning?.(w);
-  }
-
-  /**
-   * The heads carry terms from core's analysis; when that analysis changed (ANALYZER_VERSION),
-   * every head of every project is analysed again, in the migration's transaction.
-   */
-  private async reanalyzeIfNeeded(client: PoolClient): Promise<void> {
-    const stored = await getMeta(client, 'analyzer');
-    if (stored === String(ANALYZER_VERSION)) return;
-    let after = { project: '', id: '' };
-    for (;;) {
-      const { rows } = await client.query<{ project: string; id: string; description: string; tags: string[] }>(
-        'SELECT project, id, description, tags FROM memory_heads WHERE (project, id) > ($1, $2) ORDER BY project, id LIMIT $3',
-        [after.project, after.id, BATCH],
-      );
-      if (rows.length === 0) break;
-      const payload = rows.map((r) => ({ project: r.project, id: r.id, ...analyzeMemory(r) }));
-      await client.query(
-        `UPDATE memory_heads h SET tag_stems = r."tagStems", search_vector = array_to_tsvector(r.terms)
-         FROM jsonb_to_recordset($1::jsonb) AS r(project text, id text, terms text[], "tagStems" text[])
-         WHERE h.project = r.project AND h.id = r.id`,
-        [JSON.stringify(payload)],
-      );
-      after = rows[rows.length - 1]!;
-    }
-    await setMeta(client, 'analyzer', String(ANALYZER_VERSION));
   }
 
   private async query<R extends object>(doing: string, text: string, values: unknown[]): Promise<R[]> {
@@ -186,7 +168,16 @@ export class PgStore implements Store {
   }
 
   async search(query: SearchQuery): Promise<StoredHit[]> {
-    const statement = searchStatement(this.project, query);
+    if (this.closed) throw new StorageError('the store is closed');
+    try {
+      const hits = await this.local.search(query);
+      if (hits) return hits;
+    } catch (err) {
+      throw storageError(this.target, err, 'searching');
+    }
+    const prefixes = prefixedTagsStatement(this.project, query);
+    const prefixed = prefixes ? await this.query<PrefixedTag>('searching', prefixes.text, prefixes.values) : [];
+    const statement = searchStatement(this.project, query, prefixed);
     if (!statement) return [];
     const rows = await this.query<{ id: string; description: string; tags: string[]; changed_at: Date }>('searching', statement.text, statement.values);
     return rows.map((r) => ({ id: r.id, description: r.description, tags: r.tags, changedAt: r.changed_at.toISOString() }));
@@ -287,6 +278,11 @@ export class PgStore implements Store {
     return [...this.warningList];
   }
 
+  /** Memories in the local search index, undefined while there is none (for benchmarks and tests). */
+  get localIndexSize(): number | undefined {
+    return this.local.size;
+  }
+
   /** Number of version rows of this project (for benchmarks and tests). */
   async countVersions(): Promise<number> {
     const rows = await this.query<{ n: number }>('counting versions', 'SELECT count(*)::int AS n FROM memory_versions WHERE project = $1', [this.project]);
@@ -296,6 +292,7 @@ export class PgStore implements Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.local.stop();
     await this.pool.end();
   }
 }

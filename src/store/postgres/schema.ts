@@ -90,6 +90,54 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
       CREATE INDEX memory_versions_by_id ON memory_versions (project, id, version);
     `,
   },
+  {
+    // Two things search needs. The local search index of long-lived clients (localIndex.ts) catches up on what changed
+    // since its last look. A trigger stamps every head and purge row with the id of the
+    // transaction that wrote it (xid8: 64 bits, no wraparound), whatever code wrote it, and
+    // catch-up asks for ids at or above the xmin of its previous snapshot: ordered by
+    // transaction, so a writer that committed late is not missed as with a sequence.
+    version: 3,
+    sql: `
+      CREATE FUNCTION agent_memory_stamp_xid() RETURNS trigger LANGUAGE plpgsql AS
+        'BEGIN NEW.xid := pg_current_xact_id(); RETURN NEW; END';
+      ALTER TABLE memory_heads ADD COLUMN xid xid8 NOT NULL DEFAULT '0';
+      CREATE TRIGGER memory_heads_xid BEFORE INSERT OR UPDATE ON memory_heads FOR EACH ROW EXECUTE FUNCTION agent_memory_stamp_xid();
+      CREATE INDEX memory_heads_by_xid ON memory_heads (project, xid);
+      ALTER TABLE memory_purged ADD COLUMN xid xid8 NOT NULL DEFAULT '0';
+      CREATE TRIGGER memory_purged_xid BEFORE INSERT OR UPDATE ON memory_purged FOR EACH ROW EXECUTE FUNCTION agent_memory_stamp_xid();
+      CREATE INDEX memory_purged_by_xid ON memory_purged (project, xid);
+
+      -- Live memories per project, for the server-side search's IDF, so it does not count the
+      -- heads on every search. Kept by deferred triggers: each row change adds its +1/-1 at
+      -- commit, when the transaction holds every head lock it will take, so the counter lock
+      -- (taken last) cannot be part of a deadlock. The count is split across 16 rows, chosen
+      -- by the backend, so concurrent writers rarely queue on one row; a search sums them.
+      CREATE TABLE memory_live_counts (
+        project text NOT NULL,
+        shard integer NOT NULL,
+        n bigint NOT NULL,
+        PRIMARY KEY (project, shard)
+      );
+      INSERT INTO memory_live_counts (project, shard, n)
+        SELECT project, 0, count(*) FROM memory_heads WHERE NOT deleted GROUP BY project;
+      CREATE FUNCTION agent_memory_count_live() RETURNS trigger LANGUAGE plpgsql AS '
+        DECLARE
+          delta integer := CASE WHEN TG_OP = ''DELETE'' THEN -1 WHEN TG_OP = ''INSERT'' THEN 1
+                                WHEN NEW.deleted THEN -1 ELSE 1 END;
+          p text := CASE WHEN TG_OP = ''DELETE'' THEN OLD.project ELSE NEW.project END;
+        BEGIN
+          INSERT INTO memory_live_counts AS c (project, shard, n) VALUES (p, pg_backend_pid() % 16, delta)
+            ON CONFLICT (project, shard) DO UPDATE SET n = c.n + excluded.n;
+          RETURN NULL;
+        END';
+      CREATE CONSTRAINT TRIGGER memory_heads_live_insert AFTER INSERT ON memory_heads DEFERRABLE INITIALLY DEFERRED
+        FOR EACH ROW WHEN (NOT NEW.deleted) EXECUTE FUNCTION agent_memory_count_live();
+      CREATE CONSTRAINT TRIGGER memory_heads_live_update AFTER UPDATE ON memory_heads DEFERRABLE INITIALLY DEFERRED
+        FOR EACH ROW WHEN (OLD.deleted IS DISTINCT FROM NEW.deleted) EXECUTE FUNCTION agent_memory_count_live();
+      CREATE CONSTRAINT TRIGGER memory_heads_live_delete AFTER DELETE ON memory_heads DEFERRABLE INITIALLY DEFERRED
+        FOR EACH ROW WHEN (NOT OLD.deleted) EXECUTE FUNCTION agent_memory_count_live();
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -7,7 +7,8 @@ import { DEFAULT_RANKING, MIN_PREFIX } from '../../core/search/ranking';
  * `analyzeMemory`, kept in memory_heads.search_vector), the same formulas and constants
  * (DEFAULT_RANKING). Only ties broken by floating-point rounding may come out in another order.
  *
- * Outline, one statement:
+ * Outline: a small query first (`prefixedTagsStatement`) finds the tags each keyword is a
+ * prefix of; then one statement:
  * - cand: live heads of the project holding any query term or part (GIN on search_vector),
  *   carrying a keyword as a tag, as a tag stem, or a tag the keyword is a prefix of (GIN on
  *   tags, tag_stems). Every memory a keyword can reach is a candidate, so document
@@ -30,21 +31,13 @@ word AS (
   SELECT term, ('''' || replace(replace(term, '\\', '\\\\'), '''', '''''') || '''')::tsquery AS q
   FROM (SELECT term FROM unit UNION SELECT term FROM part) w
 ),
-live AS (SELECT count(*)::float8 AS n FROM memory_heads WHERE project = $1 AND NOT deleted),
-prefixed AS (
-  SELECT DISTINCT kw.k, t.tag FROM kw JOIN memory_head_tags t
-    ON t.project = $1 AND t.tag >= kw.tag AND t.tag < kw.tag || '~' AND left(t.tag, length(kw.tag)) = kw.tag AND t.tag <> kw.tag
-  WHERE kw.prefix_ok
-),
+live AS (SELECT coalesce(sum(n), 0)::float8 AS n FROM memory_live_counts WHERE project = $1),
+prefixed AS (SELECT * FROM unnest($22::int[], $23::text[]) AS p(k, tag)),
+-- The candidate test as plain values, so the planner sees them and combines the GIN indexes.
 cand AS MATERIALIZED (
   SELECT h.id, h.description, h.tags, h.tag_stems, h.changed_at, h.search_vector AS sv
   FROM memory_heads h
-  WHERE h.project = $1 AND NOT h.deleted AND (
-    h.search_vector @@ (SELECT string_agg(q::text, ' | ')::tsquery FROM word)
-    OR h.tags && (SELECT array_agg(tag) FROM kw)
-    OR h.tag_stems && (SELECT array_agg(tag_stem) FROM kw WHERE has_units)
-    OR h.tags && (SELECT array_agg(tag) FROM prefixed)
-  )
+  WHERE h.project = $1 AND NOT h.deleted AND (h.search_vector @@ $24::tsquery OR h.tags && $25::text[] OR h.tag_stems && $26::text[])
 ),
 term_df AS (
   SELECT w.term, count(c.id)::float8 AS df FROM word w LEFT JOIN cand c ON c.sv @@ w.q GROUP BY w.term
@@ -97,7 +90,35 @@ ORDER BY s.matched DESC, s.score DESC, c.changed_at DESC, c.id ASC
 LIMIT $21::int`;
 
 /** The statement and its parameters for `query` in `project`; undefined when nothing can match. */
-export function searchStatement(project: string, query: SearchQuery): { text: string; values: unknown[] } | undefined {
+const PREFIXED_SQL = `
+SELECT DISTINCT k.k, t.tag FROM unnest($2::int[], $3::text[]) AS k(k, tag) JOIN memory_head_tags t
+  ON t.project = $1 AND t.tag >= k.tag AND t.tag < k.tag || '~' AND left(t.tag, length(k.tag)) = k.tag AND t.tag <> k.tag`;
+
+/** A tag a keyword (by its position in the query) is a prefix of, carried by a live memory. */
+export interface PrefixedTag {
+  k: number;
+  tag: string;
+}
+
+/** Long enough keywords with words complete tags (`type` → `typescript-config`). */
+function prefixKeywords(query: SearchQuery): number[] {
+  return query.keywords.flatMap((kw, k) => (kw.units.length > 0 && kw.tag.length >= MIN_PREFIX ? [k] : []));
+}
+
+/** The query for the tags the keywords are prefixes of; undefined when no keyword can be one. */
+export function prefixedTagsStatement(project: string, query: SearchQuery): { text: string; values: unknown[] } | undefined {
+  const ks = prefixKeywords(query);
+  if (ks.length === 0 || query.limit <= 0) return undefined;
+  return { text: PREFIXED_SQL, values: [project, ks, ks.map((k) => query.keywords[k]!.tag)] };
+}
+
+/** A tsquery matching any of `terms`, each quoted as a lexeme (as `to_tsquery` would not). */
+function anyTerm(terms: string[]): string | null {
+  if (terms.length === 0) return null;
+  return [...new Set(terms)].map((t) => `'${t.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`).join(' | ');
+}
+
+export function searchStatement(project: string, query: SearchQuery, prefixed: PrefixedTag[]): { text: string; values: unknown[] } | undefined {
   const o = DEFAULT_RANKING;
   const keywords = query.keywords;
   if (keywords.length === 0 || query.limit <= 0) return undefined;
@@ -134,6 +155,11 @@ export function searchStatement(project: string, query: SearchQuery): { text: st
     o.partialFactor,
     o.minCoverage,
     query.limit,
+    prefixed.map((p) => p.k),
+    prefixed.map((p) => p.tag),
+    anyTerm([...units.term, ...parts.term]),
+    [...new Set([...keywords.map((kw) => kw.tag), ...prefixed.map((p) => p.tag)])],
+    keywords.filter((kw) => kw.units.length > 0).map((kw) => kw.tagStem),
   ];
   return { text: SEARCH_SQL, values };
 }

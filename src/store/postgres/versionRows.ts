@@ -1,5 +1,6 @@
-import type { ClientBase } from 'pg';
-import { analyzeMemory } from '../../core/search/analysis';
+import type { ClientBase, PoolClient } from 'pg';
+import { analyzeMemory, ANALYZER_VERSION } from '../../core/search/analysis';
+import { getMeta, setMeta } from './schema';
 import type { StoredVersion } from '../store';
 import { isNewer } from '../versionOrder';
 
@@ -127,4 +128,33 @@ export async function advanceHeads(client: ClientBase, project: string, inserted
      ON CONFLICT DO NOTHING`,
     [project, JSON.stringify(payload)],
   );
+}
+
+/** Heads re-analysed per statement. */
+const REANALYZE_BATCH = 1000;
+
+/**
+ * The heads carry terms from core's analysis; when that analysis changed (ANALYZER_VERSION),
+ * every head of every project is analysed again, in the migration's transaction.
+ */
+export async function reanalyzeIfNeeded(client: PoolClient): Promise<void> {
+  const stored = await getMeta(client, 'analyzer');
+  if (stored === String(ANALYZER_VERSION)) return;
+  let after = { project: '', id: '' };
+  for (;;) {
+    const { rows } = await client.query<{ project: string; id: string; description: string; tags: string[] }>(
+      'SELECT project, id, description, tags FROM memory_heads WHERE (project, id) > ($1, $2) ORDER BY project, id LIMIT $3',
+      [after.project, after.id, REANALYZE_BATCH],
+    );
+    if (rows.length === 0) break;
+    const payload = rows.map((r) => ({ project: r.project, id: r.id, ...analyzeMemory(r) }));
+    await client.query(
+      `UPDATE memory_heads h SET tag_stems = r."tagStems", search_vector = array_to_tsvector(r.terms)
+       FROM jsonb_to_recordset($1::jsonb) AS r(project text, id text, terms text[], "tagStems" text[])
+       WHERE h.project = r.project AND h.id = r.id`,
+      [JSON.stringify(payload)],
+    );
+    after = rows[rows.length - 1]!;
+  }
+  await setMeta(client, 'analyzer', String(ANALYZER_VERSION));
 }

@@ -2,20 +2,32 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import type { LocalIndexMode } from '../../../src/store/postgres/localIndex';
+import type { PgStore } from '../../../src/store/postgres/pgStore';
 import type { StoredVersion } from '../../../src/store/store';
-import { BACKENDS, memory, openService, prepareBackend, type Opened } from '../../helpers/builders';
+import { type Backend, BACKENDS, memory, openService, prepareBackend, type Opened } from '../../helpers/builders';
+
+/**
+ * Every backend, and PostgreSQL once more with each way it can rank: `eager` always through
+ * the local index (core's SearchIndex fed from the server), `off` always on the server.
+ */
+const VARIANTS: Array<{ backend: Backend; localIndex?: LocalIndexMode; name: string }> = [
+  ...BACKENDS.map((backend) => ({ backend, name: backend })),
+  { backend: 'postgres', localIndex: 'eager', name: 'postgres, local index' },
+  { backend: 'postgres', localIndex: 'off', name: 'postgres, server only' },
+];
 
 /**
  * Search through the Store interface, on every backend: the rules an agent relies on
  * (tag filter, deleted memories hidden, limit, tag matches first, inflections) must hold
  * whatever the store, and PostgreSQL must rank the evaluation corpus as the workspace store does.
  */
-for (const backend of BACKENDS) describe(`search [${backend}] (through the Store interface)`, function () {
+for (const { backend, localIndex, name } of VARIANTS) describe(`search [${name}] (through the Store interface)`, function () {
   before(async function () {
     await prepareBackend(backend, this);
   });
   let t = Date.parse('2026-02-01T00:00:00.000Z');
-  const open = () => openService({ backend, now: () => new Date((t += 1000)) });
+  const open = () => openService({ backend, localIndex, now: () => new Date((t += 1000)) });
   const ids = async (o: Opened, keywords: string[], extra: { tags?: string[]; limit?: number } = {}) =>
     (await o.service.search({ keywords, ...extra })).map((h) => h.id);
 
@@ -88,14 +100,14 @@ function corpusRows(): StoredVersion[] {
   });
 }
 
-describe('search ranks alike on sql.js and PostgreSQL (the evaluation corpus)', function () {
+for (const localIndex of [undefined, 'eager', 'off'] as const) describe(`search ranks alike on sql.js and PostgreSQL (the evaluation corpus, local index ${localIndex ?? 'background'})`, function () {
   before(async function () {
     await prepareBackend('postgres', this);
   });
 
   it('gives the same results in the same order for every evaluation query, with and without a tag filter', async () => {
     const rows = corpusRows();
-    const [a, b] = [await openService({ backend: 'sqljs' }), await openService({ backend: 'postgres' })];
+    const [a, b] = [await openService({ backend: 'sqljs' }), await openService({ backend: 'postgres', localIndex })];
     await a.service.importVersions(rows);
     await b.service.importVersions(rows);
     const queries = fs.readFileSync(path.join(__dirname, '..', '..', 'data', 'eval', 'queries.jsonl'), 'utf8').split('\n').filter(Boolean)
@@ -113,6 +125,10 @@ describe('search ranks alike on sql.js and PostgreSQL (the evaluation corpus)', 
       }
     }
     assert.ok(nonEmpty > queries.length / 2, `only ${nonEmpty} of ${queries.length} queries found anything`);
+    // The path under test was the one taken: eager ranks locally, off never loads an index.
+    const local = (b.store as PgStore).localIndexSize;
+    if (localIndex === 'eager') assert.equal(local, rows.length);
+    if (localIndex === 'off') assert.equal(local, undefined);
     await a.store.close();
     await b.store.close();
   });

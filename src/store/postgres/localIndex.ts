@@ -1,0 +1,167 @@
+import type { Pool } from 'pg';
+import type { SearchQuery } from '../../core/search/query';
+import { ANALYZER_VERSION, SearchIndex } from '../../core/search/searchIndex';
+import type { StoredHit } from '../store';
+
+/**
+ * Where a PgStore ranks searches. `background` (the default): the first search is answered by
+ * the server while the project's live memories load into a local index, later ones locally;
+ * `eager`: the first search waits for the load; `off`: always on the server.
+ */
+export type LocalIndexMode = 'background' | 'eager' | 'off';
+
+/** Live heads per query while loading: small enough that filing a page blocks the event loop briefly. */
+const PAGE = 2000;
+
+interface HeadRow {
+  id: string;
+  description: string;
+  tags: string[];
+  changed_at: Date;
+  terms: string[];
+  tag_stems: string[];
+}
+
+interface ChangeRow {
+  /** 'h' a head (live or deleted), 'p' a purged id, 'x' the snapshot's xmin (in `id`). */
+  kind: 'h' | 'p' | 'x';
+  id: string;
+  description: string | null;
+  tags: string[] | null;
+  changed_at: Date | null;
+  live: boolean;
+}
+
+/**
+ * A core `SearchIndex` of one project's current, non-deleted memories, kept in this process,
+ * so a long-lived client (the extension, the MCP server) ranks with exactly the workspace
+ * store's code and pays only a small catch-up query per search.
+ *
+ * Catch-up is ordered by transaction, not by a sequence: a trigger stamps every head and
+ * purge row with the writing transaction's id (`xid`, a 64-bit xid8, schema version 3), and
+ * each catch-up statement also returns the xmin of its own snapshot, the oldest transaction
+ * still running then. Every transaction below that xmin had finished, so its changes were
+ * visible to that statement; a change the statement could not see comes from a transaction
+ * at or above it. The next catch-up asks for `xid >= xmin`, so a transaction that took its
+ * id early and committed late is still found, with no window to guess. Rows come back as
+ * they are now, so reading one twice is harmless. Catch-ups run one at a time.
+ */
+export class LocalIndex {
+  private index: SearchIndex | undefined;
+  /** The xmin of the last snapshot whose changes are all in `index`. */
+  private watermark = '0';
+  private loading: Promise<void> | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  /** The project outgrew `max`: searches stay on the server for this process. */
+  private tooLarge = false;
+  private stopped = false;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly project: string,
+    private readonly mode: LocalIndexMode,
+    private readonly max: number,
+    private readonly onLoadFailed: (err: unknown) => void,
+  ) {}
+
+  /** Memories held, or undefined when there is no index (not loaded, off, too large). */
+  get size(): number | undefined {
+    return this.index?.size;
+  }
+
+  /**
+   * Searches locally after catching up, or returns undefined when the server must answer
+   * (mode off, project too large, index still loading in the background).
+   */
+  async search(query: SearchQuery): Promise<StoredHit[] | undefined> {
+    if (this.mode === 'off' || this.tooLarge || this.stopped) return undefined;
+    if (!this.index) {
+      if (this.mode === 'eager') await this.load();
+      else void this.load().catch((err: unknown) => this.onLoadFailed(err));
+      if (!this.index) return undefined;
+    }
+    return this.serially(async () => {
+      // An earlier catch-up in the queue may have found the project grown past the bound.
+      if (!this.index) return undefined;
+      await this.catchUp();
+      return this.index?.search(query).map((h) => ({ id: h.id, description: h.description, tags: h.tags, changedAt: h.changedAt }));
+    });
+  }
+
+  /** Loads the index once; a failed load may be tried again by a later search. */
+  load(): Promise<void> {
+    this.loading ??= this.build().catch((err: unknown) => {
+      this.loading = undefined;
+      throw err;
+    });
+    return this.loading;
+  }
+
+  /** Stops a load in progress (after its current page) and waits for it. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.loading?.catch(() => undefined);
+    await this.queue.catch(() => undefined);
+  }
+
+  private async build(): Promise<void> {
+    // Taken before the first page: anything a page misses was written by a transaction at
+    // or above this xmin, and the first catch-up reads it again (see the class comment).
+    const { rows: snap } = await this.pool.query<{ xmin: string; analyzer: string | null }>(
+      `SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin, (SELECT value FROM agent_memory_meta WHERE key = 'analyzer') AS analyzer`,
+    );
+    // The heads keep core's analysis of each memory (versionRows.ts); made by this release's
+    // analyser, it is used as it is, which halves the load. Otherwise every memory is analysed here.
+    const sameAnalysis = snap[0]!.analyzer === String(ANALYZER_VERSION);
+    const index = new SearchIndex();
+    let after = '';
+    for (;;) {
+      if (this.stopped) return;
+      const { rows } = await this.pool.query<HeadRow>(
+        `SELECT id, description, tags, changed_at, tsvector_to_array(search_vector) AS terms, tag_stems FROM memory_heads
+         WHERE project = $1 AND NOT deleted AND id > $2 ORDER BY id LIMIT $3`,
+        [this.project, after, PAGE],
+      );
+      for (const r of rows) {
+        const memory = { id: r.id, description: r.description, tags: r.tags, changedAt: r.changed_at.toISOString() };
+        if (sameAnalysis) index.putAnalyzed(memory, { terms: r.terms, tagStems: r.tag_stems });
+        else index.put(memory);
+      }
+      if (index.size > this.max) {
+        this.tooLarge = true;
+        return;
+      }
+      if (rows.length < PAGE) break;
+      after = rows[rows.length - 1]!.id;
+    }
+    this.watermark = snap[0]!.xmin;
+    this.index = index;
+  }
+
+  private async catchUp(): Promise<void> {
+    const { rows } = await this.pool.query<ChangeRow>(
+      `SELECT 'h' AS kind, id, description, tags, changed_at, NOT deleted AS live FROM memory_heads WHERE project = $1 AND xid >= $2::xid8
+       UNION ALL SELECT 'p', id, NULL, NULL, NULL, false FROM memory_purged WHERE project = $1 AND xid >= $2::xid8
+       UNION ALL SELECT 'x', pg_snapshot_xmin(pg_current_snapshot())::text, NULL, NULL, NULL, false`,
+      [this.project, this.watermark],
+    );
+    const index = this.index!;
+    let xmin = this.watermark;
+    for (const r of rows) {
+      if (r.kind === 'x') xmin = r.id;
+      else if (r.kind === 'h' && r.live) index.put({ id: r.id, description: r.description!, tags: r.tags!, changedAt: r.changed_at!.toISOString() });
+      else index.remove(r.id);
+    }
+    this.watermark = xmin;
+    if (index.size > this.max) {
+      this.tooLarge = true;
+      this.index = undefined;
+    }
+  }
+
+  private serially<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
