@@ -324,6 +324,9 @@ try {
     });
     assert(text.startsWith(`--- # agent-memory ${id} · version 1 · `) && text.includes(`tags: [ ${SEED.tags.join(', ')} ] ---`), `front matter:\n${text}`);
     await visible(`${EDITOR} .tab.active`, `${id}.md`).waitFor({ timeout: TIMEOUT });
+    // The extension gives the document its own language (no auto-save) just after it opens;
+    // typing into it while that switch is in flight can lose the editor's focus.
+    await visible('[id="status.editor.mode"]', 'Agent Memory').waitFor({ timeout: TIMEOUT });
     await visible(lines).click();
     await page.keyboard.press('Control+End');
     await page.keyboard.type(`\n${ADDED}`, { delay: 5 });

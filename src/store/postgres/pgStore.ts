@@ -4,6 +4,7 @@ import type { SearchQuery } from '../../core/search/query';
 import type { ListCursor, ListedMemory, Store, StoredHit, StoredVersion, StoreWarning, WriteDecision } from '../store';
 import { createPool, describeTarget, parseTarget, type PgConnectionOptions, type PgTarget, storageError } from './connection';
 import { LocalIndex, type LocalIndexMode } from './localIndex';
+import { lockId, lockPurges } from './locks';
 import { migrate } from './schema';
 import { type PrefixedTag, prefixedTagsStatement, searchStatement } from './searchSql';
 import { advanceHeads, insertVersions, reanalyzeIfNeeded, toVersion, UNIQUE_VIOLATION, VERSION_COLUMNS, VERSION_CONSTRAINT, type VersionRecord } from './versionRows';
@@ -108,11 +109,6 @@ export class PgStore implements Store {
     }
   }
 
-  /** Serialises writers of one id across every client until the transaction ends. */
-  private async lockId(client: PoolClient, id: string): Promise<void> {
-    await client.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [this.project, id]);
-  }
-
   private async currentIn(client: Pool | PoolClient, id: string): Promise<{ row: StoredVersion; maxVersion: number } | undefined> {
     const { rows } = await client.query<VersionRecord & { max_version: number }>(
       `SELECT ${VERSION_COLUMNS.split(', ').map((c) => `v.${c}`).join(', ')}, h.max_version
@@ -197,7 +193,7 @@ export class PgStore implements Store {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.transaction('writing a version', async (client) => {
-          await this.lockId(client, id);
+          await lockId(client, this.project, id);
           const head = await this.currentIn(client, id);
           const row = decide(head?.row, head?.maxVersion ?? 0);
           if (!row) return null;
@@ -225,6 +221,7 @@ export class PgStore implements Store {
       try {
         // One transaction: a failed import leaves nothing behind.
         const added = await this.transaction('importing versions', async (client) => {
+          await lockPurges(client, this.project, 'shared');
           let n = 0;
           for (let i = 0; i < unique.length; i += BATCH) {
             const inserted = await insertVersions(client, this.project, unique.slice(i, i + BATCH), true);
@@ -261,7 +258,8 @@ export class PgStore implements Store {
   async purge(id: string): Promise<number> {
     try {
       return await this.transaction('purging a memory', async (client) => {
-        await this.lockId(client, id);
+        await lockPurges(client, this.project, 'exclusive');
+        await lockId(client, this.project, id);
         const { rowCount } = await client.query('DELETE FROM memory_versions WHERE project = $1 AND id = $2', [this.project, id]);
         if (!rowCount) return 0;
         await client.query('DELETE FROM memory_heads WHERE project = $1 AND id = $2', [this.project, id]);

@@ -162,22 +162,27 @@ async function installedVersion(client: PoolClient): Promise<number> {
   return v.rows[0]!.v;
 }
 
+/** Runs `work` in one transaction on `client`: committed if it returns, rolled back if it throws. */
+async function inTransaction<T>(client: PoolClient, work: () => Promise<T>): Promise<T> {
+  await client.query('BEGIN');
+  try {
+    const result = await work();
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+}
+
 export async function migrate(client: PoolClient, afterMigrate: (client: PoolClient) => Promise<void>): Promise<number> {
   // A schema that is already current needs no lock and no DDL: a role that may read and write
   // the tables but not create in the schema (PostgreSQL 15's default for public) can connect.
   if ((await installedVersion(client)) === SCHEMA_VERSION) {
-    await client.query('BEGIN');
-    try {
-      await afterMigrate(client);
-      await client.query('COMMIT');
-      return SCHEMA_VERSION;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    }
+    await inTransaction(client, () => afterMigrate(client));
+    return SCHEMA_VERSION;
   }
-  await client.query('BEGIN');
-  try {
+  return inTransaction(client, async () => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await client.query('CREATE TABLE IF NOT EXISTS agent_memory_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
     const { rows } = await client.query<{ v: number }>('SELECT coalesce(max(version), 0)::int AS v FROM agent_memory_schema');
@@ -191,12 +196,8 @@ export async function migrate(client: PoolClient, afterMigrate: (client: PoolCli
       await client.query('INSERT INTO agent_memory_schema (version) VALUES ($1)', [m.version]);
     }
     await afterMigrate(client);
-    await client.query('COMMIT');
     return SCHEMA_VERSION;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  }
+  });
 }
 
 export async function getMeta(client: PoolClient, key: string): Promise<string | undefined> {
