@@ -50,6 +50,17 @@ export async function requirePostgres(ctx: Mocha.Context): Promise<string> {
   ctx.skip();
 }
 
+/** Runs `fn` on a connection of its own to `url`, closed afterwards. */
+export async function withClient<T>(url: string, fn: (c: Client) => Promise<T>): Promise<T> {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
 /** A project key of its own for each store a test opens: tests never see each other's memories. */
 export function freshProject(): string {
   return `test-${randomBytes(6).toString('hex')}`;

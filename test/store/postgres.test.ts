@@ -9,18 +9,8 @@ import { MIGRATIONS } from '../../src/store/postgres/schema';
 import { advanceHeads, insertVersions } from '../../src/store/postgres/versionRows';
 import type { StoredVersion } from '../../src/store/store';
 import { memory, openPg } from '../helpers/builders';
-import { PG_ADMIN_URL, requirePostgres } from '../helpers/postgres';
+import { PG_ADMIN_URL, requirePostgres, withClient } from '../helpers/postgres';
 import { PG_WRITER, runWriter } from '../helpers/processes';
-
-async function withClient<T>(url: string, fn: (c: Client) => Promise<T>): Promise<T> {
-  const c = new Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
-}
 
 async function rejects<E extends Error>(p: Promise<unknown>, type: new (...a: never[]) => E, re: RegExp): Promise<E> {
   const err = await p.then(() => undefined, (e: unknown) => e);

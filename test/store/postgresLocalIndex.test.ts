@@ -6,19 +6,9 @@ import { analyzeQuery } from '../../src/core/search/query';
 import { advanceHeads, insertVersions } from '../../src/store/postgres/versionRows';
 import type { StoredVersion } from '../../src/store/store';
 import { memory, openPg } from '../helpers/builders';
-import { requirePostgres } from '../helpers/postgres';
+import { requirePostgres, withClient } from '../helpers/postgres';
 
 type Pg = Awaited<ReturnType<typeof openPg>>;
-
-async function withAdmin<T>(url: string, fn: (c: Client) => Promise<T>): Promise<T> {
-  const c = new Client({ connectionString: url });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
-}
 
 /** Through the store, so a search may return more than the tools' 50. */
 const ids = async (o: Pg, keywords: string[], limit = 1000) => (await o.store.search(analyzeQuery(keywords, [], limit))).map((h) => h.id);
@@ -123,7 +113,7 @@ describe('PostgreSQL local search index: catching up with other clients', functi
     const server = await openPg({ localIndex: 'off' });
     for (const d of ['Webpack polyfills for buffer', 'Buffer overflow in the parser', 'Vite env prefix']) await server.service.create(memory({ description: d, tags: ['bundler'] }));
     const local = await openPg({ project: server.project, localIndex: 'eager' });
-    const setAnalyzer = (v: string) => withAdmin(local.url, (c) => c.query(`UPDATE agent_memory_meta SET value = $1 WHERE key = 'analyzer'`, [v]));
+    const setAnalyzer = (v: string) => withClient(local.url, (c) => c.query(`UPDATE agent_memory_meta SET value = $1 WHERE key = 'analyzer'`, [v]));
     await setAnalyzer('stale');
     try {
       for (const q of [['buffer'], ['bundler', 'vite'], ['polyfill']]) assert.deepEqual(await ids(local, q), await ids(server, q), q.join(' '));

@@ -7,7 +7,7 @@ import { LocalIndex, type LocalIndexMode } from './localIndex';
 import { lockId, lockPurges } from './locks';
 import { migrate } from './schema';
 import { type PrefixedTag, prefixedTagsStatement, searchStatement } from './searchSql';
-import { advanceHeads, insertVersions, reanalyzeIfNeeded, toVersion, UNIQUE_VIOLATION, VERSION_COLUMNS, VERSION_CONSTRAINT, type VersionRecord } from './versionRows';
+import { advanceHeads, insertVersions, isVersionTaken, reanalyzeIfNeeded, toVersion, VERSION_COLUMNS, type VersionRecord } from './versionRows';
 
 export interface PgStoreOptions extends PgConnectionOptions {
   /** Keeps this repository's memories apart from others' in the same database. */
@@ -293,9 +293,4 @@ export class PgStore implements Store {
     await this.local.stop();
     await this.pool.end();
   }
-}
-
-function isVersionTaken(err: unknown): boolean {
-  const e = err as { code?: string; constraint?: string };
-  return e.code === UNIQUE_VIOLATION && e.constraint === VERSION_CONSTRAINT;
 }

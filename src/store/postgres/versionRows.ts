@@ -158,3 +158,9 @@ export async function reanalyzeIfNeeded(client: PoolClient): Promise<void> {
   }
   await setMeta(client, 'analyzer', String(ANALYZER_VERSION));
 }
+
+/** A write or import lost the race for a version number to another transaction (the unique backstop fired). */
+export function isVersionTaken(err: unknown): boolean {
+  const e = err as { code?: string; constraint?: string };
+  return e.code === UNIQUE_VIOLATION && e.constraint === VERSION_CONSTRAINT;
+}
