@@ -1,24 +1,16 @@
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
-import { Client, escapeIdentifier } from 'pg';
+import { escapeIdentifier } from 'pg';
 import { MemoryService } from '../../src/core/memoryService';
 import { PgStore } from '../../src/store/postgres/pgStore';
-import { freshProject, requirePostgres } from '../helpers/postgres';
+import { freshProject, requirePostgres, withClient } from '../helpers/postgres';
 
 describe('PostgreSQL store: a teammate\'s role without the right to create tables', function () {
   this.timeout(60_000);
   let url: string;
   const role = `am_member_${randomBytes(4).toString('hex')}`;
 
-  async function asAdmin(sql: string): Promise<void> {
-    const client = new Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  }
+  const asAdmin = (sql: string) => withClient(url, (c) => c.query(sql));
 
   before(async function () {
     url = await requirePostgres(this);

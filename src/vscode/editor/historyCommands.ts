@@ -34,13 +34,17 @@ export function registerHistoryCommands(
     void vscode.window.setStatusBarMessage(vscode.l10n.t('Version {0} restored as version {1}', out.restoredFrom, out.version), 4000);
   };
 
+  /** Every version of a memory, oldest first, and its newest one. */
+  const loadHistory = async (id: string) => {
+    const history = await (await getService()).history({ id });
+    return { history, current: history[history.length - 1]! };
+  };
+
   context.subscriptions.push(
     command('agentMemory.showHistory', async (arg) => {
       const target = commandTarget(arg);
       if (!target) return;
-      const service = await getService();
-      const history = await service.history({ id: target.id });
-      const current = history[history.length - 1]!;
+      const { history, current } = await loadHistory(target.id);
       const entry = await pickVersion(history, current, vscode.l10n.t('History of "{0}": pick a version', current.description));
       if (!entry) return;
       const actions = [
@@ -60,9 +64,7 @@ export function registerHistoryCommands(
     command('agentMemory.restoreVersion', async (arg) => {
       const target = commandTarget(arg);
       if (!target) return;
-      const service = await getService();
-      const history = await service.history({ id: target.id });
-      const current = history[history.length - 1]!;
+      const { history, current } = await loadHistory(target.id);
       const older = history.filter((v) => v !== current && v.op !== 'delete');
       if (older.length === 0) {
         void vscode.window.showInformationMessage(vscode.l10n.t('This memory has no older version to restore.'));
