@@ -76,6 +76,8 @@ export type WriteDecision = (current: StoredVersion | undefined, maxVersion: num
 export interface Store {
   /** Where the data lives, for messages and logs. */
   readonly location: string;
+  /** Versioned records of the other layers (episodes, facts, skills, proposals, reports): records.ts. */
+  readonly records: import('./records').RecordStore;
 
   /** The newest version of `id` (deleted or not), or undefined. */
   current(id: string): Promise<StoredVersion | undefined>;
