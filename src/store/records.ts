@@ -97,6 +97,3 @@ export interface RecordStore extends RecordReader {
   /** Every stored record row, in the order they were stored. */
   exportRecords(): AsyncIterable<StoredRecord>;
 }
-
-/** The newer of two versions of one record: later changedAt, then higher version, then rowId (as for memories). */
-export { isNewer as isNewerRecord } from './versionOrder';
