@@ -1,0 +1,241 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { RecordReader, StoredRecord } from '../../store/records';
+import type { Store } from '../../store/store';
+import { parseInput } from '../contract/validate';
+import { ConflictError, NotFoundError } from '../errors';
+import { asSkill, normalizeKey, skillColumns, type SkillData } from './kinds';
+import { authorOf, decodeRecordCursor, encodeRecordCursor, recordRow } from './rowBuilder';
+import { matchSkill, RELEVANCE_FLOOR, termSet } from './skillMatch';
+import { outcomeWindows, skillEpisodeSamples, type OutcomeStats } from './skillOutcomes';
+import { parseSkillData, SKILL_LIMITS, SKILL_NAME_PATTERN } from './skillSchemas';
+import { formatSkillYaml, parseSkillYaml } from './skillYaml';
+
+export interface SkillServiceOptions {
+  /** Recorded on every version this service writes (unless a save names another author). */
+  author: string | (() => string);
+  now?: () => Date;
+}
+
+/** A skill's current version as lists show it. */
+export interface SkillSummary {
+  id: string;
+  name: string;
+  version: number;
+  description: string;
+  changedAt: string;
+  author: string;
+}
+
+export interface SkillRecord extends SkillSummary {
+  data: SkillData;
+  deletedAt: string | null;
+  /** How the episodes that followed this version ended, by time window. */
+  outcomes: OutcomeStats;
+}
+
+export interface SaveResult {
+  id: string;
+  name: string;
+  version: number;
+  /** False when the skill already held exactly this data: nothing was written. */
+  changed: boolean;
+}
+
+export interface FoundSkill extends SkillSummary {
+  /** Relevance (skillMatch.ts): above RELEVANCE_FLOOR, higher is better. */
+  score: number;
+  /** The trigger phrase the task matched, or null when only the description did. */
+  trigger: string | null;
+}
+
+const SkillName = z
+  .string({ error: 'name must be text' })
+  .trim()
+  .toLowerCase()
+  .regex(SKILL_NAME_PATTERN, { error: 'must be a skill name: lower-case letters and digits joined by "-"' })
+  .max(SKILL_LIMITS.nameMax);
+const VersionNo = z.number().int().min(1, { error: 'versions start at 1' });
+const ReadSkillInput = z.strictObject({ name: SkillName, version: VersionNo.optional() });
+const FindSkillsInput = z.strictObject({
+  task: z.string().trim().min(1, { error: 'describe the task in a sentence' }).max(4000, { error: 'task is at most 4000 characters' }),
+  limit: z.number().int().min(1).max(20, { error: 'limit is at most 20' }).optional(),
+});
+const ListSkillsInput = z.strictObject({ limit: z.number().int().min(1).max(1000).optional(), cursor: z.string().max(500).optional(), deleted: z.boolean().optional() });
+const SaveOptions = z.strictObject({ expectedVersion: VersionNo.optional(), author: z.string().trim().min(1).max(200).optional() });
+
+/** Most skills a find or a coverage check reads: a team's playbook, not a corpus. */
+const MAX_SKILLS_SCANNED = 5000;
+const PAGE = 500;
+
+/**
+ * Procedural skills: YAML playbooks, versioned like memories (a new version per change, soft
+ * delete). A skill is named uniquely among live skills; saving a name that exists makes its
+ * next version, and saving the name of a deleted skill brings it back as the next version of
+ * the same record, so (name, version) always means one playbook to the episodes that cite it.
+ */
+export class SkillService {
+  private readonly now: () => Date;
+  private readonly author: () => string;
+
+  constructor(
+    private readonly store: Store,
+    options: SkillServiceOptions,
+  ) {
+    this.now = options.now ?? (() => new Date());
+    this.author = authorOf(options.author);
+  }
+
+  /** The newest record named `name`: the live one if any, else the most recently deleted. */
+  private static async byName(reader: RecordReader, name: string): Promise<StoredRecord | undefined> {
+    const key = normalizeKey(name);
+    const live = await reader.query({ kind: 'skill', keys: [key], limit: 1 });
+    if (live[0]) return live[0];
+    return (await reader.query({ kind: 'skill', keys: [key], deleted: true, limit: 1 }))[0];
+  }
+
+  private async live(name: string): Promise<StoredRecord> {
+    const rec = await SkillService.byName(this.store.records, name);
+    if (!rec) throw new NotFoundError(`skill "${name}" does not exist; find or list skills to see their names`);
+    if (rec.deletedAt) throw new NotFoundError(`skill "${name}" was deleted at ${rec.deletedAt} (version ${rec.version}); saving it again brings it back`);
+    return rec;
+  }
+
+  private static summary(r: StoredRecord): SkillSummary {
+    const d = asSkill(r);
+    return { id: r.id, name: d.name, version: r.version, description: d.description, changedAt: r.changedAt, author: r.author };
+  }
+
+  /** Validates a skill as YAML text or data; throws ValidationError / SecretError with the reason. */
+  static validate(input: unknown): SkillData {
+    return (typeof input === 'string' ? parseSkillYaml(input) : parseSkillData(input)).data;
+  }
+
+  /**
+   * Creates the skill, or the next version of the skill with its name. With `expectedVersion`
+   * the save is refused unless that is still the live version. Saving unchanged data writes nothing.
+   */
+  async save(input: unknown, options: { expectedVersion?: number; author?: string } = {}): Promise<SaveResult> {
+    const data = SkillService.validate(input);
+    const opts = parseInput(SaveOptions, options);
+    let result: SaveResult | undefined;
+    await this.store.records.write(`skill:${data.name}`, async (reader) => {
+      const cur = await SkillService.byName(reader, data.name);
+      const live = cur && !cur.deletedAt ? cur : undefined;
+      if (opts.expectedVersion !== undefined && opts.expectedVersion !== live?.version) {
+        throw new ConflictError(
+          live
+            ? `skill "${data.name}" is at version ${live.version}, not ${opts.expectedVersion}: someone changed it since you read it; read it again and re-apply your change`
+            : `skill "${data.name}" has no live version (expected ${opts.expectedVersion}); save without expectedVersion to create it`,
+          live?.version,
+        );
+      }
+      if (live && JSON.stringify(asSkill(live)) === JSON.stringify(data)) {
+        result = { id: live.id, name: data.name, version: live.version, changed: false };
+        return [];
+      }
+      const id = cur?.id ?? randomUUID();
+      const version = cur ? (await reader.maxVersion('skill', id)) + 1 : 1;
+      const op = !cur ? 'create' : cur.deletedAt ? 'restore' : 'edit';
+      const row = recordRow({ kind: 'skill', id, version, op, columns: skillColumns(data), data, author: opts.author ?? this.author(), now: this.now(), previous: cur });
+      result = { id, name: data.name, version, changed: true };
+      return [row];
+    });
+    return result!;
+  }
+
+  /** The live skill (or one of its versions), with the outcomes of the episodes that followed that version. */
+  async read(input: unknown): Promise<SkillRecord> {
+    const r = parseInput(ReadSkillInput, input);
+    const cur = await this.live(r.name);
+    let rec = cur;
+    if (r.version !== undefined && r.version !== cur.version) {
+      const found = [...(await this.store.records.history('skill', cur.id))].reverse().find((v) => v.version === r.version);
+      if (!found) throw new NotFoundError(`skill "${r.name}" has no version ${r.version}; its current version is ${cur.version}`);
+      rec = found;
+    }
+    return { ...SkillService.summary(rec), data: asSkill(rec), deletedAt: rec.deletedAt, outcomes: await this.outcomes(r.name, rec.version) };
+  }
+
+  /** Success rates of one version (default: the live one) over the last 7, 30, 90 days and all time. */
+  async outcomes(name: string, version?: number): Promise<OutcomeStats> {
+    const v = version ?? (await this.live(name)).version;
+    const { samples, truncated } = await skillEpisodeSamples(this.store.records, name);
+    return outcomeWindows(normalizeKey(name), v, samples, this.now(), truncated);
+  }
+
+  /** Live skills for a task, best first: triggers weigh most, then the description; unrelated tasks get []. */
+  async find(input: unknown): Promise<FoundSkill[]> {
+    const f = parseInput(FindSkillsInput, input);
+    const task = termSet(f.task);
+    const found: FoundSkill[] = [];
+    for (const r of await this.liveRecords()) {
+      const m = matchSkill(task, asSkill(r));
+      if (m.score >= RELEVANCE_FLOOR) found.push({ ...SkillService.summary(r), score: Math.round(m.score * 1000) / 1000, trigger: m.trigger });
+    }
+    found.sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : 1));
+    return found.slice(0, f.limit ?? 5);
+  }
+
+  /** Every live skill record (bounded by MAX_SKILLS_SCANNED), for matching and coverage checks. */
+  async liveRecords(): Promise<StoredRecord[]> {
+    const all: StoredRecord[] = [];
+    let after;
+    while (all.length < MAX_SKILLS_SCANNED) {
+      const page = await this.store.records.query({ kind: 'skill', limit: PAGE, after });
+      all.push(...page);
+      if (page.length < PAGE) break;
+      const last = page[page.length - 1]!;
+      after = { rank: last.rank, changedAt: last.changedAt, id: last.id };
+    }
+    return all;
+  }
+
+  /** Skills, most recently changed first; `deleted: true` lists the deleted ones. */
+  async list(input: unknown = {}): Promise<{ items: SkillSummary[]; nextCursor: string | null }> {
+    const l = parseInput(ListSkillsInput, input ?? {});
+    const limit = l.limit ?? 100;
+    const after = l.cursor === undefined ? undefined : decodeRecordCursor(l.cursor, 'list');
+    const rows = await this.store.records.query({ kind: 'skill', deleted: l.deleted ?? false, limit: limit + 1, after });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return { items: page.map(SkillService.summary), nextCursor: rows.length > limit && last ? encodeRecordCursor(last) : null };
+  }
+
+  /** Every version of the skill named `name` (live or deleted), oldest first. */
+  async history(name: string): Promise<Array<SkillSummary & { op: string; deletedAt: string | null; data: SkillData }>> {
+    const n = parseInput(SkillName, name);
+    const cur = await SkillService.byName(this.store.records, n);
+    if (!cur) throw new NotFoundError(`skill "${n}" does not exist; find or list skills to see their names`);
+    const rows = await this.store.records.history('skill', cur.id);
+    return rows.map((r) => ({ ...SkillService.summary(r), op: r.op, deletedAt: r.deletedAt, data: asSkill(r) }));
+  }
+
+  /** Soft delete: a new version with deletedAt set; the name is free for a new skill afterwards. */
+  async delete(name: string, options: { expectedVersion?: number } = {}): Promise<{ id: string; name: string; version: number; deletedAt: string }> {
+    const n = parseInput(SkillName, name);
+    const opts = parseInput(SaveOptions, options);
+    const [row] = await this.store.records.write(`skill:${n}`, async (reader) => {
+      const cur = await SkillService.byName(reader, n);
+      if (!cur || cur.deletedAt) throw new NotFoundError(`skill "${n}" does not exist or is already deleted`);
+      if (opts.expectedVersion !== undefined && opts.expectedVersion !== cur.version) {
+        throw new ConflictError(`skill "${n}" is at version ${cur.version}, not ${opts.expectedVersion}; read it again before deleting`, cur.version);
+      }
+      const version = (await reader.maxVersion('skill', cur.id)) + 1;
+      return [recordRow({ kind: 'skill', id: cur.id, version, op: 'delete', columns: skillColumns(asSkill(cur)), data: asSkill(cur), author: this.author(), now: this.now(), previous: cur, deleted: true })];
+    });
+    return { id: row!.id, name: n, version: row!.version, deletedAt: row!.deletedAt! };
+  }
+
+  /** The live skill (or a version of it) as its YAML document, with a provenance comment. */
+  async exportYaml(name: string, version?: number): Promise<string> {
+    const s = await this.read({ name, ...(version === undefined ? {} : { version }) });
+    return formatSkillYaml(s.data, s.version, [`skill ${s.name} · version ${s.version} · ${s.changedAt} · ${s.author}`]);
+  }
+
+  /** Saves a YAML document (a new skill or the next version of its name); unchanged text writes nothing. */
+  async importYaml(text: string, options: { expectedVersion?: number } = {}): Promise<SaveResult> {
+    if (typeof text !== 'string') throw new TypeError('importYaml takes the YAML text');
+    return this.save(text, options);
+  }
+}
