@@ -98,7 +98,11 @@ export function pathOf(path: ReadonlyArray<PropertyKey>): string {
 
 /** The rule an issue states, phrased to follow the field's path. */
 export function ruleOf(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'unrecognized_keys') return `has unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; a skill has ${SKILL_KEYS.join(', ')} (and version)`;
+  if (issue.code === 'unrecognized_keys') {
+    const head = issue.path[0];
+    const allowed = head === 'steps' ? 'a step has do, tool and expect' : head === 'evidence' ? 'evidence has episodes and executors' : `a skill has ${SKILL_KEYS.join(', ')} (and version)`;
+    return `has unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; ${allowed}`;
+  }
   return issue.message;
 }
 
