@@ -1,0 +1,190 @@
+import type { StoredRecord } from '../../store/records';
+import type { Store } from '../../store/store';
+import { isStopWord, stem, tokens } from '../text';
+import { asEpisode, asSkill, normalizeKey, type EpisodeData, type SkillData } from './kinds';
+import { jaccard, matchSkill, RELEVANCE_FLOOR, termSet } from './skillMatch';
+import { parseSkillData, SKILL_LIMITS } from './skillSchemas';
+import type { SkillService } from './skillService';
+
+/**
+ * Promotion from evidence: successful episodes of the same kind of task, run by more than one
+ * executor and covered by no skill, become skill drafts. Nothing here saves a skill; the
+ * drafts go to the proposal queue for a person.
+ *
+ * Same kind of task: two episodes share at least one tag and the Jaccard similarity of their
+ * tasks' analysed term sets (stems, stop words dropped; src/core/text.ts) is at least
+ * TASK_SIMILARITY. "Fix the flaky login test in CI" and "fix flaky checkout test on CI" share
+ * 4 of 6 terms (0.67); "fix flaky login test" and "upgrade the login page" share 1 of 6.
+ * Groups are the connected components of that relation.
+ */
+export const TASK_SIMILARITY = 0.5;
+export const DEFAULT_MIN_SUCCESSES = 3;
+/** Most recent successful episodes read per run: the evidence of recent work, bounded. */
+export const DEFAULT_MAX_EPISODES = 2000;
+const PAGE = 500;
+const MAX_TRIGGERS = 5;
+const MAX_STEPS = 8;
+const MAX_FAILURES = 10;
+const NAME_WORDS = 4;
+
+export interface PromotionEpisode {
+  id: string;
+  data: EpisodeData;
+}
+
+export interface SkillDraft {
+  /** A valid skill (it passes the skill schema), ready to be proposed. */
+  data: SkillData;
+  /** Every tool the episodes used and in how many of them, most used first. */
+  toolCounts: Array<{ tool: string; episodes: number }>;
+  /** The tags the group shares. */
+  tags: string[];
+}
+
+export interface PromotionResult {
+  drafts: SkillDraft[];
+  /** Episodes read (at most maxEpisodes). */
+  scanned: number;
+  /** Groups big enough but already covered by a live skill, with that skill's name. */
+  covered: Array<{ episodes: string[]; skill: string }>;
+}
+
+const clip = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max - 1).trimEnd()}…`);
+
+/** Pure: the same-kind-of-task groups of these episodes (every episode is in exactly one group). */
+export function groupEpisodes(episodes: readonly PromotionEpisode[], similarity = TASK_SIMILARITY): PromotionEpisode[][] {
+  const termSets = episodes.map((e) => termSet(e.data.task));
+  const parent = episodes.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  const byTag = new Map<string, number[]>();
+  episodes.forEach((e, i) => new Set(e.data.tags).forEach((t) => byTag.set(t, [...(byTag.get(t) ?? []), i])));
+  const compared = new Set<string>();
+  for (const members of byTag.values()) {
+    for (let a = 0; a < members.length; a++) {
+      for (let b = a + 1; b < members.length; b++) {
+        const [i, j] = [members[a]!, members[b]!];
+        const key = `${i}:${j}`;
+        if (compared.has(key)) continue;
+        compared.add(key);
+        if (jaccard(termSets[i]!, termSets[j]!) >= similarity) parent[find(i)] = find(j);
+      }
+    }
+  }
+  const groups = new Map<number, PromotionEpisode[]>();
+  episodes.forEach((e, i) => groups.set(find(i), [...(groups.get(find(i)) ?? []), e]));
+  return [...groups.values()];
+}
+
+/** Pure: whether a group is evidence enough — minSuccesses successes from at least two executors. */
+export function isPromotable(group: readonly PromotionEpisode[], minSuccesses: number): boolean {
+  const ok = group.filter((e) => e.data.outcome === 'success');
+  return ok.length >= minSuccesses && new Set(ok.map((e) => normalizeKey(e.data.executor))).size >= 2;
+}
+
+/** The words most of the tasks share, in the order the earliest task says them. */
+function commonWords(tasks: string[]): string[] {
+  const perTask = tasks.map((t) => {
+    const m = new Map<string, string>();
+    for (const tok of tokens(t)) {
+      for (const w of tok.parts) if (w.length >= 2 && !isStopWord(w) && /^[a-z0-9]+$/.test(w) && !m.has(stem(w))) m.set(stem(w), w);
+    }
+    return m;
+  });
+  const count = new Map<string, number>();
+  for (const m of perTask) for (const s of m.keys()) count.set(s, (count.get(s) ?? 0) + 1);
+  const need = Math.max(2, Math.ceil(tasks.length / 2));
+  return [...perTask[0]!.entries()].filter(([s]) => (count.get(s) ?? 0) >= need).map(([, w]) => w);
+}
+
+function counted(values: string[]): Array<[string, number]> {
+  const m = new Map<string, number>();
+  for (const v of values) m.set(v, (m.get(v) ?? 0) + 1);
+  return [...m.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+}
+
+/** Pure: a skill draft from a group of episodes (oldest first); `taken` names are avoided. */
+export function draftSkill(group: readonly PromotionEpisode[], taken: ReadonlySet<string> = new Set()): SkillDraft {
+  const eps = [...group].sort((a, b) => (a.data.timestamp < b.data.timestamp ? -1 : 1));
+  const tasks = eps.map((e) => e.data.task);
+  const words = commonWords(tasks).slice(0, NAME_WORDS);
+  const base = (words.join('-') || 'skill-from-episodes').slice(0, SKILL_LIMITS.nameMax - 4).replace(/-+$/, '');
+  let name = base;
+  for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
+  const executors = [...new Set(eps.map((e) => e.data.executor))];
+  const tags = [...eps[0]!.data.tags].filter((t) => eps.every((e) => e.data.tags.includes(t)));
+  const triggers = [...new Map([words.join(' '), ...tasks].filter(Boolean).map((t) => [normalizeKey(t), clip(t.trim(), SKILL_LIMITS.phraseMax)])).values()];
+  const toolCounts = counted(eps.flatMap((e) => [...new Set(e.data.tools)])).map(([tool, episodes]) => ({ tool, episodes }));
+  const resolutions = counted(eps.map((e) => e.data.resolution.trim()).filter(Boolean));
+  const steps = resolutions.slice(0, MAX_STEPS).map(([resolution]) => {
+    const from = eps.filter((e) => e.data.resolution.trim() === resolution);
+    const tools = [...new Set(from.flatMap((e) => e.data.tools))];
+    return {
+      do: clip(resolution, SKILL_LIMITS.stepTextMax),
+      ...(tools.length === 1 ? { tool: clip(tools[0]!, SKILL_LIMITS.toolMax) } : {}),
+      expect: `the result episode ${from[0]!.id} reached (success); state the output that shows it`,
+    };
+  });
+  if (steps.length === 0) steps.push({ do: clip(`Do the task as episode ${eps[0]!.id} did: ${tasks[0]}`, SKILL_LIMITS.stepTextMax), expect: 'state the output that shows the task is done' });
+  const failures = new Map<string, string>();
+  for (const e of eps) {
+    for (const err of e.data.errors) {
+      const key = normalizeKey(err);
+      if (!failures.has(key) && failures.size < MAX_FAILURES) failures.set(key, clip(`when "${clip(err, 200)}" appears: ${e.data.resolution.trim() || 'see the steps'} (episode ${e.id})`, SKILL_LIMITS.itemMax));
+    }
+  }
+  const draft: SkillData = {
+    name,
+    description: clip(`${words.length ? `${words.join(' ')}: ` : ''}drafted from ${eps.length} successful episodes by ${executors.length} executors${tags.length ? ` (${tags.join(', ')})` : ''}; review the steps and checks before approving.`, SKILL_LIMITS.descriptionMax),
+    trigger: triggers.slice(0, MAX_TRIGGERS),
+    preconditions: [],
+    tools: toolCounts.slice(0, SKILL_LIMITS.toolsMax).map((t) => clip(t.tool, SKILL_LIMITS.toolMax)),
+    steps,
+    success_checks: [`the task ends in success as in the ${eps.length} source episodes; confirm it the way they did`],
+    failure_handling: [...failures.values()],
+    evidence: { episodes: eps.map((e) => e.id).slice(0, SKILL_LIMITS.evidenceMax), executors: executors.slice(0, SKILL_LIMITS.evidenceMax) },
+  };
+  return { data: parseSkillData(draft).data, toolCounts, tags };
+}
+
+/** The live skill that already covers a group: its evidence lists one of them, or it matches most of their tasks. */
+export function coveringSkill(group: readonly PromotionEpisode[], skills: readonly SkillData[]): SkillData | undefined {
+  const ids = new Set(group.map((e) => e.id));
+  const tasks = group.map((e) => termSet(e.data.task));
+  return skills.find(
+    (s) => s.evidence.episodes.some((id) => ids.has(id)) || tasks.filter((t) => matchSkill(t, s).score >= RELEVANCE_FLOOR).length * 2 >= tasks.length,
+  );
+}
+
+/** Reads recent successful episodes (bounded), groups them and drafts a skill for each uncovered group. Never saves. */
+export async function findPromotions(
+  store: Store,
+  skills: SkillService,
+  options: { minSuccesses?: number; maxEpisodes?: number } = {},
+): Promise<PromotionResult> {
+  const minSuccesses = Math.max(1, options.minSuccesses ?? DEFAULT_MIN_SUCCESSES);
+  const max = options.maxEpisodes ?? DEFAULT_MAX_EPISODES;
+  const episodes: PromotionEpisode[] = [];
+  let after;
+  while (episodes.length < max) {
+    const page: StoredRecord[] = await store.records.query({ kind: 'episode', status: ['success'], limit: Math.min(PAGE, max - episodes.length), after });
+    episodes.push(...page.map((r) => ({ id: r.id, data: asEpisode(r) })));
+    if (page.length < PAGE) break;
+    const last = page[page.length - 1]!;
+    after = { rank: last.rank, changedAt: last.changedAt, id: last.id };
+  }
+  const live = (await skills.liveRecords()).map(asSkill);
+  const taken = new Set(live.map((s) => s.name));
+  const result: PromotionResult = { drafts: [], scanned: episodes.length, covered: [] };
+  for (const group of groupEpisodes(episodes)) {
+    if (!isPromotable(group, minSuccesses)) continue;
+    const cover = coveringSkill(group, live);
+    if (cover) {
+      result.covered.push({ episodes: group.map((e) => e.id), skill: cover.name });
+      continue;
+    }
+    const draft = draftSkill(group, taken);
+    taken.add(draft.data.name);
+    result.drafts.push(draft);
+  }
+  return result;
+}
