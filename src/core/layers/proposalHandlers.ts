@@ -1,0 +1,126 @@
+import * as C from '../contract';
+import { ValidationError } from '../errors';
+import type { MemoryService } from '../memoryService';
+import { assertNoSecret } from '../secrets';
+import { isStopWord, words } from '../text';
+import { asSkill } from './kinds';
+import type { Duplicate, ProposalTargetHandler } from './proposalService';
+import { jaccard, skillTerms, termSet } from './skillMatch';
+import { SkillService } from './skillService';
+
+/**
+ * The skill and memory targets of the proposal queue (the fact target lives with the fact
+ * service). Near-duplicates are items whose analysed terms (src/core/text.ts) have a Jaccard
+ * similarity of at least NEAR_DUPLICATE with the proposal's: for a skill its name, description
+ * and triggers; for a memory its description and tags.
+ */
+export const NEAR_DUPLICATE = 0.6;
+const MAX_DUPLICATES = 5;
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+function top(d: Duplicate[]): Duplicate[] {
+  return d.filter((x) => x.similarity >= NEAR_DUPLICATE).sort((a, b) => b.similarity - a.similarity).slice(0, MAX_DUPLICATES);
+}
+
+/** Skill proposals: the payload is the skill (YAML text or data); approving saves it (a new skill or the next version of its name). */
+export function skillProposalHandler(skills: SkillService): ProposalTargetHandler {
+  return {
+    async validate(payload, action, targetId) {
+      const data = SkillService.validate(payload);
+      const live = await skills.liveRecords();
+      const same = live.find((r) => asSkill(r).name === data.name);
+      const warnings: string[] = [];
+      if (action === 'edit') {
+        const target = live.find((r) => r.id === targetId || asSkill(r).name === targetId);
+        if (!target) throw new ValidationError('targetId', `names no live skill; give the id or name of the skill to change`);
+        if (asSkill(target).name !== data.name) throw new ValidationError('payload.name', `is "${data.name}" but the skill to change is "${asSkill(target).name}"; renaming is a new skill`);
+      }
+      if (same) {
+        warnings.push(
+          JSON.stringify(asSkill(same)) === JSON.stringify(data)
+            ? `identical to skill "${data.name}" version ${same.version}; approving changes nothing`
+            : `skill "${data.name}" exists at version ${same.version}; approving saves version ${same.version + 1}`,
+        );
+      }
+      const mine = skillTerms(data);
+      const duplicates = top(
+        live.filter((r) => r !== same).map((r) => ({ kind: 'skill', id: r.id, similarity: round(jaccard(mine, skillTerms(asSkill(r)))), label: `${asSkill(r).name} v${r.version}` })),
+      );
+      const verb = same ? `new version of "${data.name}"` : `new skill "${data.name}"`;
+      return { payload: data as unknown as Record<string, unknown>, summary: `skill: ${verb} — ${data.description}`.slice(0, 300), duplicates, warnings };
+    },
+    async apply(payload, _action, _targetId, decidedBy) {
+      const saved = await skills.save(payload, { author: decidedBy });
+      return { id: saved.id };
+    },
+  };
+}
+
+/** Keywords for a duplicate search: the description's words without stop words, at most the search limit. */
+function keywordsOf(text: string): string[] {
+  return [...new Set(words(text).filter((w) => w.length >= 2 && !isStopWord(w)))].slice(0, C.LIMITS.keywordsMax);
+}
+
+export interface MemoryHandlerOptions {
+  /** Searches and reads for validation. */
+  service: MemoryService;
+  /** The service that writes an approved proposal as `author` (the person who approved it); default `service`. */
+  serviceFor?: (author: string) => MemoryService;
+}
+
+/**
+ * Memory proposals (when writes are queued for review): the payload is a create input, or an
+ * edit's fields (the memory is the proposal's targetId). An edit is pinned to the version it
+ * was proposed against, so approving it after someone else changed the memory is a conflict.
+ */
+export function memoryProposalHandler(options: MemoryHandlerOptions): ProposalTargetHandler {
+  const { service } = options;
+  const writer = (author: string) => options.serviceFor?.(author) ?? service;
+  async function duplicatesOf(description: string, tags: string[], except: string | null): Promise<Duplicate[]> {
+    const keywords = keywordsOf(description);
+    if (keywords.length === 0) return [];
+    const hits = await service.search({ keywords, limit: 20 });
+    const mine = termSet(`${description}\n${tags.join(' ')}`);
+    return top(
+      hits.filter((h) => h.id !== except).map((h) => ({ kind: 'memory', id: h.id, similarity: round(jaccard(mine, termSet(`${h.description}\n${h.tags.join(' ')}`))), label: h.description.slice(0, 120) })),
+    );
+  }
+  function checkSecrets(f: { description?: string; tags?: string[]; content?: string }): void {
+    if (f.description !== undefined) assertNoSecret('payload.description', f.description);
+    f.tags?.forEach((t, i) => assertNoSecret(`payload.tags[${i}]`, t));
+    if (f.content !== undefined) assertNoSecret('payload.content', f.content);
+  }
+  return {
+    async validate(payload, action, targetId) {
+      if (action === 'create') {
+        const m = C.parseInput(C.CreateInput, payload);
+        checkSecrets(m);
+        return { payload: m, summary: `memory: create "${m.description}"`.slice(0, 300), duplicates: await duplicatesOf(m.description, m.tags, null), warnings: [] };
+      }
+      if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) throw new ValidationError('payload', 'must be the fields to change: description, tags, content');
+      const e = C.parseInput(C.EditInput, { ...(payload as object), id: targetId });
+      const { id, ...fields } = e;
+      if (fields.description === undefined && fields.tags === undefined && fields.content === undefined) {
+        throw new ValidationError('payload', 'give at least one of description, tags or content to change');
+      }
+      checkSecrets(fields);
+      const cur = await service.read({ id });
+      if (cur.deletedAt) throw new ValidationError('targetId', `memory ${id} was deleted at ${cur.deletedAt}; it cannot be edited unless a person restores it`);
+      const pinned = { ...fields, expectedVersion: fields.expectedVersion ?? cur.version };
+      const changed = (['description', 'tags', 'content'] as const).filter((f) => fields[f] !== undefined && JSON.stringify(fields[f]) !== JSON.stringify(cur[f]));
+      const warnings = changed.length ? [] : [`memory ${id} already holds these values; approving changes nothing`];
+      return {
+        payload: pinned,
+        summary: `memory: edit ${id.slice(0, 8)} "${cur.description}" (${changed.join(', ') || 'no change'})`.slice(0, 300),
+        duplicates: await duplicatesOf(fields.description ?? cur.description, fields.tags ?? cur.tags, id),
+        warnings,
+      };
+    },
+    async apply(payload, action, targetId, decidedBy) {
+      if (action === 'create') return writer(decidedBy).create(payload);
+      await writer(decidedBy).edit({ ...payload, id: targetId });
+      return { id: targetId! };
+    },
+  };
+}

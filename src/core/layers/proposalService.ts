@@ -1,0 +1,235 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { StoredRecord } from '../../store/records';
+import type { Store } from '../../store/store';
+import { parseInput } from '../contract/validate';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import { asProposal, normalizeKey, proposalColumns, type ProposalData, type ProposalState, type ProposalTarget } from './kinds';
+import { authorOf, decodeRecordCursor, encodeRecordCursor, recordRow } from './rowBuilder';
+
+export type ProposalAction = ProposalData['action'];
+export type Duplicate = ProposalData['validation']['duplicates'][number];
+
+/**
+ * What the queue needs of a target (fact, skill, memory): validation exactly as a direct write
+ * would do it (schema, ontology, secrets; throwing refuses the proposal), near-duplicates, and
+ * the write itself, done when a person approves.
+ */
+export interface ProposalTargetHandler {
+  /** Validates the payload; throws the target's typed error to refuse. The returned payload is what is queued. */
+  validate(
+    payload: unknown,
+    action: ProposalAction,
+    targetId: string | null,
+  ): Promise<{ payload: Record<string, unknown>; summary: string; duplicates: Duplicate[]; warnings: string[] }>;
+  /** Performs the write on approval, recorded with `decidedBy` as its author; returns the written item's id. */
+  apply(payload: Record<string, unknown>, action: ProposalAction, targetId: string | null, decidedBy: string): Promise<{ id: string }>;
+}
+
+export interface ProposalServiceOptions {
+  /** The targets this queue accepts; a proposal for another target is refused. */
+  targets: Partial<Record<ProposalTarget, ProposalTargetHandler>>;
+  /** Who may decide each target's proposals (policy owners and approvers); empty or absent: anyone. */
+  approvers?: Partial<Record<ProposalTarget, readonly string[]>>;
+  /** Recorded as the author of the proposal's versions; defaults to the proposer / decider. */
+  author?: string | (() => string);
+  now?: () => Date;
+}
+
+/** A proposal as the queue shows it: its data, state and version. */
+export interface ProposalView extends ProposalData {
+  id: string;
+  version: number;
+  state: ProposalState;
+  changedAt: string;
+}
+
+export interface ProposeResult {
+  proposalId: string;
+  /** Always 'pending': the tool tells the model its proposal waits for a person; nothing was saved. */
+  status: 'pending';
+  summary: string;
+  duplicates: Duplicate[];
+  warnings: string[];
+}
+
+export interface DecideResult {
+  proposalId: string;
+  state: 'approved' | 'rejected';
+  by: string;
+  at: string;
+  /** The id of what approving wrote; null for a rejection. */
+  resultId: string | null;
+}
+
+const TARGETS = ['fact', 'skill', 'memory'] as const;
+const Who = z.string({ error: 'say who (an author name)' }).trim().min(1, { error: 'say who (an author name)' }).max(200);
+const Id = z.uuid({ error: 'must be a proposal id (a UUID returned by propose or list)' }).transform((s) => s.toLowerCase());
+const ProposeInput = z
+  .strictObject({
+    target: z.enum(TARGETS, { error: `target must be one of ${TARGETS.join(', ')}` }),
+    action: z.enum(['create', 'edit'], { error: 'action must be create or edit' }).default('create'),
+    targetId: z.string().trim().min(1).max(200).optional(),
+    payload: z.unknown().refine((p) => p !== undefined && p !== null, { error: 'payload is missing — give the item to write' }),
+    proposedBy: Who,
+  })
+  .refine((p) => p.action === 'create' || p.targetId !== undefined, { error: 'targetId is missing — an edit names the item it changes', path: ['targetId'] });
+const ListInput = z.strictObject({
+  state: z.enum(['pending', 'approved', 'rejected']).optional(),
+  target: z.enum(TARGETS).optional(),
+  limit: z.number().int().min(1).max(500, { error: 'limit is at most 500' }).optional(),
+  cursor: z.string().max(500).optional(),
+});
+const ApproveInput = z.strictObject({ id: Id, by: Who });
+const RejectInput = z.strictObject({
+  id: Id,
+  by: Who,
+  reason: z.string({ error: 'reason is missing — say why it is rejected, for the proposer and the audit' }).trim()
+    .min(1, { error: 'reason is missing — say why it is rejected, for the proposer and the audit' }).max(1000),
+});
+
+/**
+ * The pending queue of the write path: proposal → validation → a person's decision → the write.
+ * A proposal is a versioned record; each decision is a new version, so the history is the audit
+ * (who proposed, who decided, when, why). Decisions on one proposal are serialised under the
+ * write scope `proposal:<id>`: the first decision wins, later ones are conflicts.
+ */
+export class ProposalService {
+  private readonly now: () => Date;
+  private readonly author?: () => string;
+
+  constructor(
+    private readonly store: Store,
+    private readonly options: ProposalServiceOptions,
+  ) {
+    this.now = options.now ?? (() => new Date());
+    this.author = options.author === undefined ? undefined : authorOf(options.author);
+  }
+
+  private handler(target: ProposalTarget): ProposalTargetHandler {
+    const h = this.options.targets[target];
+    if (!h) throw new ValidationError('target', `${target} proposals are not accepted here; accepted: ${Object.keys(this.options.targets).join(', ') || 'none'}`);
+    return h;
+  }
+
+  private static view(r: StoredRecord): ProposalView {
+    return { ...asProposal(r), id: r.id, version: r.version, state: r.status as ProposalState, changedAt: r.changedAt };
+  }
+
+  private row(cur: StoredRecord | undefined, id: string, version: number, data: ProposalData, who: string): StoredRecord {
+    const op = cur ? 'edit' : 'create';
+    return recordRow({ kind: 'proposal', id, version, op, columns: proposalColumns(data), data, author: this.author?.() ?? who, now: this.now(), previous: cur });
+  }
+
+  /** Validates through the target's handler (a refusal queues nothing), then queues the proposal as pending. */
+  async propose(input: unknown): Promise<ProposeResult> {
+    const p = parseInput(ProposeInput, input);
+    const targetId = p.targetId ?? null;
+    const checked = await this.handler(p.target).validate(p.payload, p.action, targetId);
+    const id = randomUUID();
+    const data: ProposalData = {
+      target: p.target, action: p.action, targetId, payload: checked.payload, summary: checked.summary,
+      proposedBy: p.proposedBy, proposedAt: this.now().toISOString(),
+      validation: { duplicates: checked.duplicates, warnings: checked.warnings }, decision: null,
+    };
+    await this.store.records.write(`proposal:${id}`, () => [this.row(undefined, id, 1, data, p.proposedBy)]);
+    return { proposalId: id, status: 'pending', summary: checked.summary, duplicates: checked.duplicates, warnings: checked.warnings };
+  }
+
+  /** Proposals, most recently changed first, filtered by state and target. */
+  async list(input: unknown = {}): Promise<{ items: ProposalView[]; nextCursor: string | null }> {
+    const l = parseInput(ListInput, input ?? {});
+    const limit = l.limit ?? 100;
+    const rows = await this.store.records.query({
+      kind: 'proposal', status: l.state ? [l.state] : undefined, keys: l.target ? [l.target] : undefined,
+      limit: limit + 1, after: l.cursor === undefined ? undefined : decodeRecordCursor(l.cursor, 'list'),
+    });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return { items: page.map(ProposalService.view), nextCursor: rows.length > limit && last ? encodeRecordCursor(last) : null };
+  }
+
+  async get(id: string): Promise<ProposalView> {
+    const pid = parseInput(Id, id);
+    const r = await this.store.records.get('proposal', pid);
+    if (!r || r.deletedAt) throw new NotFoundError(`proposal ${pid} does not exist; list the pending proposals to find one`);
+    return ProposalService.view(r);
+  }
+
+  /** The full audit: every version of the proposal, oldest first. */
+  async history(id: string): Promise<ProposalView[]> {
+    await this.get(id);
+    return (await this.store.records.history('proposal', parseInput(Id, id))).map(ProposalService.view);
+  }
+
+  private checkApprover(target: ProposalTarget, by: string): void {
+    const allowed = this.options.approvers?.[target] ?? [];
+    if (allowed.length && !allowed.some((a) => normalizeKey(a) === normalizeKey(by))) {
+      throw new ValidationError('by', `${by} may not decide ${target} proposals; who may: ${allowed.join(', ')}`);
+    }
+  }
+
+  /** One decision version under the proposal's scope; refuses unless `expect` holds of the current one. */
+  private async transition(id: string, who: string, change: (cur: StoredRecord, data: ProposalData) => ProposalData): Promise<StoredRecord> {
+    const [row] = await this.store.records.write(`proposal:${id}`, async (reader) => {
+      const cur = await reader.get('proposal', id);
+      if (!cur || cur.deletedAt) throw new NotFoundError(`proposal ${id} does not exist; list the pending proposals to find one`);
+      const next = change(cur, asProposal(cur));
+      return [this.row(cur, id, (await reader.maxVersion('proposal', id)) + 1, next, who)];
+    });
+    return row!;
+  }
+
+  private static pending(id: string, cur: StoredRecord, d: ProposalData): void {
+    if (d.decision) {
+      throw new ConflictError(`proposal ${id} was already ${d.decision.state} by ${d.decision.by} at ${d.decision.at}; a decision is final`, cur.version);
+    }
+  }
+
+  /**
+   * Approves: claims the decision first (so a racing second approval is a conflict and the
+   * write happens once), applies the payload through the target's handler, then records what
+   * it wrote. If the write is refused (say the item changed since), the proposal returns to
+   * pending with the reason among its warnings, and the error is thrown.
+   */
+  async approve(input: unknown): Promise<DecideResult> {
+    const a = parseInput(ApproveInput, input);
+    const before = await this.get(a.id);
+    this.checkApprover(before.target, a.by);
+    const handler = this.handler(before.target);
+    const at = this.now().toISOString();
+    const claimed = await this.transition(a.id, a.by, (cur, d) => {
+      ProposalService.pending(a.id, cur, d);
+      return { ...d, decision: { state: 'approved', by: a.by, at, reason: '', resultId: null } };
+    });
+    const data = asProposal(claimed);
+    let result: { id: string };
+    try {
+      result = await handler.apply(data.payload, data.action, data.targetId, a.by);
+    } catch (err) {
+      await this.transition(a.id, a.by, (_cur, d) => ({
+        ...d, decision: null,
+        validation: { ...d.validation, warnings: [...d.validation.warnings, `approval by ${a.by} at ${at} failed: ${(err as Error).message}`] },
+      }));
+      throw err;
+    }
+    await this.transition(a.id, a.by, (cur, d) => {
+      if (cur.rowId !== claimed.rowId) throw new ConflictError(`proposal ${a.id} changed while it was being approved`, cur.version);
+      return { ...d, decision: { ...d.decision!, resultId: result.id } };
+    });
+    return { proposalId: a.id, state: 'approved', by: a.by, at, resultId: result.id };
+  }
+
+  /** Rejects with a reason (required); nothing is written to the target. */
+  async reject(input: unknown): Promise<DecideResult> {
+    const r = parseInput(RejectInput, input);
+    const before = await this.get(r.id);
+    this.checkApprover(before.target, r.by);
+    const at = this.now().toISOString();
+    await this.transition(r.id, r.by, (cur, d) => {
+      ProposalService.pending(r.id, cur, d);
+      return { ...d, decision: { state: 'rejected', by: r.by, at, reason: r.reason, resultId: null } };
+    });
+    return { proposalId: r.id, state: 'rejected', by: r.by, at, resultId: null };
+  }
+}
