@@ -1,11 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { ConflictError, NotFoundError, SecretError, ValidationError } from '../../../src/core/errors';
 import { MemoryService } from '../../../src/core/memoryService';
+import { findPromotions } from '../../../src/core/layers/promotion';
 import { memoryProposalHandler, skillProposalHandler } from '../../../src/core/layers/proposalHandlers';
 import { ProposalService, type ProposalServiceOptions } from '../../../src/core/layers/proposalService';
 import { SkillService } from '../../../src/core/layers/skillService';
 import { BACKENDS, memory, openService, prepareBackend } from '../../helpers/builders';
-import { rejects, skill, SKILL_YAML } from './skillHelpers';
+import { episode, rejects, skill, SKILL_YAML, writeEpisodes } from './skillHelpers';
 
 for (const backend of BACKENDS) describe(`ProposalService [${backend}] (propose → validate → a person decides → write)`, function () {
   before(async function () {
@@ -123,6 +124,34 @@ for (const backend of BACKENDS) describe(`ProposalService [${backend}] (propose 
     assert.equal((await service.list({})).items.length, 1, 'the memory was written once');
     await rejects(proposals.reject({ id: p.proposalId, by: 'ana', reason: 'changed my mind' }), ConflictError, /already approved by (ana|bo)/);
     await rejects(proposals.approve({ id: '6f1c1d3e-1111-4222-8333-944455556666', by: 'ana' }), NotFoundError);
+    await store.close();
+  });
+
+  it('lists proposals by state and target, page by page', async () => {
+    const { store, proposals } = await open();
+    for (let i = 0; i < 3; i++) await proposals.propose({ target: 'memory', payload: memory({ description: `Note number ${i}` }), proposedBy: 'copilot' });
+    const s = await proposals.propose({ target: 'skill', payload: skill(), proposedBy: 'copilot' });
+    assert.deepEqual((await proposals.list({ target: 'skill' })).items.map((i) => i.id), [s.proposalId]);
+    const first = await proposals.list({ target: 'memory', limit: 2 });
+    const second = await proposals.list({ target: 'memory', limit: 2, cursor: first.nextCursor! });
+    assert.deepEqual([first.items.length, second.items.length, second.nextCursor], [2, 1, null]);
+    await store.close();
+  });
+
+  it('a promotion draft goes through the queue and keeps its evidence when approved', async () => {
+    const { store, skills, proposals } = await open();
+    const ids = await writeEpisodes(store, [
+      episode({ task: 'Fix the flaky login test in CI', executor: 'ana' }),
+      episode({ task: 'Fix flaky checkout test on CI', executor: 'copilot' }),
+      episode({ task: 'fix the flaky signup test in CI', executor: 'ana' }),
+    ]);
+    const [draft] = (await findPromotions(store, skills)).drafts;
+    const p = await proposals.propose({ target: 'skill', payload: draft!.data, proposedBy: 'promotion' });
+    assert.equal(await store.records.count({ kind: 'skill' }), 0);
+    await proposals.approve({ id: p.proposalId, by: 'lead@example.com' });
+    const saved = await skills.read({ name: draft!.data.name });
+    assert.deepEqual([...saved.data.evidence.episodes].sort(), [...ids].sort());
+    assert.deepEqual((await findPromotions(store, skills)).drafts, [], 'now covered by the skill it became');
     await store.close();
   });
 

@@ -83,11 +83,26 @@ for (const backend of BACKENDS) describe(`SkillService [${backend}] (versioned Y
     assert.equal(hits[0]!.name, 'fix-flaky-test');
     assert.equal(hits[0]!.trigger, 'test fails only in CI');
     assert.ok(!hits.some((h) => h.name === 'deploy-preview'));
-    const byDescription = await skills.find({ task: 'deploy branch preview link' });
-    assert.equal(byDescription[0]?.name, 'deploy-preview');
+    const byTrigger = await skills.find({ task: 'deploy branch preview link' });
+    assert.deepEqual([byTrigger[0]?.name, byTrigger[0]?.trigger], ['deploy-preview', 'deploy a preview']);
+    const byDescription = await skills.find({ task: 'share the link to a deployed branch' });
+    assert.deepEqual([byDescription[0]?.name, byDescription[0]?.trigger], ['deploy-preview', null]);
+    assert.ok(byTrigger[0]!.score > byDescription[0]!.score, 'a trigger weighs more than the description');
     assert.deepEqual(await skills.find({ task: 'Write the release notes for version 2' }), []);
     assert.deepEqual(await skills.find({ task: 'fix the typo in the readme' }), [], 'one shared word is not a match');
     await rejects(skills.find({ task: '' }), ValidationError, /describe the task/);
+    await store.close();
+  });
+
+  it('lists live skills page by page', async () => {
+    const { skills, store } = await open();
+    for (const name of ['a-one', 'b-two', 'c-three']) await skills.save(skill({ name }));
+    const first = await skills.list({ limit: 2 });
+    assert.equal(first.items.length, 2);
+    const second = await skills.list({ limit: 2, cursor: first.nextCursor! });
+    assert.deepEqual([...first.items, ...second.items].map((i) => i.name).sort(), ['a-one', 'b-two', 'c-three']);
+    assert.equal(second.nextCursor, null);
+    await rejects(skills.list({ cursor: 'nope' }), ValidationError, /cursor/);
     await store.close();
   });
 
