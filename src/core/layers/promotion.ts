@@ -49,6 +49,7 @@ export interface PromotionResult {
   covered: Array<{ episodes: string[]; skill: string }>;
 }
 
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const clip = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max - 1).trimEnd()}…`);
 
 /** Pure: the same-kind-of-task groups of these episodes (every episode is in exactly one group). */
@@ -134,7 +135,7 @@ export function draftSkill(group: readonly PromotionEpisode[], taken: ReadonlySe
   }
   const draft: SkillData = {
     name,
-    description: clip(`${words.length ? `${words.join(' ')}: ` : ''}drafted from ${eps.length} successful episodes by ${executors.length} executors${tags.length ? ` (${tags.join(', ')})` : ''}; review the steps and checks before approving.`, SKILL_LIMITS.descriptionMax),
+    description: clip(`${words.length ? `${capitalise(words.join(' '))}: d` : 'D'}rafted from ${eps.length} successful episodes by ${executors.length} executors${tags.length ? ` (${tags.join(', ')})` : ''}; review the steps and checks before approving.`, SKILL_LIMITS.descriptionMax),
     trigger: triggers.slice(0, MAX_TRIGGERS),
     preconditions: [],
     tools: toolCounts.slice(0, SKILL_LIMITS.toolsMax).map((t) => clip(t.tool, SKILL_LIMITS.toolMax)),
