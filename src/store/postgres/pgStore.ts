@@ -1,10 +1,12 @@
 import type { Pool, PoolClient } from 'pg';
 import { ConflictError, MemoryError, StorageError } from '../../core/errors';
 import type { SearchQuery } from '../../core/search/query';
+import type { RecordStore } from '../records';
 import type { ListCursor, ListedMemory, Store, StoredHit, StoredVersion, StoreWarning, WriteDecision } from '../store';
 import { createPool, describeTarget, parseTarget, type PgConnectionOptions, type PgTarget, storageError } from './connection';
 import { LocalIndex, type LocalIndexMode } from './localIndex';
 import { lockId, lockPurges } from './locks';
+import { PgRecords } from './pgRecords';
 import { migrate } from './schema';
 import { type PrefixedTag, prefixedTagsStatement, searchStatement } from './searchSql';
 import { type PgSession, runQuery, runTransaction } from './session';
@@ -31,7 +33,8 @@ const BATCH = 1000;
  * inserts a version) with its analysed search terms; every statement is filtered by project.
  * A write holds a per-id advisory lock for its transaction, so `decide` sees the freshest
  * row of every other client. Searches are ranked in a local index when it is loaded
- * (localIndex.ts), else on the server (searchSql.ts). See docs/ARCHITECTURE.md.
+ * (localIndex.ts), else on the server (searchSql.ts). `records`, the other layers' records,
+ * live in tables of their own (pgRecords.ts). See docs/ARCHITECTURE.md.
  */
 export class PgStore implements Store {
   readonly location: string;
@@ -39,6 +42,7 @@ export class PgStore implements Store {
   private closed = false;
   private readonly local: LocalIndex;
   private readonly session: PgSession;
+  readonly records: RecordStore;
 
   private constructor(
     private readonly pool: Pool,
@@ -48,6 +52,7 @@ export class PgStore implements Store {
   ) {
     this.location = `${describeTarget(target)} (project ${project})`;
     this.session = { pool, target, project, isClosed: () => this.closed };
+    this.records = new PgRecords(this.session);
     this.local = new LocalIndex(pool, project, options.localIndex ?? 'background', options.maxLocalIndex ?? 200_000, (err) =>
       this.warn({ code: 'local-index', message: `the local search index could not be loaded (${(err as Error).message}); the server answers searches` }));
   }
