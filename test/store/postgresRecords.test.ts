@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Client, escapeIdentifier } from 'pg';
-import { StorageError, ValidationError } from '../../src/core/errors';
+import { StorageError } from '../../src/core/errors';
 import { MemoryService } from '../../src/core/memoryService';
 import { analyzeQuery } from '../../src/core/search/query';
 import { PgStore } from '../../src/store/postgres/pgStore';
@@ -227,12 +227,13 @@ describe('PostgreSQL store: records (what only the server has)', function () {
     }
   });
 
-  it('refuses a query limit outside 1–1000 and a key match of more than 500 values', async () => {
+  it('refuses a query limit outside 1–1000 and a match of more than 500 values, as the workspace store does (checkRecordQuery)', async () => {
     const { store } = await openPg({ localIndex: 'off' });
     try {
-      for (const limit of [0, 1001, 1.5]) await assert.rejects(store.records.query({ kind: 'fact', limit }), ValidationError);
+      for (const limit of [0, 1001, 1.5]) await assert.rejects(store.records.query({ kind: 'fact', limit }), RangeError);
       const many = Array.from({ length: 501 }, (_, i) => `k${i}`);
-      await assert.rejects(store.records.query({ kind: 'fact', keys: [many], limit: 10 }), /keys\[0\]: at most 500 values/);
+      await assert.rejects(store.records.query({ kind: 'fact', keys: [many], limit: 10 }), /at most 500 values/);
+      await assert.rejects(store.records.count({ kind: 'fact', status: many }), /at most 500 values/);
       assert.deepEqual(await store.records.query({ kind: 'fact', keys: [many.slice(0, 500)], limit: 1000 }), []);
     } finally {
       await store.close();

@@ -1,10 +1,10 @@
 import type { ClientBase } from 'pg';
 import { ConflictError, MemoryError, StorageError } from '../../core/errors';
-import type { RecordDecision, RecordKind, RecordQuery, RecordReader, RecordStore, StoredRecord } from '../records';
+import { checkRecordQuery, type RecordDecision, type RecordKind, type RecordQuery, type RecordReader, type RecordStore, type StoredRecord } from '../records';
 import { storageError } from './connection';
 import { lockPurges, lockScope } from './locks';
 import {
-  advanceRecordHeads, checkLimit, insertRecords, isDeadlock, isRecordVersionTaken, RECORD_COLUMNS, recordFilter, type RecordRow, toRecord,
+  advanceRecordHeads, insertRecords, isDeadlock, isRecordVersionTaken, RECORD_COLUMNS, recordFilter, type RecordRow, toRecord,
 } from './recordRows';
 import { type PgSession, runQuery, runTransaction } from './session';
 
@@ -54,7 +54,7 @@ class PgRecordReader implements RecordReader {
   }
 
   async query(q: RecordQuery): Promise<StoredRecord[]> {
-    checkLimit(q.limit);
+    checkRecordQuery(q);
     const { where, values } = recordFilter(this.s.project, q);
     const rows = await this.rows<RecordRow>(
       'querying records',
@@ -86,6 +86,7 @@ export class PgRecords extends PgRecordReader implements RecordStore {
   }
 
   async count(q: Omit<RecordQuery, 'limit' | 'after'>): Promise<number> {
+    checkRecordQuery({ ...q, limit: 1 });
     const { where, values } = recordFilter(this.s.project, { ...q, after: undefined });
     const rows = await this.rows<{ n: number }>('counting records', `SELECT count(*)::int AS n FROM record_heads h WHERE ${where}`, values);
     return rows[0]!.n;

@@ -1,5 +1,4 @@
 import type { ClientBase } from 'pg';
-import { ValidationError } from '../../core/errors';
 import type { RecordQuery, StoredRecord } from '../records';
 import { isNewer } from '../versionOrder';
 import { UNIQUE_VIOLATION } from './versionRows';
@@ -128,12 +127,9 @@ export async function advanceRecordHeads(client: ClientBase, project: string, in
   );
 }
 
-/** A match on one lookup column: a value, or any of up to this many values. */
-const MAX_KEY_VALUES = 500;
-
 /**
- * The WHERE clause (over `record_heads h`) and its parameters for a query or a count; $1 is
- * the project. Every value is a parameter.
+ * The WHERE clause (over `record_heads h`) and its parameters for a query or a count (checked
+ * by records.ts `checkRecordQuery` first); $1 is the project. Every value is a parameter.
  */
 export function recordFilter(project: string, q: Omit<RecordQuery, 'limit'>): { where: string; values: unknown[] } {
   const values: unknown[] = [project, q.kind, q.deleted ?? false];
@@ -142,10 +138,7 @@ export function recordFilter(project: string, q: Omit<RecordQuery, 'limit'>): { 
   q.keys?.forEach((match, i) => {
     if (match === undefined) return;
     if (typeof match === 'string') where.push(`h.key${i} = ${param(match)}`);
-    else {
-      if (match.length > MAX_KEY_VALUES) throw new ValidationError(`keys[${i}]`, `at most ${MAX_KEY_VALUES} values (got ${match.length})`);
-      where.push(`h.key${i} = ANY (${param([...match])}::text[])`);
-    }
+    else where.push(`h.key${i} = ANY (${param([...match])}::text[])`);
   });
   if (q.status) where.push(`h.status = ANY (${param([...q.status])}::text[])`);
   if (q.dueBefore !== undefined) where.push(`h.due_at < ${param(q.dueBefore)}::timestamptz`);
@@ -154,9 +147,4 @@ export function recordFilter(project: string, q: Omit<RecordQuery, 'limit'>): { 
     where.push(`(h.rank, h.changed_at, h.id) < (${param(q.after.rank)}::float8, ${param(q.after.changedAt)}::timestamptz, ${param(q.after.id)}::text)`);
   }
   return { where: where.join(' AND '), values };
-}
-
-/** `limit` as records.ts defines it: an integer 1–1000. */
-export function checkLimit(limit: number): void {
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new ValidationError('limit', `must be an integer from 1 to 1000 (got ${limit})`);
 }
