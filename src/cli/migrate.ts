@@ -1,5 +1,6 @@
 import { ValidationError } from '../core/errors';
 import { MemoryService } from '../core/memoryService';
+import type { StoredRecord } from '../store/records';
 import type { Store, StoredVersion } from '../store/store';
 import type { Command } from './commands';
 import type { CliIo } from './io';
@@ -40,10 +41,28 @@ async function copyVersions(from: Store, to: Store): Promise<{ added: number; sk
   return total;
 }
 
+/** Copies every record of the other layers (episodes, facts, skills, proposals, reports) the same way. */
+async function copyRecords(from: Store, to: Store): Promise<{ added: number; skipped: number }> {
+  const total = { added: 0, skipped: 0 };
+  let batch: StoredRecord[] = [];
+  const flush = async () => {
+    const r = await to.records.importRecords(batch);
+    total.added += r.added;
+    total.skipped += r.skipped;
+    batch = [];
+  };
+  for await (const row of from.records.exportRecords()) {
+    batch.push(row);
+    if (batch.length >= BATCH) await flush();
+  }
+  if (batch.length) await flush();
+  return total;
+}
+
 export const STANDALONE: Record<string, StandaloneCommand> = {
   migrate: {
     usage: 'migrate --from DIR|postgres://… --to DIR|postgres://… [--project KEY]',
-    summary: 'copy every version with its history between stores (idempotent); prints added/skipped',
+    summary: 'copy every version with its history, and every record of the other layers, between stores (idempotent); prints added/skipped',
     options: { from: { type: 'string' }, to: { type: 'string' } },
     positionals: 'none',
     runStandalone: async (ctx) => {
@@ -57,8 +76,10 @@ export const STANDALONE: Record<string, StandaloneCommand> = {
       try {
         const target = await openStore(to, warn);
         try {
-          const out = await copyVersions(source, target);
-          const text = `Migrated ${describe(from)} → ${describe(to)}: ${out.added} version(s) added, ${out.skipped} skipped (already present).\n`;
+          const out = { ...(await copyVersions(source, target)), records: await copyRecords(source, target) };
+          const text =
+            `Migrated ${describe(from)} → ${describe(to)}: ${out.added} version(s) added, ${out.skipped} skipped (already present); ` +
+            `${out.records.added} record(s) of episodes, facts, skills and proposals added, ${out.records.skipped} skipped.\n`;
           ctx.io.stdout(ctx.json ? `${JSON.stringify(out)}\n` : text);
         } finally {
           await target.close();

@@ -1,7 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { SqlJsStore } from '../../src/store/sqljs/sqljsStore';
 import { freshProject, requirePostgres } from '../helpers/postgres';
 import { tmpDir } from '../helpers/tmp';
 
@@ -48,10 +50,28 @@ describe('CLI on PostgreSQL: --store postgres://, AGENT_MEMORY_DATABASE_URL, mig
     assert.deepEqual(hits.map((h) => h.id), [other.id]);
 
     const back = tmpDir();
-    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', url, '--to', back], { AGENT_MEMORY_PROJECT: project }))), { added: 4, skipped: 0 });
-    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', url, '--to', back], { AGENT_MEMORY_PROJECT: project }))), { added: 0, skipped: 4 });
+    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', url, '--to', back], { AGENT_MEMORY_PROJECT: project }))), { added: 4, skipped: 0, records: { added: 0, skipped: 0 } });
+    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', url, '--to', back], { AGENT_MEMORY_PROJECT: project }))), { added: 0, skipped: 4, records: { added: 0, skipped: 0 } });
     const exported = (dir: string) => ok(cli(['--store', dir, 'export'])).split('\n').filter(Boolean).map((l) => JSON.parse(l) as { rowId: string });
     assert.deepEqual(exported(back), exported(src), 'the round trip keeps every row as it was, in order');
+  });
+
+  it('copies the records of the other layers (episodes, facts, …) both ways, every version, idempotently', async () => {
+    const src = tmpDir();
+    const store = await SqlJsStore.open({ dir: src });
+    const fact = { rowId: randomUUID(), kind: 'fact' as const, id: randomUUID(), version: 1, op: 'create' as const, status: 'active', keys: ['api', 'owned_by', 'team-x'] as [string, string, string], rank: 0.8, dueAt: null, data: { subject: 'api' }, changedAt: '2026-01-01T00:00:00.000Z', deletedAt: null, author: 'ana' };
+    const retracted = { ...fact, rowId: randomUUID(), version: 2, op: 'edit' as const, status: 'retracted', changedAt: '2026-01-02T00:00:00.000Z' };
+    await store.records.write('f', () => [fact]);
+    await store.records.write('f', () => [retracted]);
+    await store.close();
+    const project = freshProject();
+    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', src, '--to', url, '--project', project]))), { added: 0, skipped: 0, records: { added: 2, skipped: 0 } });
+    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', src, '--to', url, '--project', project]))), { added: 0, skipped: 0, records: { added: 0, skipped: 2 } });
+    const back = tmpDir();
+    assert.match(ok(cli(['migrate', '--from', url, '--to', back, '--project', project])), /2 record\(s\) of episodes, facts, skills and proposals added, 0 skipped/);
+    const again = await SqlJsStore.open({ dir: back });
+    assert.deepEqual(await again.records.history('fact', fact.id), [fact, retracted]);
+    await again.close();
   });
 
   it('migrates a journal merged from two clones (two rows per version number) both ways: every row kept, the same current version, idempotently', () => {
@@ -80,16 +100,16 @@ describe('CLI on PostgreSQL: --store postgres://, AGENT_MEMORY_DATABASE_URL, mig
 
     const project = freshProject();
     const pg = ['--store', url, '--project', project];
-    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', a, '--to', url, '--project', project]))), { added: 6, skipped: 0 });
-    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', a, '--to', url, '--project', project]))), { added: 0, skipped: 6 });
+    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', a, '--to', url, '--project', project]))), { added: 6, skipped: 0, records: { added: 0, skipped: 0 } });
+    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', a, '--to', url, '--project', project]))), { added: 0, skipped: 6, records: { added: 0, skipped: 0 } });
     for (const id of [first, second]) {
       assert.deepEqual(history(pg, id), history(['--store', a], id), 'the same rows, numbers and order on PostgreSQL');
       assert.equal(current(pg, id), current(['--store', a], id), 'the same current version as the workspace store');
     }
 
     const back = tmpDir();
-    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', url, '--to', back, '--project', project]))), { added: 6, skipped: 0 });
-    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', url, '--to', back, '--project', project]))), { added: 0, skipped: 6 });
+    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', url, '--to', back, '--project', project]))), { added: 6, skipped: 0, records: { added: 0, skipped: 0 } });
+    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', url, '--to', back, '--project', project]))), { added: 0, skipped: 6, records: { added: 0, skipped: 0 } });
     for (const id of [first, second]) {
       assert.deepEqual(history(['--store', back], id), history(['--store', a], id));
       assert.equal(current(['--store', back], id), current(['--store', a], id));

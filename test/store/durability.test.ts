@@ -185,7 +185,7 @@ describe('sql.js store: durability, corruption, schema', () => {
     db.run("INSERT INTO meta (key, value) VALUES ('k', 'v')");
     const next = { version: SCHEMA_VERSION + 1, sql: 'ALTER TABLE meta ADD COLUMN note TEXT' };
     const broken = { version: SCHEMA_VERSION + 2, sql: 'CREATE TABLE x (a); SELECT * FROM no_such_table' };
-    assert.throws(() => migrate(db, [{ version: 1, sql: '' }, next, broken]), /migration to schema version 3 failed/);
+    assert.throws(() => migrate(db, [{ version: 1, sql: '' }, next, broken]), new RegExp(`migration to schema version ${SCHEMA_VERSION + 2} failed`));
     assert.equal(db.exec('PRAGMA user_version')[0]!.values[0]![0], SCHEMA_VERSION + 1, 'the good step stays, the bad one is rolled back');
     assert.deepEqual(db.exec("SELECT value, note FROM meta WHERE key = 'k'")[0]!.values, [['v', null]]);
     assert.equal(db.exec("SELECT name FROM sqlite_master WHERE name = 'x'").length, 0);

@@ -1,26 +1,43 @@
+import type { RecordKind, StoredRecord } from '../records';
 import type { StoredVersion } from '../store';
 
 /** Version of the journal line format. Lines with a higher `v` come from a newer release. */
 export const JOURNAL_FORMAT = 1;
 
+/**
+ * One journal line. Records of the other layers are written as one `records` line per write,
+ * so a write of several rows (two facts disputed together) is stored whole or not at all.
+ */
 export type JournalEntry =
   | { v: number; type: 'memory.version'; row: StoredVersion }
-  | { v: number; type: 'memory.purge'; id: string; at: string; author: string };
+  | { v: number; type: 'memory.purge'; id: string; at: string; author: string }
+  | { v: number; type: 'records'; rows: StoredRecord[] }
+  | { v: number; type: 'records.purge'; kind: RecordKind; ids: string[]; at: string };
 
 export type ParsedLine =
   | { ok: true; entry: JournalEntry }
   | { ok: false; reason: string; unknown?: boolean };
 
 const isStr = (x: unknown): x is string => typeof x === 'string';
+const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
 
 /** Structural check of a stored row: the journal is our own output, so this guards against damage, not input. */
 function isRow(r: unknown): r is StoredVersion {
-  if (typeof r !== 'object' || r === null) return false;
-  const o = r as Record<string, unknown>;
+  if (!isObj(r)) return false;
+  const o = r;
   return (
     isStr(o.rowId) && isStr(o.id) && Number.isInteger(o.version) && isStr(o.op) && isStr(o.description) &&
     Array.isArray(o.tags) && o.tags.every(isStr) && isStr(o.content) && isStr(o.changedAt) &&
     (o.deletedAt === null || isStr(o.deletedAt)) && isStr(o.author)
+  );
+}
+
+function isRecord(r: unknown): r is StoredRecord {
+  if (!isObj(r)) return false;
+  return (
+    isStr(r.rowId) && isStr(r.kind) && isStr(r.id) && Number.isInteger(r.version) && isStr(r.op) && isStr(r.status) &&
+    Array.isArray(r.keys) && r.keys.length === 3 && r.keys.every(isStr) && typeof r.rank === 'number' &&
+    (r.dueAt === null || isStr(r.dueAt)) && isObj(r.data) && isStr(r.changedAt) && (r.deletedAt === null || isStr(r.deletedAt)) && isStr(r.author)
   );
 }
 
@@ -31,19 +48,35 @@ export function parseLine(text: string): ParsedLine {
   } catch {
     return { ok: false, reason: 'is not valid JSON' };
   }
-  if (typeof e !== 'object' || e === null) return { ok: false, reason: 'is not a JSON object' };
-  const o = e as Record<string, unknown>;
+  if (!isObj(e)) return { ok: false, reason: 'is not a JSON object' };
+  const o = e;
   if (typeof o.v !== 'number') return { ok: false, reason: 'has no format version' };
   if (o.v > JOURNAL_FORMAT) return { ok: false, reason: `has format ${o.v}, newer than this release (${JOURNAL_FORMAT})`, unknown: true };
   if (o.type === 'memory.version' && isRow(o.row)) return { ok: true, entry: e as JournalEntry };
   if (o.type === 'memory.purge' && isStr(o.id) && isStr(o.at)) return { ok: true, entry: e as JournalEntry };
+  if (o.type === 'records' && Array.isArray(o.rows) && o.rows.every(isRecord)) return { ok: true, entry: e as JournalEntry };
+  if (o.type === 'records.purge' && isStr(o.kind) && Array.isArray(o.ids) && o.ids.every(isStr) && isStr(o.at)) return { ok: true, entry: e as JournalEntry };
   return { ok: false, reason: `has an unknown or malformed entry type ${JSON.stringify(o.type)}`, unknown: true };
 }
 
+/** The line of an entry (without its newline), fields in a fixed order. */
+export function entryLine(e: JournalEntry): string {
+  switch (e.type) {
+    case 'memory.version':
+      return JSON.stringify({ v: JOURNAL_FORMAT, type: e.type, row: e.row });
+    case 'memory.purge':
+      return JSON.stringify({ v: JOURNAL_FORMAT, type: e.type, id: e.id, at: e.at, author: e.author });
+    case 'records':
+      return JSON.stringify({ v: JOURNAL_FORMAT, type: e.type, rows: e.rows });
+    case 'records.purge':
+      return JSON.stringify({ v: JOURNAL_FORMAT, type: e.type, kind: e.kind, ids: e.ids, at: e.at });
+  }
+}
+
 export function versionLine(row: StoredVersion): string {
-  return JSON.stringify({ v: JOURNAL_FORMAT, type: 'memory.version', row });
+  return entryLine({ v: JOURNAL_FORMAT, type: 'memory.version', row });
 }
 
 export function purgeLine(id: string, at: string, author: string): string {
-  return JSON.stringify({ v: JOURNAL_FORMAT, type: 'memory.purge', id, at, author });
+  return entryLine({ v: JOURNAL_FORMAT, type: 'memory.purge', id, at, author });
 }

@@ -2,7 +2,7 @@ import type { Database } from 'sql.js';
 import { StorageError } from '../../core/errors';
 import type { StoreWarning } from '../store';
 import { CurrentView } from './currentView';
-import { parseLine, purgeLine, versionLine, type JournalEntry } from './entries';
+import { entryLine, parseLine, type JournalEntry } from './entries';
 import { EMPTY_POSITION, type JournalFile, sha1 } from './journal';
 import { JournalCursor } from './journalCursor';
 import { loadSnapshot, writeSnapshot } from './snapshot';
@@ -145,18 +145,28 @@ export class JournalSync {
   }
 
   private applyEntry(entry: JournalEntry): void {
-    if (entry.type === 'memory.purge') {
-      this.db?.table.purge(entry.id, entry.at);
-      this.view.purge(entry.id);
-    } else {
-      this.db?.table.insert(entry.row);
-      this.view.apply(entry.row);
+    switch (entry.type) {
+      case 'memory.purge':
+        this.db?.table.purge(entry.id, entry.at);
+        this.view.purge(entry.id);
+        break;
+      case 'memory.version':
+        this.db?.table.insert(entry.row);
+        this.view.apply(entry.row);
+        break;
+      // Records live in the database only; a process that has not loaded it replays them when it does.
+      case 'records':
+        for (const r of entry.rows) this.db?.table.records.insert(r);
+        break;
+      case 'records.purge':
+        this.db?.table.records.purge(entry.kind, entry.ids, entry.at);
+        break;
     }
   }
 
   /** Appends entries durably and applies them here. Must run under the lock, caught up, database loaded. */
   append(entries: JournalEntry[]): void {
-    const text = entries.map((e) => (e.type === 'memory.version' ? versionLine(e.row) : purgeLine(e.id, e.at, e.author))).join('\n') + '\n';
+    const text = entries.map(entryLine).join('\n') + '\n';
     const stat = this.files.journal.append(text, this.cursor.position.offset);
     const lastLine = text.slice(text.lastIndexOf('\n', text.length - 2) + 1);
     this.cursor.moveTo({ ino: stat.ino, offset: stat.size, tailSha: sha1(lastLine), tailLength: Buffer.byteLength(lastLine) }, stat);

@@ -37,6 +37,53 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
       CREATE TABLE purged (id TEXT PRIMARY KEY, purged_at TEXT NOT NULL) WITHOUT ROWID;
     `,
   },
+  {
+    // Records of the other layers (src/store/records.ts): versions, each (kind, id)'s current
+    // row with its lookup columns, and purged ids.
+    version: 2,
+    sql: `
+      CREATE TABLE record_versions (
+        seq INTEGER PRIMARY KEY,
+        row_id TEXT NOT NULL UNIQUE,
+        kind TEXT NOT NULL,
+        id TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        op TEXT NOT NULL,
+        status TEXT NOT NULL,
+        key0 TEXT NOT NULL,
+        key1 TEXT NOT NULL,
+        key2 TEXT NOT NULL,
+        rank REAL NOT NULL,
+        due_at TEXT,
+        data TEXT NOT NULL,
+        changed_at TEXT NOT NULL,
+        deleted_at TEXT,
+        author TEXT NOT NULL
+      );
+      CREATE INDEX record_versions_by_id ON record_versions (kind, id, version);
+      CREATE TABLE record_heads (
+        kind TEXT NOT NULL,
+        id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        deleted INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        key0 TEXT NOT NULL,
+        key1 TEXT NOT NULL,
+        key2 TEXT NOT NULL,
+        rank REAL NOT NULL,
+        due_at TEXT,
+        changed_at TEXT NOT NULL,
+        max_version INTEGER NOT NULL,
+        PRIMARY KEY (kind, id)
+      ) WITHOUT ROWID;
+      CREATE INDEX record_heads_order ON record_heads (kind, deleted, rank DESC, changed_at DESC, id DESC);
+      CREATE INDEX record_heads_key0 ON record_heads (kind, key0, deleted, rank DESC, changed_at DESC);
+      CREATE INDEX record_heads_key1 ON record_heads (kind, key1, deleted);
+      CREATE INDEX record_heads_key2 ON record_heads (kind, key2, deleted);
+      CREATE INDEX record_heads_due ON record_heads (kind, due_at) WHERE due_at IS NOT NULL;
+      CREATE TABLE record_purged (kind TEXT NOT NULL, id TEXT NOT NULL, purged_at TEXT NOT NULL, PRIMARY KEY (kind, id)) WITHOUT ROWID;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

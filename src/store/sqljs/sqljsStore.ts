@@ -2,14 +2,16 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { StorageError } from '../../core/errors';
 import type { SearchQuery } from '../../core/search/query';
+import type { RecordStore } from '../records';
 import type { ListCursor, ListedMemory, Store, StoredHit, StoredVersion, StoreWarning, WriteDecision } from '../store';
 import { WriteLock } from '../writeLock';
 import type { CurrentView } from './currentView';
-import { parseLine, purgeLine } from './entries';
+import { entryLine, type JournalEntry, parseLine } from './entries';
 import { writeGitFiles } from './gitSharing';
 import { JournalFile } from './journal';
 import { JournalSync } from './journalSync';
 import type { SqlJsStoreOptions } from './sqljsOptions';
+import { SqlJsRecords } from './sqljsRecords';
 import type { VersionTable } from './versionTable';
 
 export type { SqlJsStoreOptions } from './sqljsOptions';
@@ -33,6 +35,12 @@ export class SqlJsStore implements Store {
   private readonly warningList: StoreWarning[] = [];
   private checkpointTimer: NodeJS.Immediate | undefined;
   private closed = false;
+  readonly records: RecordStore = new SqlJsRecords({
+    exclusive: (fn) => this.exclusive((t) => fn(t.records)),
+    fromTable: (fn) => this.fromTable((t) => fn(t.records)),
+    append: (entries) => this.sync.append(entries),
+    rewrite: (keep, purge) => this.rewrite(keep, purge),
+  });
 
   private constructor(private readonly options: SqlJsStoreOptions) {
     this.location = path.resolve(options.dir);
@@ -87,7 +95,7 @@ export class SqlJsStore implements Store {
   }
 
   /** Runs `fn` under the write lock with the database loaded and every other process's writes applied. */
-  private exclusive<T>(fn: (table: VersionTable) => T): Promise<T> {
+  private exclusive<T>(fn: (table: VersionTable) => T | Promise<T>): Promise<T> {
     try {
       // A folder the store creates gets the git files at once, so its caches are never
       // committed by accident (docs/ARCHITECTURE.md, "Sharing through git").
@@ -172,18 +180,28 @@ export class SqlJsStore implements Store {
       const removed = t.history(id).length;
       if (removed === 0) return 0;
       const at = new Date().toISOString();
-      const keep = this.journal.linesUpTo(this.sync.cursor.position.offset).filter((text) => {
-        const parsed = parseLine(text);
-        // Unreadable lines are kept as they are; only this id's versions go.
-        return !(parsed.ok && parsed.entry.type === 'memory.version' && parsed.entry.row.id === id);
-      });
-      keep.push(purgeLine(id, at, 'purge'));
-      this.sync.replaceJournal(keep);
-      this.sync.apply([{ v: 1, type: 'memory.purge', id, at, author: 'purge' }]);
-      // The old snapshot and view still hold the rows: replace them now, not at the next checkpoint.
-      this.checkpoint();
+      this.rewrite((e) => (e.type === 'memory.version' && e.row.id === id ? null : e), { v: 1, type: 'memory.purge', id, at, author: 'purge' });
       return removed;
     });
+  }
+
+  /**
+   * Rewrites the journal with each entry as `keep` returns it (null drops it; unreadable
+   * lines stay as they are), appends `purge`, applies it, and saves the caches at once: the
+   * old snapshot and view still hold the purged rows. Under the lock, caught up.
+   */
+  private rewrite(keep: (entry: JournalEntry) => JournalEntry | null, purge: JournalEntry): void {
+    const lines: string[] = [];
+    for (const text of this.journal.linesUpTo(this.sync.cursor.position.offset)) {
+      const parsed = parseLine(text);
+      const kept = parsed.ok ? keep(parsed.entry) : undefined;
+      if (!parsed.ok || kept === parsed.entry) lines.push(text);
+      else if (kept) lines.push(entryLine(kept));
+    }
+    lines.push(entryLine(purge));
+    this.sync.replaceJournal(lines);
+    this.sync.apply([purge]);
+    this.checkpoint();
   }
 
   warnings(): StoreWarning[] {

@@ -1,6 +1,8 @@
-import type { Database, SqlValue, Statement } from 'sql.js';
+import type { Database, SqlValue } from 'sql.js';
 import type { ListCursor, ListedMemory, StoredVersion } from '../store';
 import { isNewer } from '../versionOrder';
+import { RecordTable } from './recordTable';
+import { Statements } from './statements';
 
 const COLUMNS = 'row_id, id, version, op, description, tags, content, changed_at, deleted_at, author, restored_from';
 
@@ -32,42 +34,21 @@ function toRow(v: SqlValue[]): StoredVersion {
 const CONNECTION_PRAGMAS = 'PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = MEMORY;';
 
 /**
- * SQL over the version table of one sql.js database. Statements are prepared lazily and
- * dropped by `invalidate()` (older sql.js releases freed every prepared statement on export()).
+ * SQL over the memory version tables of one sql.js database (statements.ts prepares them).
  */
-export class VersionTable {
-  private statements = new Map<string, Statement>();
+export class VersionTable extends Statements {
+  /** The records of the other layers, in the same database (recordTable.ts). */
+  readonly records: RecordTable;
 
-  constructor(private readonly db: Database) {
+  constructor(db: Database) {
+    super(db);
     db.exec(CONNECTION_PRAGMAS);
+    this.records = new RecordTable(db);
   }
 
-  invalidate(): void {
-    // Freeing twice is harmless; not freeing would leak statements where export() keeps them.
-    for (const s of this.statements.values()) s.free();
-    this.statements.clear();
-  }
-
-  private stmt(sql: string): Statement {
-    let s = this.statements.get(sql);
-    if (!s) this.statements.set(sql, (s = this.db.prepare(sql)));
-    return s;
-  }
-
-  private all(sql: string, params: SqlValue[]): SqlValue[][] {
-    const s = this.stmt(sql);
-    try {
-      s.bind(params);
-      const out: SqlValue[][] = [];
-      while (s.step()) out.push(s.get());
-      return out;
-    } finally {
-      s.reset();
-    }
-  }
-
-  private first(sql: string, params: SqlValue[]): SqlValue[] | undefined {
-    return this.all(sql, params)[0];
+  override invalidate(): void {
+    super.invalidate();
+    this.records.invalidate();
   }
 
   hasRow(rowId: string): boolean {
