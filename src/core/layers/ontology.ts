@@ -108,6 +108,12 @@ export class Ontology {
     return { subject: subject.text, predicate: relation.name, object: object.text, relation };
   }
 
+  /** `Service: billing` → `service:billing` when the prefix is a type of the ontology; other text as it is. */
+  canonical(entity: string): string {
+    const type = this.typeOf(entity);
+    return type ? `${type}:${entity.slice(entity.indexOf(':') + 1).trim()}` : entity;
+  }
+
   private typeOf(entity: string): string | undefined {
     const colon = entity.indexOf(':');
     const type = colon > 0 ? entity.slice(0, colon).trim().toLowerCase() : undefined;

@@ -40,7 +40,7 @@ export interface Policy {
 export type PolicyOverrides = { [L in keyof Policy]?: Partial<Policy[L]> };
 
 /** Expired episodes are forgotten (the issue: "forgets expired episodes"); expired facts and skills are kept, hidden. */
-export const DEFAULT_POLICY: Readonly<Policy> = Object.freeze({
+export const DEFAULT_POLICY: Readonly<Policy> = Object.freeze<Policy>({
   working: { max_tokens: 4000 },
   episodic: { ttl_days: 90, owner: null, approvers: [], expired: 'forget' },
   semantic: { require_source: true, require_confidence: true, owner: null, approvers: [], expired: 'archive' },

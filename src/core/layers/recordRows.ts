@@ -49,7 +49,8 @@ export class Writer {
     previous?: StoredRecord,
   ): StoredRecord {
     return {
-      rowId: randomUUID(), kind, id, version, op, ...columns,
+      rowId: randomUUID(), kind, id, version, op,
+      status: columns.status, keys: columns.keys, rank: columns.rank, dueAt: columns.dueAt,
       data: data as Record<string, unknown>,
       changedAt: this.stamp(previous?.changedAt), deletedAt: null, author: this.author,
     };
