@@ -74,7 +74,10 @@ export const PageLimit = (max: number, dflt: number) =>
   z.number().int({ error: 'limit must be a whole number' }).min(1, { error: 'limit is at least 1' })
     .max(max, { error: `limit is at most ${max}` }).optional().describe(`How many to return, 1–${max} (default ${dflt}).`);
 
-export const Cursor = z.string().min(1).max(500).optional().describe('nextCursor of the previous page, to read the next one.');
+/** A page's nextCursor; null (as a last page returns it) means from the start. */
+export const Cursor = z.string().min(1).max(500).nullable().optional()
+  .transform((c) => c ?? undefined)
+  .describe('nextCursor of the previous page, to read the next one.');
 
 export function encodeRecordCursor(r: Pick<StoredRecord, 'rank' | 'changedAt' | 'id'>): string {
   return Buffer.from(JSON.stringify([r.rank, r.changedAt, r.id])).toString('base64url');
