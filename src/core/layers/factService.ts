@@ -169,8 +169,10 @@ export class FactService {
     const rows = await this.records.write(await this.scopeOf(res.ids[0]!), async (r) => {
       const facts = await Promise.all(res.ids.map(async (id) => FactService.existing(id, await r.get('fact', id))));
       const set = new Set(res.ids);
+      const about = (f: StoredRecord) => `"${asFact(f).subject} ${asFact(f).predicate}"`;
+      const stranger = facts.find((f) => f.keys[0] !== facts[0]!.keys[0] || f.keys[1] !== facts[0]!.keys[1]);
+      if (stranger) throw new ValidationError('ids', `fact ${stranger.id} is about ${about(stranger)}, not ${about(facts[0]!)}; resolve one dispute at a time`);
       for (const f of facts) {
-        if (f.keys[0] !== facts[0]!.keys[0] || f.keys[1] !== facts[0]!.keys[1]) throw new ValidationError('ids', `fact ${f.id} is about "${asFact(f).subject} ${asFact(f).predicate}", not "${asFact(facts[0]!).subject} ${asFact(facts[0]!).predicate}"; resolve one dispute at a time`);
         if (f.status !== 'disputed') throw new ConflictError(`fact ${f.id} is ${f.status}, not disputed; there is nothing to resolve`, f.version);
         if (!asFact(f).disputedWith.some((x) => set.has(x))) throw new ValidationError('ids', `fact ${f.id} is not disputed with any of the other facts given; its dispute is with ${asFact(f).disputedWith.join(', ')}`);
       }
