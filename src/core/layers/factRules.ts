@@ -36,9 +36,19 @@ export function rivalsOf(live: readonly StoredRecord[], object: string, nowIso: 
   return live.filter((r) => r.keys[2] !== object && !isPastDue(r, nowIso) && !(asFact(r).keptWith ?? []).includes(object));
 }
 
-/** The next version of `cur` holding `data` (the store's version counter + 1). */
-export async function nextFactVersion(w: Writer, reader: RecordReader, cur: StoredRecord, data: FactData): Promise<StoredRecord> {
-  return w.row('fact', cur.id, (await reader.maxVersion('fact', cur.id)) + 1, 'edit', factColumns(data), data, cur);
+/**
+ * The next version of `cur` holding `data` (the store's version counter + 1). `data` may be a
+ * function of the version's changedAt, for the times it records (retraction.at, verification.at).
+ */
+export async function nextFactVersion(
+  w: Writer,
+  reader: RecordReader,
+  cur: StoredRecord,
+  data: FactData | ((changedAt: string) => FactData),
+): Promise<StoredRecord> {
+  const changedAt = w.stamp(cur.changedAt);
+  const d = typeof data === 'function' ? data(changedAt) : data;
+  return { ...w.row('fact', cur.id, (await reader.maxVersion('fact', cur.id)) + 1, 'edit', factColumns(d), d, cur), changedAt };
 }
 
 /** `d` with `ids` taken out of its dispute; a disputed fact left with nobody to dispute becomes active again. */

@@ -25,7 +25,7 @@ import { assertNoSecrets, pageOf, readAll, Writer, type LayerServiceOptions } fr
 
 /** How far ahead of the clock observedAt may be (clocks of teammates differ a little). */
 const CLOCK_SKEW_MS = 5 * 60_000;
-/** Live facts of one subject and predicate a decision reads; a single-valued relation has few. */
+/** Live facts of one subject and a single-valued predicate a decision reads (there should be one or two). */
 const LIVE_MAX = 1000;
 
 export interface FactServiceOptions extends LayerServiceOptions {
@@ -50,7 +50,7 @@ export class FactService {
 
   constructor(
     private readonly records: RecordStore,
-    private readonly options: FactServiceOptions = { author: 'unknown' },
+    private readonly options: FactServiceOptions,
   ) {
     this.w = new Writer(options);
   }
@@ -69,10 +69,10 @@ export class FactService {
   async assert(input: unknown): Promise<AssertResult> {
     const f = parseInput(AssertFactInput, input);
     const { semantic } = this.policy();
-    const missing: string[] = [];
-    if (semantic.require_source && !f.source) missing.push('source: required; name where this comes from (a URL, a file, a commit, a memory id) — the policy semantic.require_source is on');
-    if (semantic.require_confidence && (f.confidence === undefined || f.confidence === null)) missing.push('confidence: required; say how sure the source is, from 0 to 1 — the policy semantic.require_confidence is on');
-    if (missing.length) throw new ValidationError(missing[0]!.split(':')[0]!, missing[0]!.slice(missing[0]!.indexOf(':') + 2), missing.join('; '));
+    const missing: Array<[field: string, rule: string]> = [];
+    if (semantic.require_source && !f.source) missing.push(['source', 'required; name where this comes from (a URL, a file, a commit, a memory id) — the policy semantic.require_source is on']);
+    if (semantic.require_confidence && (f.confidence === undefined || f.confidence === null)) missing.push(['confidence', 'required; say how sure the source is, from 0 to 1 — the policy semantic.require_confidence is on']);
+    if (missing.length) throw new ValidationError(missing[0]![0], missing[0]![1], missing.map(([field, rule]) => `${field}: ${rule}`).join('; '));
     const now = this.w.now();
     const observedAt = f.observedAt ?? now.toISOString();
     if (Date.parse(observedAt) > now.getTime() + CLOCK_SKEW_MS) throw new ValidationError('observedAt', `is in the future (${observedAt}); give when it was observed, or leave it out for now`);
@@ -90,8 +90,7 @@ export class FactService {
     const [s, p, o] = factColumns(data).keys;
     let outcome = 'created' as AssertResult['outcome'];
     const rows = await this.records.write(`fact:${s}`, async (r) => {
-      const live = await readAll(r, { kind: 'fact', keys: [s, p], status: ['active', 'disputed'] }, LIVE_MAX);
-      const same = live.find((x) => x.keys[2] === o);
+      const [same] = await r.query({ kind: 'fact', keys: [s, p, o], status: ['active', 'disputed'], limit: 1 });
       if (same) {
         outcome = 'refreshed';
         const old = asFact(same);
@@ -99,7 +98,9 @@ export class FactService {
         return [await nextFactVersion(this.w, r, same, { ...old, ...evidence })];
       }
       const id = randomUUID();
-      const rivals = single ? rivalsOf(live, o, now.toISOString()) : [];
+      // Only a single-valued relation can be contradicted; its live objects are few.
+      const live = single ? await readAll(r, { kind: 'fact', keys: [s, p], status: ['active', 'disputed'] }, LIVE_MAX) : [];
+      const rivals = rivalsOf(live, o, now.toISOString());
       if (rivals.length === 0) return [this.w.row('fact', id, 1, 'create', factColumns(data), data)];
       outcome = 'disputed';
       const mine: FactData = { ...data, status: 'disputed', disputedWith: rivals.map((x) => x.id) };
@@ -151,8 +152,7 @@ export class FactService {
       const cur = FactService.existing(id, await r.get('fact', id));
       const d = asFact(cur);
       if (d.status === 'retracted') throw new ConflictError(`fact ${id} was already retracted by ${d.retraction?.by} at ${d.retraction?.at}: ${d.retraction?.reason}`, cur.version);
-      const at = this.w.stamp(cur.changedAt);
-      const row = await nextFactVersion(this.w, r, cur, { ...d, status: 'retracted', disputedWith: [], retraction: { by: this.w.author, at, reason } });
+      const row = await nextFactVersion(this.w, r, cur, (at) => ({ ...d, status: 'retracted', disputedWith: [], retraction: { by: this.w.author, at, reason } }));
       return [row, ...(await releasePartners(this.w, r, [cur]))];
     });
     return factView(rows[0]!);
@@ -183,7 +183,7 @@ export class FactService {
       for (const f of facts) {
         const d = asFact(f);
         if (gone.has(f.id)) {
-          out.push(await nextFactVersion(this.w, r, f, { ...d, status: 'retracted', disputedWith: [], retraction: { by: this.w.author, at: this.w.stamp(f.changedAt), reason } }));
+          out.push(await nextFactVersion(this.w, r, f, (at) => ({ ...d, status: 'retracted', disputedWith: [], retraction: { by: this.w.author, at, reason } })));
           continue;
         }
         const kept = facts.filter((x) => x.id !== f.id && !gone.has(x.id)).map((x) => x.keys[2]);
@@ -202,8 +202,8 @@ export class FactService {
     const rows = await this.records.write(await this.scopeOf(v.id), async (r) => {
       const cur = FactService.existing(v.id, await r.get('fact', v.id));
       if (cur.status === 'retracted') throw new ConflictError(`fact ${v.id} was retracted; assert it again before verifying it`, cur.version);
-      const verification = { state: 'verified' as const, by: v.by ?? this.w.author, at: this.w.stamp(cur.changedAt), evidence: v.evidence };
-      return [await nextFactVersion(this.w, r, cur, { ...asFact(cur), verification })];
+      const by = v.by ?? this.w.author;
+      return [await nextFactVersion(this.w, r, cur, (at) => ({ ...asFact(cur), verification: { state: 'verified', by, at, evidence: v.evidence } }))];
     });
     return factView(rows[0]!);
   }
