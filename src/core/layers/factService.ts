@@ -88,11 +88,9 @@ export class FactService {
       status: 'active', verification: { state: 'unverified' }, disputedWith: [], retraction: null, assertedBy: this.w.author,
     };
     const [s, p, o] = factColumns(data).keys;
-    let outcome = 'created' as AssertResult['outcome'];
     const rows = await this.records.write(`fact:${s}`, async (r) => {
       const [same] = await r.query({ kind: 'fact', keys: [s, p, o], status: ['active', 'disputed'], limit: 1 });
       if (same) {
-        outcome = 'refreshed';
         const old = asFact(same);
         const evidence = { source: data.source, observedAt, confidence: data.confidence, validUntil: data.validUntil, assertedBy: data.assertedBy };
         return [await nextFactVersion(this.w, r, same, { ...old, ...evidence })];
@@ -102,7 +100,6 @@ export class FactService {
       const live = single ? await readAll(r, { kind: 'fact', keys: [s, p], status: ['active', 'disputed'] }, LIVE_MAX) : [];
       const rivals = rivalsOf(live, o, now.toISOString());
       if (rivals.length === 0) return [this.w.row('fact', id, 1, 'create', factColumns(data), data)];
-      outcome = 'disputed';
       const mine: FactData = { ...data, status: 'disputed', disputedWith: rivals.map((x) => x.id) };
       const theirs = await Promise.all(rivals.map((x) => {
         const d = asFact(x);
@@ -110,6 +107,8 @@ export class FactService {
       }));
       return [this.w.row('fact', id, 1, 'create', factColumns(mine), mine), ...theirs];
     });
+    // What was decided shows in the rows (a store may run a decision more than once).
+    const outcome = rows.length > 1 ? 'disputed' : rows[0]!.version > 1 ? 'refreshed' : 'created';
     const fact = factView(rows[0]!);
     return { id: fact.id, version: fact.version, outcome, fact, disputes: outcome === 'disputed' ? rows.map(factView) : [] };
   }
