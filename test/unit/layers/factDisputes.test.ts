@@ -2,8 +2,7 @@ import { strict as assert } from 'node:assert';
 import { ConflictError, ValidationError } from '../../../src/core/errors';
 import { Ontology } from '../../../src/core/layers/ontology';
 import { BACKENDS, prepareBackend } from '../../helpers/builders';
-import { openLayers, rejects, testClock } from './layerHelpers';
-import { ONTOLOGY } from './ontology.test';
+import { openLayers, rejects, testClock, ONTOLOGY } from './layerHelpers';
 
 const ontology = Ontology.parse(ONTOLOGY);
 const owner = (team: string, over: Record<string, unknown> = {}) =>

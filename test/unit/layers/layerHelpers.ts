@@ -88,3 +88,19 @@ export function episode(over: Record<string, unknown> = {}) {
 export function fact(over: Record<string, unknown> = {}) {
   return { subject: 'billing', predicate: 'uses', object: 'postgres', source: 'docs/architecture.md', confidence: 0.8, ...over };
 }
+
+/** A small ontology: owned_by is single-valued, depends_on many-valued, runs_version takes a literal. */
+export const ONTOLOGY = `types: [service, database, team]
+relations:
+  - name: owned_by
+    from: service
+    to: team
+    cardinality: one
+  - name: depends_on
+    from: service
+    to: [service, database]
+  - name: runs_version
+    from: service
+    to: value
+    cardinality: one
+`;

@@ -5,8 +5,7 @@ import { Lifecycle } from '../../../src/core/layers/lifecycle';
 import { Ontology } from '../../../src/core/layers/ontology';
 import type { RecordStore } from '../../../src/store/records';
 import { BACKENDS, prepareBackend } from '../../helpers/builders';
-import { episode, fact, openLayers, testClock } from './layerHelpers';
-import { ONTOLOGY } from './ontology.test';
+import { episode, fact, openLayers, testClock, ONTOLOGY } from './layerHelpers';
 
 /** A live skill record that keeps `episodes` as its evidence (the skills service writes these elsewhere). */
 async function skillWithEvidence(records: RecordStore, episodes: string[], at: string): Promise<void> {

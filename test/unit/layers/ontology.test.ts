@@ -1,21 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { ValidationError } from '../../../src/core/errors';
 import { Ontology, VALUE_TYPE } from '../../../src/core/layers/ontology';
-
-export const ONTOLOGY = `types: [service, database, team]
-relations:
-  - name: owned_by
-    from: service
-    to: team
-    cardinality: one
-  - name: depends_on
-    from: service
-    to: [service, database]
-  - name: runs_version
-    from: service
-    to: value
-    cardinality: one
-`;
+import { ONTOLOGY } from './layerHelpers';
 
 function refusal(f: () => unknown): ValidationError {
   try {
