@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { ConflictError, ValidationError } from '../../../src/core/errors';
+import { ConflictError, SecretError, ValidationError } from '../../../src/core/errors';
 import { Ontology } from '../../../src/core/layers/ontology';
 import { BACKENDS, prepareBackend } from '../../helpers/builders';
 import { openLayers, rejects, testClock, ONTOLOGY } from './layerHelpers';
@@ -139,7 +139,12 @@ for (const backend of BACKENDS) describe(`FactService [${backend}] with an ontol
     const dep = await l.facts.assert(owner('x', { predicate: 'depends_on', object: 'database:pg' }));
     await rejects(l.facts.resolve({ ids: [a.id, other.id], decision: 'keep-both' }), ValidationError, /resolve one dispute at a time/);
     await rejects(l.facts.resolve({ ids: [a.id, dep.id], decision: 'keep-both' }), ValidationError, /resolve one dispute at a time/);
+    const token = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
+    await rejects(l.facts.resolve({ ids: [a.id, b.id], decision: 'keep-both', reason: `see ${token}` }), SecretError, /^reason: /);
+    await rejects(l.facts.verify({ id: a.id, evidence: `checked with ${token}` }), SecretError, /^evidence: /);
     const before = await l.rows();
+    await rejects(l.facts.resolve({ ids: [a.id, b.id], decision: 'keep-one', keep: '0b6c5f1e-8f0e-4d7a-9a51-5f1d2f0c9a11' }), ValidationError, /keep: keep-one needs keep/);
+    assert.equal(await l.rows(), before);
     await l.facts.retract({ id: b.id, reason: 'platform never owned it' });
     assert.equal(await l.rows(), before + 2);
     const aNow = await l.facts.show({ id: a.id });
