@@ -8,6 +8,9 @@ import { type CliIo, processIo } from './io';
 import { STANDALONE } from './migrate';
 import { openStore, resolveStoreSpec } from './openStore';
 
+/** First words of two-word commands. */
+const GROUPS = new Set(Object.keys(COMMANDS).filter((k) => k.includes(' ')).map((k) => k.split(' ')[0]!));
+
 const GLOBAL = {
   store: { type: 'string' },
   json: { type: 'boolean' },
@@ -38,7 +41,18 @@ function parse(argv: string[]) {
     if (!a.startsWith('-')) { idx = i; break; }
     if ((a === '--store' || a === '--author' || a === '--project') && !a.includes('=')) i++;
   }
-  const name = idx >= 0 ? argv[idx]! : undefined;
+  let name = idx >= 0 ? argv[idx]! : undefined;
+  // Commands of the other layers have two words: `episode record`, `fact query`, `pending approve`.
+  const sub = argv[idx + 1];
+  let width = 1;
+  if (name !== undefined && !COMMANDS[name] && !STANDALONE[name] && GROUPS.has(name)) {
+    if (sub === undefined || !COMMANDS[`${name} ${sub}`]) {
+      const subs = Object.keys(COMMANDS).filter((k) => k.startsWith(`${name} `)).map((k) => k.split(' ')[1]);
+      throw new ValidationError(name, `${sub === undefined ? 'give a subcommand' : `unknown subcommand "${sub}"`}: ${subs.join(', ')}; run agent-memory --help`);
+    }
+    name = `${name} ${sub}`;
+    width = 2;
+  }
   if (name === undefined) {
     try {
       return { name: undefined, flags: parseArgs({ args: argv, options: GLOBAL, strict: true }).values };
@@ -51,7 +65,7 @@ function parse(argv: string[]) {
   let parsed;
   try {
     parsed = parseArgs({
-      args: [...argv.slice(0, idx), ...argv.slice(idx + 1)],
+      args: [...argv.slice(0, idx), ...argv.slice(idx + width)],
       options: { ...GLOBAL, ...command.options },
       allowPositionals: true,
       strict: true,

@@ -61,6 +61,13 @@ export interface FactData {
   disputedWith: string[];
   /** Why and by whom it was retracted, when it was. */
   retraction: { by: string; at: string; reason: string } | null;
+  /** Who made the assertion this version carries (a dispute's new version is written by someone else). */
+  assertedBy?: string;
+  /**
+   * Normalised objects of facts with the same subject and predicate that a person reviewed and
+   * kept alongside this one ("keep both"): asserting them again does not dispute this fact.
+   */
+  keptWith?: string[];
 }
 
 /** Fact records: status = status, keys = normalised subject, predicate, object; rank = confidence; dueAt = validUntil. */

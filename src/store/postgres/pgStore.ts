@@ -1,12 +1,15 @@
 import type { Pool, PoolClient } from 'pg';
 import { ConflictError, MemoryError, StorageError } from '../../core/errors';
 import type { SearchQuery } from '../../core/search/query';
+import type { RecordStore } from '../records';
 import type { ListCursor, ListedMemory, Store, StoredHit, StoredVersion, StoreWarning, WriteDecision } from '../store';
 import { createPool, describeTarget, parseTarget, type PgConnectionOptions, type PgTarget, storageError } from './connection';
 import { LocalIndex, type LocalIndexMode } from './localIndex';
 import { lockId, lockPurges } from './locks';
+import { PgRecords } from './pgRecords';
 import { migrate } from './schema';
 import { type PrefixedTag, prefixedTagsStatement, searchStatement } from './searchSql';
+import { type PgSession, runQuery, runTransaction } from './session';
 import { advanceHeads, insertVersions, isVersionTaken, reanalyzeIfNeeded, toVersion, VERSION_COLUMNS, type VersionRecord } from './versionRows';
 
 export interface PgStoreOptions extends PgConnectionOptions {
@@ -30,13 +33,16 @@ const BATCH = 1000;
  * inserts a version) with its analysed search terms; every statement is filtered by project.
  * A write holds a per-id advisory lock for its transaction, so `decide` sees the freshest
  * row of every other client. Searches are ranked in a local index when it is loaded
- * (localIndex.ts), else on the server (searchSql.ts). See docs/ARCHITECTURE.md.
+ * (localIndex.ts), else on the server (searchSql.ts). `records`, the other layers' records,
+ * live in tables of their own (pgRecords.ts). See docs/ARCHITECTURE.md.
  */
 export class PgStore implements Store {
   readonly location: string;
   private readonly warningList: StoreWarning[] = [];
   private closed = false;
   private readonly local: LocalIndex;
+  private readonly session: PgSession;
+  readonly records: RecordStore;
 
   private constructor(
     private readonly pool: Pool,
@@ -45,6 +51,8 @@ export class PgStore implements Store {
     private readonly options: PgStoreOptions,
   ) {
     this.location = `${describeTarget(target)} (project ${project})`;
+    this.session = { pool, target, project, isClosed: () => this.closed };
+    this.records = new PgRecords(this.session);
     this.local = new LocalIndex(pool, project, options.localIndex ?? 'background', options.maxLocalIndex ?? 200_000, (err) =>
       this.warn({ code: 'local-index', message: `the local search index could not be loaded (${(err as Error).message}); the server answers searches` }));
   }
@@ -76,37 +84,12 @@ export class PgStore implements Store {
     this.options.onWarning?.(w);
   }
 
-  private async query<R extends object>(doing: string, text: string, values: unknown[]): Promise<R[]> {
-    if (this.closed) throw new StorageError('the store is closed');
-    try {
-      return (await this.pool.query<R>(text, values)).rows;
-    } catch (err) {
-      throw storageError(this.target, err, doing);
-    }
+  private query<R extends object>(doing: string, text: string, values: unknown[]): Promise<R[]> {
+    return runQuery<R>(this.session, doing, text, values);
   }
 
-  /** Runs `fn` in a transaction on one connection; a throw rolls everything back. */
-  private async transaction<T>(doing: string, fn: (client: PoolClient) => Promise<T>): Promise<T> {
-    if (this.closed) throw new StorageError('the store is closed');
-    let client: PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (err) {
-      throw storageError(this.target, err, doing);
-    }
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      const result = await fn(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (err) {
-      // A connection that cannot even roll back is dropped from the pool, not reused.
-      await client.query('ROLLBACK').catch((e: Error) => (broken = e));
-      throw err;
-    } finally {
-      client.release(broken);
-    }
+  private transaction<T>(doing: string, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+    return runTransaction(this.session, doing, fn);
   }
 
   private async currentIn(client: Pool | PoolClient, id: string): Promise<{ row: StoredVersion; maxVersion: number } | undefined> {

@@ -1,0 +1,100 @@
+/**
+ * Episodic memory: what was tried and how it went, as a summary with pointers. Episodes are
+ * written once (a later change would be a new version, which nothing does but the forgetting
+ * run's archive). Forgetting them is the lifecycle's job (lifecycle.ts).
+ */
+import { randomUUID } from 'node:crypto';
+import type { RecordStore, StoredRecord } from '../../store/records';
+import { parseInput } from '../contract/validate';
+import { NotFoundError, ValidationError } from '../errors';
+import { asEpisode, episodeColumns, normalizeKey, type EpisodeData } from './kinds';
+import { EPISODE_LIMITS, ListEpisodesInput, RecordEpisodeInput, ShowEpisodeInput } from './episodeSchemas';
+import { assertNoSecrets, pageOf, Writer, type LayerServiceOptions } from './recordRows';
+
+/** How far ahead of the clock an episode's timestamp may be (clocks of teammates differ a little). */
+const CLOCK_SKEW_MS = 5 * 60_000;
+
+/** One episode as show returns it. */
+export interface EpisodeView extends EpisodeData {
+  id: string;
+  author: string;
+  recordedAt: string;
+  /** Set when the forgetting run archived it (kept, hidden from lists). */
+  archivedAt?: string;
+}
+
+/** One line of a listing. */
+export interface EpisodeSummary {
+  id: string;
+  timestamp: string;
+  task: string;
+  outcome: EpisodeData['outcome'];
+  tags: string[];
+  skill: EpisodeData['skill'];
+  executor: string;
+}
+
+export class EpisodeService {
+  private readonly w: Writer;
+
+  constructor(
+    private readonly records: RecordStore,
+    options: LayerServiceOptions,
+  ) {
+    this.w = new Writer(options);
+  }
+
+  /** Records an episode; refuses secrets, transcripts and oversized fields, writing nothing. */
+  async record(input: unknown): Promise<{ id: string }> {
+    const e = parseInput(RecordEpisodeInput, input);
+    const now = this.w.now();
+    if (e.timestamp && Date.parse(e.timestamp) > now.getTime() + CLOCK_SKEW_MS) {
+      throw new ValidationError('timestamp', `is in the future (${e.timestamp}); give the time the episode happened, or leave it out for now`);
+    }
+    assertNoSecrets({ task: e.task, tools: e.tools, errors: e.errors, resolution: e.resolution, 'source.ref': e.source.ref, 'skill.name': e.skill?.name, executor: e.executor });
+    const data: EpisodeData = {
+      timestamp: e.timestamp ?? now.toISOString(),
+      task: e.task,
+      outcome: e.outcome,
+      tools: e.tools,
+      errors: e.errors,
+      resolution: e.resolution,
+      tags: e.tags,
+      source: e.source,
+      skill: e.skill ?? null,
+      executor: e.executor ?? this.w.author,
+    };
+    const id = randomUUID();
+    await this.records.write(`episode:${id}`, () => [this.w.row('episode', id, 1, 'create', episodeColumns(data), data)]);
+    return { id };
+  }
+
+  /** Live episodes, most recently recorded first, optionally of one outcome or skill; paged. */
+  async list(input: unknown = {}): Promise<{ items: EpisodeSummary[]; nextCursor: string | null }> {
+    const l = parseInput(ListEpisodesInput, input ?? {});
+    const { rows, nextCursor } = await pageOf(
+      this.records,
+      { kind: 'episode', status: l.outcome ? [l.outcome] : undefined, keys: l.skill ? [normalizeKey(l.skill)] : undefined },
+      l.limit ?? EPISODE_LIMITS.listDefault,
+      l.cursor,
+    );
+    return { items: rows.map(summary), nextCursor };
+  }
+
+  /** One episode, archived or not. */
+  async show(input: unknown): Promise<EpisodeView> {
+    const { id } = parseInput(ShowEpisodeInput, input);
+    const r = await this.records.get('episode', id);
+    if (!r) throw new NotFoundError(`episode ${id} does not exist (or was forgotten); list episodes to find one`);
+    return view(r);
+  }
+}
+
+function summary(r: StoredRecord): EpisodeSummary {
+  const e = asEpisode(r);
+  return { id: r.id, timestamp: e.timestamp, task: e.task, outcome: e.outcome, tags: e.tags, skill: e.skill, executor: e.executor };
+}
+
+function view(r: StoredRecord): EpisodeView {
+  return { id: r.id, ...asEpisode(r), author: r.author, recordedAt: r.changedAt, ...(r.deletedAt ? { archivedAt: r.deletedAt } : {}) };
+}

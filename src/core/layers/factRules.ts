@@ -1,0 +1,80 @@
+/**
+ * The rules of facts that several writers share (FactService, the forgetting run): what a
+ * fact looks like to a reader, which facts a new one contradicts, and how a dispute unwinds
+ * when one side leaves it (retracted, expired, resolved). Pure functions over records.
+ */
+import type { RecordReader, StoredRecord } from '../../store/records';
+import { asFact, factColumns, type FactData } from './kinds';
+import type { Writer } from './recordRows';
+
+/** A fact as every operation returns it: the data, its evidence, and where it stands. */
+export interface FactView extends Omit<FactData, 'assertedBy' | 'keptWith'> {
+  id: string;
+  version: number;
+  /** Who asserted what this version says (the evidence's author), not who wrote the row. */
+  assertedBy: string;
+  /** When this version was written. */
+  changedAt: string;
+}
+
+export function factView(r: StoredRecord): FactView {
+  const { assertedBy, keptWith: _kept, ...d } = asFact(r);
+  return { id: r.id, version: r.version, ...d, assertedBy: assertedBy ?? r.author, changedAt: r.changedAt };
+}
+
+/** True when the fact's valid_until has passed (it is hidden even before a forgetting run marks it). */
+export function isPastDue(r: StoredRecord, nowIso: string): boolean {
+  return r.dueAt !== null && r.dueAt <= nowIso;
+}
+
+/**
+ * The live facts that a new object (normalised) contradicts, given the live facts of the same
+ * subject and predicate of a single-valued relation: a different object, still valid, and not
+ * reviewed and kept alongside it by a person.
+ */
+export function rivalsOf(live: readonly StoredRecord[], object: string, nowIso: string): StoredRecord[] {
+  return live.filter((r) => r.keys[2] !== object && !isPastDue(r, nowIso) && !(asFact(r).keptWith ?? []).includes(object));
+}
+
+/**
+ * The next version of `cur` holding `data` (the store's version counter + 1). `data` may be a
+ * function of the version's changedAt, for the times it records (retraction.at, verification.at).
+ */
+export async function nextFactVersion(
+  w: Writer,
+  reader: RecordReader,
+  cur: StoredRecord,
+  data: FactData | ((changedAt: string) => FactData),
+): Promise<StoredRecord> {
+  const changedAt = w.stamp(cur.changedAt);
+  const d = typeof data === 'function' ? data(changedAt) : data;
+  return { ...w.row('fact', cur.id, (await reader.maxVersion('fact', cur.id)) + 1, 'edit', factColumns(d), d, cur), changedAt };
+}
+
+/** `d` with `ids` taken out of its dispute; a disputed fact left with nobody to dispute becomes active again. */
+export function withoutDisputes(d: FactData, ids: ReadonlySet<string>): FactData {
+  const disputedWith = d.disputedWith.filter((x) => !ids.has(x));
+  const status = d.status === 'disputed' && disputedWith.length === 0 ? 'active' : d.status;
+  return { ...d, disputedWith, status };
+}
+
+/**
+ * New versions of the facts that were disputing any of `leaving` (being retracted, expired or
+ * forgotten), with those taken out of their dispute. Facts in `skip` are written by the caller.
+ */
+export async function releasePartners(
+  w: Writer,
+  reader: RecordReader,
+  leaving: readonly StoredRecord[],
+  skip: ReadonlySet<string> = new Set(),
+): Promise<StoredRecord[]> {
+  const gone = new Set(leaving.map((r) => r.id));
+  const partners = new Set(leaving.flatMap((r) => asFact(r).disputedWith).filter((id) => !gone.has(id) && !skip.has(id)));
+  const rows: StoredRecord[] = [];
+  for (const id of partners) {
+    const cur = await reader.get('fact', id);
+    if (!cur || cur.deletedAt || !asFact(cur).disputedWith.some((x) => gone.has(x))) continue;
+    rows.push(await nextFactVersion(w, reader, cur, withoutDisputes(asFact(cur), gone)));
+  }
+  return rows;
+}

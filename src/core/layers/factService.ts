@@ -1,0 +1,230 @@
+/**
+ * Semantic facts: subject, predicate, object with their evidence, versioned like memories
+ * (never updated in place). Every write for one subject runs in the scope `fact:<subject>`,
+ * so its decision (same triple? a contradiction?) sees every other writer's facts.
+ *
+ * - The same triple as a live (active or disputed) fact is a new version of that fact with
+ *   the new evidence, not a second fact. A retracted or expired triple asserted again is a
+ *   new fact: its old history stays as it was.
+ * - Conflicts exist only for relations the ontology declares `cardinality: one`; without an
+ *   ontology predicates are many-valued. A contradicting fact does not replace the other:
+ *   both become disputed, pointing at each other, in one atomic write, and the answer shows
+ *   both with their evidence for a person to resolve.
+ * - verify and resolve are for people; the tool layer never offers them to a model.
+ */
+import { randomUUID } from 'node:crypto';
+import type { RecordStore, StoredRecord } from '../../store/records';
+import { parseInput } from '../contract/validate';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import { AssertFactInput, FACT_LIMITS, FactIdInput, QueryFactsInput, ResolveFactsInput, RetractFactInput, VerifyFactInput } from './factSchemas';
+import { factView, isPastDue, nextFactVersion, releasePartners, rivalsOf, withoutDisputes, type FactView } from './factRules';
+import { asFact, factColumns, normalizeKey, type FactData } from './kinds';
+import type { Ontology } from './ontology';
+import { DEFAULT_POLICY, type Policy } from './policy';
+import { assertNoSecrets, pageOf, readAll, Writer, type LayerServiceOptions } from './recordRows';
+
+/** How far ahead of the clock observedAt may be (clocks of teammates differ a little). */
+const CLOCK_SKEW_MS = 5 * 60_000;
+/** Live facts of one subject and a single-valued predicate a decision reads (there should be one or two). */
+const LIVE_MAX = 1000;
+
+export interface FactServiceOptions extends LayerServiceOptions {
+  /** The policy in force (read at every call, so a changed setting applies at once). */
+  policy?: Policy | (() => Policy);
+  /** The workspace ontology, when there is one. */
+  ontology?: Ontology | null | (() => Ontology | null | undefined);
+}
+
+export interface AssertResult {
+  id: string;
+  version: number;
+  /** created: a new fact; refreshed: a new version of the same triple; disputed: it contradicts live facts. */
+  outcome: 'created' | 'refreshed' | 'disputed';
+  fact: FactView;
+  /** When disputed: this fact and every fact it contradicts, each with its evidence. */
+  disputes: FactView[];
+}
+
+export class FactService {
+  private readonly w: Writer;
+
+  constructor(
+    private readonly records: RecordStore,
+    private readonly options: FactServiceOptions,
+  ) {
+    this.w = new Writer(options);
+  }
+
+  private policy(): Policy {
+    const p = this.options.policy;
+    return (typeof p === 'function' ? p() : p) ?? DEFAULT_POLICY;
+  }
+
+  private ontology(): Ontology | undefined {
+    const o = this.options.ontology;
+    return (typeof o === 'function' ? o() : o) ?? undefined;
+  }
+
+  /** Records a fact, refreshes the same triple, or opens a dispute; refuses (writing nothing) what breaks a rule. */
+  async assert(input: unknown): Promise<AssertResult> {
+    const f = parseInput(AssertFactInput, input);
+    const { semantic } = this.policy();
+    const missing: Array<[field: string, rule: string]> = [];
+    if (semantic.require_source && !f.source) missing.push(['source', 'required; name where this comes from (a URL, a file, a commit, a memory id) — the policy semantic.require_source is on']);
+    if (semantic.require_confidence && (f.confidence === undefined || f.confidence === null)) missing.push(['confidence', 'required; say how sure the source is, from 0 to 1 — the policy semantic.require_confidence is on']);
+    if (missing.length) throw new ValidationError(missing[0]![0], missing[0]![1], missing.map(([field, rule]) => `${field}: ${rule}`).join('; '));
+    const now = this.w.now();
+    const observedAt = f.observedAt ?? now.toISOString();
+    if (Date.parse(observedAt) > now.getTime() + CLOCK_SKEW_MS) throw new ValidationError('observedAt', `is in the future (${observedAt}); give when it was observed, or leave it out for now`);
+    if (f.validUntil && f.validUntil <= observedAt) throw new ValidationError('validUntil', `(${f.validUntil}) must be later than observedAt (${observedAt})`);
+    if (f.validUntil && Date.parse(f.validUntil) <= now.getTime()) throw new ValidationError('validUntil', `(${f.validUntil}) has already passed; the fact would be hidden at once`);
+    assertNoSecrets({ subject: f.subject, predicate: f.predicate, object: f.object, source: f.source });
+    const ontology = this.ontology();
+    const checked = ontology?.check(f) ?? { ...f, relation: undefined };
+    const single = checked.relation?.cardinality === 'one';
+    const data: FactData = {
+      subject: checked.subject, predicate: checked.predicate, object: checked.object,
+      source: f.source ?? null, observedAt, confidence: f.confidence ?? null, validUntil: f.validUntil ?? null,
+      status: 'active', verification: { state: 'unverified' }, disputedWith: [], retraction: null, assertedBy: this.w.author,
+    };
+    const [s, p, o] = factColumns(data).keys;
+    const rows = await this.records.write(`fact:${s}`, async (r) => {
+      const [same] = await r.query({ kind: 'fact', keys: [s, p, o], status: ['active', 'disputed'], limit: 1 });
+      if (same) {
+        const old = asFact(same);
+        const evidence = { source: data.source, observedAt, confidence: data.confidence, validUntil: data.validUntil, assertedBy: data.assertedBy };
+        return [await nextFactVersion(this.w, r, same, { ...old, ...evidence })];
+      }
+      const id = randomUUID();
+      // Only a single-valued relation can be contradicted; its live objects are few.
+      const live = single ? await readAll(r, { kind: 'fact', keys: [s, p], status: ['active', 'disputed'] }, LIVE_MAX) : [];
+      const rivals = rivalsOf(live, o, now.toISOString());
+      if (rivals.length === 0) return [this.w.row('fact', id, 1, 'create', factColumns(data), data)];
+      const mine: FactData = { ...data, status: 'disputed', disputedWith: rivals.map((x) => x.id) };
+      const theirs = await Promise.all(rivals.map((x) => {
+        const d = asFact(x);
+        return nextFactVersion(this.w, r, x, { ...d, status: 'disputed', disputedWith: [...d.disputedWith, id] });
+      }));
+      return [this.w.row('fact', id, 1, 'create', factColumns(mine), mine), ...theirs];
+    });
+    // What was decided shows in the rows (a store may run a decision more than once).
+    const outcome = rows.length > 1 ? 'disputed' : rows[0]!.version > 1 ? 'refreshed' : 'created';
+    const fact = factView(rows[0]!);
+    return { id: fact.id, version: fact.version, outcome, fact, disputes: outcome === 'disputed' ? rows.map(factView) : [] };
+  }
+
+  /**
+   * Facts by subject and/or predicate and/or object, highest confidence first, then the most
+   * recently written. Active and disputed (flagged by status: an agent should know a fact is
+   * contested) and still valid, unless includeInactive also asks for retracted and expired ones.
+   */
+  async query(input: unknown): Promise<{ items: FactView[]; nextCursor: string | null }> {
+    const q = parseInput(QueryFactsInput, input);
+    const ontology = this.ontology();
+    const entity = (s: string | undefined) => (s === undefined ? undefined : normalizeKey(ontology?.canonical(s) ?? s));
+    const nowIso = this.w.now().toISOString();
+    const { rows, nextCursor } = await pageOf(
+      this.records,
+      {
+        kind: 'fact',
+        keys: [entity(q.subject), q.predicate === undefined ? undefined : normalizeKey(q.predicate), entity(q.object)],
+        status: q.includeInactive ? undefined : ['active', 'disputed'],
+      },
+      q.limit ?? FACT_LIMITS.queryDefault,
+      q.cursor,
+      (r) => q.includeInactive === true || !isPastDue(r, nowIso),
+    );
+    return { items: rows.map(factView), nextCursor };
+  }
+
+  /** The current version of one fact, whatever its status. */
+  async show(input: unknown): Promise<FactView> {
+    const { id } = parseInput(FactIdInput, input);
+    return factView(await this.current(id));
+  }
+
+  /** Retracts a fact (a model may); facts it was disputing with are released from that dispute. */
+  async retract(input: unknown): Promise<FactView> {
+    const { id, reason } = parseInput(RetractFactInput, input);
+    assertNoSecrets({ reason });
+    const rows = await this.records.write(await this.scopeOf(id), async (r) => {
+      const cur = FactService.existing(id, await r.get('fact', id));
+      const d = asFact(cur);
+      if (d.status === 'retracted') throw new ConflictError(`fact ${id} was already retracted by ${d.retraction?.by} at ${d.retraction?.at}: ${d.retraction?.reason}`, cur.version);
+      const row = await nextFactVersion(this.w, r, cur, (at) => ({ ...d, status: 'retracted', disputedWith: [], retraction: { by: this.w.author, at, reason } }));
+      return [row, ...(await releasePartners(this.w, r, [cur]))];
+    });
+    return factView(rows[0]!);
+  }
+
+  /**
+   * A person settles a dispute among `ids` (same subject): keep-one retracts the others,
+   * keep-both keeps them all and remembers they were reviewed together, retract-all retracts
+   * them all. Facts outside `ids` stay disputed with whoever they still contradict.
+   */
+  async resolve(input: unknown): Promise<FactView[]> {
+    const res = parseInput(ResolveFactsInput, input);
+    if (res.reason) assertNoSecrets({ reason: res.reason });
+    const rows = await this.records.write(await this.scopeOf(res.ids[0]!), async (r) => {
+      const facts = await Promise.all(res.ids.map(async (id) => FactService.existing(id, await r.get('fact', id))));
+      const set = new Set(res.ids);
+      const about = (f: StoredRecord) => `"${asFact(f).subject} ${asFact(f).predicate}"`;
+      const stranger = facts.find((f) => f.keys[0] !== facts[0]!.keys[0] || f.keys[1] !== facts[0]!.keys[1]);
+      if (stranger) throw new ValidationError('ids', `fact ${stranger.id} is about ${about(stranger)}, not ${about(facts[0]!)}; resolve one dispute at a time`);
+      for (const f of facts) {
+        if (f.status !== 'disputed') throw new ConflictError(`fact ${f.id} is ${f.status}, not disputed; there is nothing to resolve`, f.version);
+        if (!asFact(f).disputedWith.some((x) => set.has(x))) throw new ValidationError('ids', `fact ${f.id} is not disputed with any of the other facts given; its dispute is with ${asFact(f).disputedWith.join(', ')}`);
+      }
+      const retracted = facts.filter((f) => res.decision === 'retract-all' || (res.decision === 'keep-one' && f.id !== res.keep));
+      const gone = new Set(retracted.map((f) => f.id));
+      const reason = res.reason ?? (res.decision === 'keep-one' ? `dispute resolved: kept fact ${res.keep}` : 'dispute resolved: all retracted');
+      const out: StoredRecord[] = [];
+      for (const f of facts) {
+        const d = asFact(f);
+        if (gone.has(f.id)) {
+          out.push(await nextFactVersion(this.w, r, f, (at) => ({ ...d, status: 'retracted', disputedWith: [], retraction: { by: this.w.author, at, reason } })));
+          continue;
+        }
+        const kept = facts.filter((x) => x.id !== f.id && !gone.has(x.id)).map((x) => x.keys[2]);
+        const keptWith = [...new Set([...(d.keptWith ?? []), ...kept])];
+        out.push(await nextFactVersion(this.w, r, f, { ...withoutDisputes(d, set), ...(kept.length ? { keptWith } : {}) }));
+      }
+      return [...out, ...(await releasePartners(this.w, r, retracted, set))];
+    });
+    return rows.map(factView);
+  }
+
+  /** A person marks a fact verified, with the evidence they checked. */
+  async verify(input: unknown): Promise<FactView> {
+    const v = parseInput(VerifyFactInput, input);
+    assertNoSecrets({ evidence: v.evidence });
+    const rows = await this.records.write(await this.scopeOf(v.id), async (r) => {
+      const cur = FactService.existing(v.id, await r.get('fact', v.id));
+      if (cur.status === 'retracted') throw new ConflictError(`fact ${v.id} was retracted; assert it again before verifying it`, cur.version);
+      const by = v.by ?? this.w.author;
+      return [await nextFactVersion(this.w, r, cur, (at) => ({ ...asFact(cur), verification: { state: 'verified', by, at, evidence: v.evidence } }))];
+    });
+    return factView(rows[0]!);
+  }
+
+  /** Every version of a fact, oldest first, each with who wrote it and how. */
+  async history(input: unknown): Promise<Array<FactView & { op: StoredRecord['op']; writtenBy: string }>> {
+    const { id } = parseInput(FactIdInput, input);
+    const rows = await this.records.history('fact', id);
+    if (rows.length === 0) FactService.existing(id, undefined);
+    return rows.map((r) => ({ ...factView(r), op: r.op, writtenBy: r.author }));
+  }
+
+  private async current(id: string): Promise<StoredRecord> {
+    return FactService.existing(id, await this.records.get('fact', id));
+  }
+
+  private async scopeOf(id: string): Promise<string> {
+    return `fact:${(await this.current(id)).keys[0]}`;
+  }
+
+  private static existing(id: string, r: StoredRecord | undefined): StoredRecord {
+    if (!r || r.deletedAt) throw new NotFoundError(`fact ${id} does not exist (or was forgotten); query facts to find one`);
+    return r;
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * The lifecycle policy: the rules the layers follow, held in configuration rather than in
+ * prompts. Three sources, later ones winning key by key: DEFAULT_POLICY ← the VS Code
+ * settings (an object of the same shape) ← the repository's policy file (YAML in the store
+ * folder, shared by the team). Every source is checked: unknown keys are refused (a typo
+ * must not silently fall back to a default) and values are range-checked.
+ *
+ * File shape (every key optional; `episodic.ttl_days: 30` at the top level works too):
+ *   episodic:   { ttl_days: 90, owner: ana@example.com, approvers: [bo@example.com], expired: forget }
+ *   semantic:   { require_source: true, require_confidence: true, expired: archive }
+ *   procedural: { promotion_min_successes: 3 }
+ *   working:    { max_tokens: 4000 }
+ *   forgetting: { run_every_hours: 24 }
+ */
+import { z } from 'zod';
+import { ValidationError } from '../errors';
+import { dotted, YamlSource, zodProblems } from './yamlSource';
+
+/** What happens to an item once it expires: kept and hidden, or removed for good. */
+export type ExpiredAction = 'archive' | 'forget';
+
+/** Who answers for a layer and who may approve its proposals. */
+export interface LayerPolicy {
+  /** A person (email or name) who owns the layer; null when nobody was named. */
+  owner: string | null;
+  /** Who may approve proposals of this layer; empty: anyone with access to the store. */
+  approvers: string[];
+  expired: ExpiredAction;
+}
+
+export interface Policy {
+  working: { max_tokens: number };
+  episodic: LayerPolicy & { ttl_days: number };
+  semantic: LayerPolicy & { require_source: boolean; require_confidence: boolean };
+  procedural: LayerPolicy & { promotion_min_successes: number };
+  forgetting: { run_every_hours: number };
+}
+
+/** Some keys of a Policy, as a source gives them. */
+export type PolicyOverrides = { [L in keyof Policy]?: Partial<Policy[L]> };
+
+/** Expired episodes are forgotten (the issue: "forgets expired episodes"); expired facts and skills are kept, hidden. */
+export const DEFAULT_POLICY: Readonly<Policy> = Object.freeze<Policy>({
+  working: { max_tokens: 4000 },
+  episodic: { ttl_days: 90, owner: null, approvers: [], expired: 'forget' },
+  semantic: { require_source: true, require_confidence: true, owner: null, approvers: [], expired: 'archive' },
+  procedural: { promotion_min_successes: 3, owner: null, approvers: [], expired: 'archive' },
+  forgetting: { run_every_hours: 24 },
+});
+
+const int = (what: string, min: number, max: number) =>
+  z.number({ error: `must be a number of ${what}, ${min}–${max}` }).int({ error: `must be a whole number of ${what}` })
+    .min(min, { error: (i) => `is ${String(i.input)}; it must be ${min}–${max} ${what}` })
+    .max(max, { error: (i) => `is ${String(i.input)}; it must be ${min}–${max} ${what}` });
+
+const flag = z.boolean({ error: 'must be true or false' });
+const Person = z.string({ error: 'must be a name or an email address' }).trim().min(1, { error: 'is empty' }).max(200, { error: 'is longer than 200 characters' });
+const layer = {
+  owner: Person.nullable(),
+  approvers: z.array(Person, { error: 'must be a list of names or email addresses' }).max(100, { error: 'lists more than 100 people' }),
+  expired: z.enum(['archive', 'forget'], { error: 'must be archive (kept, hidden) or forget (removed)' }),
+};
+
+const PolicySchema = z.strictObject({
+  working: z.strictObject({ max_tokens: int('tokens', 256, 200_000) }).partial(),
+  episodic: z.strictObject({ ttl_days: int('days', 1, 3650), ...layer }).partial(),
+  semantic: z.strictObject({ require_source: flag, require_confidence: flag, ...layer }).partial(),
+  // At least 2: promotion needs successes by two different executors.
+  procedural: z.strictObject({ promotion_min_successes: int('successes', 2, 100), ...layer }).partial(),
+  forgetting: z.strictObject({ run_every_hours: int('hours', 1, 24 * 30) }).partial(),
+}).partial();
+
+/** The keys a path of the policy may hold, for "unknown key" messages. */
+function knownKeys(path: ReadonlyArray<PropertyKey>): string[] {
+  const shape = PolicySchema.shape as Record<string, { unwrap(): { shape: object } }>;
+  if (path.length === 0) return Object.keys(shape);
+  const section = shape[String(path[0])];
+  return section && path.length === 1 ? Object.keys(section.unwrap().shape) : [];
+}
+
+/** `episodic.ttl_days: 30` at the top level is read as `episodic: { ttl_days: 30 }`. */
+function nestDottedKeys(value: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const dot = k.indexOf('.');
+    if (dot < 0) {
+      out[k] = v && typeof v === 'object' && !Array.isArray(v) && out[k] && typeof out[k] === 'object' ? { ...(out[k] as object), ...v } : v;
+      continue;
+    }
+    const [head, rest] = [k.slice(0, dot), k.slice(dot + 1)];
+    const section = out[head];
+    out[head] = { ...(section && typeof section === 'object' ? section : {}), [rest]: v };
+  }
+  return out;
+}
+
+/** Parses the repository's policy file; a problem throws "policy.yaml line N: reason" for every bad line. */
+export function parsePolicyFile(text: string, fileName = 'policy.yaml'): PolicyOverrides {
+  const src = YamlSource.parse(text, fileName);
+  if (typeof src.value !== 'object' || Array.isArray(src.value)) {
+    src.fail([{ path: [], message: 'must be a map of settings such as "episodic:" or "semantic:"' }]);
+  }
+  const parsed = PolicySchema.safeParse(nestDottedKeys(src.value));
+  if (!parsed.success) {
+    // A dotted top-level key is found at its own line.
+    src.fail(zodProblems(parsed.error, knownKeys).map((p) => ({
+      ...p,
+      path: src.lineOf(p.path) === undefined && p.path.length >= 2 ? [`${String(p.path[0])}.${String(p.path[1])}`, ...p.path.slice(2)] : p.path,
+    })));
+  }
+  return parsed.data as PolicyOverrides;
+}
+
+/** Checks the settings' policy object (same shape as the file); problems name the setting. */
+export function parsePolicySettings(value: unknown, what = 'settings'): PolicyOverrides {
+  const parsed = PolicySchema.safeParse(nestDottedKeys(value ?? {}));
+  if (parsed.success) return parsed.data as PolicyOverrides;
+  const problems = zodProblems(parsed.error, knownKeys).map((p) => `${what}: ${p.message}`);
+  throw new ValidationError(dotted(parsed.error.issues[0]!.path), problems[0]!, problems.join('; '));
+}
+
+/** `base` with each override applied in turn, key by key (a list replaces the list before it). */
+export function mergePolicy(base: Readonly<Policy>, ...overrides: ReadonlyArray<PolicyOverrides | undefined>): Policy {
+  const out = JSON.parse(JSON.stringify(base)) as Policy;
+  for (const o of overrides) {
+    if (!o) continue;
+    for (const section of Object.keys(o) as Array<keyof Policy>) {
+      const values = Object.fromEntries(Object.entries(o[section] ?? {}).filter(([, v]) => v !== undefined));
+      Object.assign(out[section], JSON.parse(JSON.stringify(values)));
+    }
+  }
+  return out;
+}
+
+/** The policy in force: defaults ← settings ← the repository file (either may be absent). */
+export function resolvePolicy(sources: { settings?: unknown; file?: { text: string; name?: string } } = {}): Policy {
+  const settings = sources.settings === undefined ? undefined : parsePolicySettings(sources.settings);
+  const file = sources.file ? parsePolicyFile(sources.file.text, sources.file.name) : undefined;
+  return mergePolicy(DEFAULT_POLICY, settings, file);
+}

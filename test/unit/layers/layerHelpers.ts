@@ -1,0 +1,106 @@
+/** What the layer service tests share: a store of either backend with the services over it, a clock, refusals. */
+import { strict as assert } from 'node:assert';
+import { EpisodeService } from '../../../src/core/layers/episodeService';
+import { FactService } from '../../../src/core/layers/factService';
+import { Lifecycle } from '../../../src/core/layers/lifecycle';
+import type { Ontology } from '../../../src/core/layers/ontology';
+import { DEFAULT_POLICY, mergePolicy, type Policy, type PolicyOverrides } from '../../../src/core/layers/policy';
+import type { RecordStore } from '../../../src/store/records';
+import { openService, type Backend } from '../../helpers/builders';
+
+/** A clock the test moves: starts at `start`, `advance` by milliseconds or days. */
+export function testClock(start = '2026-03-01T12:00:00.000Z') {
+  let t = Date.parse(start);
+  return {
+    now: () => new Date(t),
+    iso: () => new Date(t).toISOString(),
+    advance: (ms: number) => void (t += ms),
+    days: (n: number) => void (t += n * 86_400_000),
+    set: (iso: string) => void (t = Date.parse(iso)),
+  };
+}
+
+export interface Layers {
+  records: RecordStore;
+  episodes: EpisodeService;
+  facts: FactService;
+  lifecycle: Lifecycle;
+  /** Services writing as another author, over the same store and clock. */
+  as(author: string): { episodes: EpisodeService; facts: FactService };
+  /** How many record rows are stored (every kind, every version). */
+  rows(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function openLayers(
+  backend: Backend,
+  options: { author?: string; clock?: ReturnType<typeof testClock>; policy?: PolicyOverrides; ontology?: Ontology; promote?: () => Promise<string[]> } = {},
+): Promise<Layers> {
+  const { store } = await openService({ backend });
+  const clock = options.clock ?? testClock();
+  const policy: Policy = mergePolicy(DEFAULT_POLICY, options.policy);
+  const make = (author: string) => ({
+    episodes: new EpisodeService(store.records, { author, now: clock.now }),
+    facts: new FactService(store.records, { author, now: clock.now, policy, ontology: options.ontology }),
+  });
+  const author = options.author ?? 'ana@example.com';
+  return {
+    records: store.records,
+    ...make(author),
+    lifecycle: new Lifecycle(store.records, { author, now: clock.now, policy, promote: options.promote }),
+    as: make,
+    rows: async () => {
+      let n = 0;
+      for await (const _ of store.records.exportRecords()) n++;
+      return n;
+    },
+    close: () => store.close(),
+  };
+}
+
+/** Awaits a refusal of class `type` whose message matches `re`; returns it. */
+export async function rejects<E extends Error>(p: Promise<unknown>, type: new (...a: never[]) => E, re?: RegExp): Promise<E> {
+  try {
+    await p;
+  } catch (err) {
+    assert.ok(err instanceof type, `expected ${type.name}, got ${String(err)}`);
+    if (re) assert.match((err as Error).message, re);
+    return err as E;
+  }
+  return assert.fail(`expected ${type.name}`);
+}
+
+/** An episode input with sensible defaults. */
+export function episode(over: Record<string, unknown> = {}) {
+  return {
+    task: 'Fix the flaky integration test of the billing service',
+    outcome: 'success',
+    tools: ['runTests', 'editFile'],
+    errors: ['TimeoutError: waited 5000 ms for the queue'],
+    resolution: 'Waited for the queue to drain before asserting.',
+    tags: ['billing', 'tests'],
+    source: { type: 'pull-request', ref: 'https://github.com/acme/billing/pull/42' },
+    ...over,
+  };
+}
+
+/** A fact input with evidence. */
+export function fact(over: Record<string, unknown> = {}) {
+  return { subject: 'billing', predicate: 'uses', object: 'postgres', source: 'docs/architecture.md', confidence: 0.8, ...over };
+}
+
+/** A small ontology: owned_by is single-valued, depends_on many-valued, runs_version takes a literal. */
+export const ONTOLOGY = `types: [service, database, team]
+relations:
+  - name: owned_by
+    from: service
+    to: team
+    cardinality: one
+  - name: depends_on
+    from: service
+    to: [service, database]
+  - name: runs_version
+    from: service
+    to: value
+    cardinality: one
+`;
