@@ -1,7 +1,7 @@
-import type { StoredRecord } from '../../store/records';
 import type { Store } from '../../store/store';
 import { isStopWord, stem, tokens } from '../text';
 import { asEpisode, asSkill, normalizeKey, type EpisodeData, type SkillData } from './kinds';
+import { readAll } from './recordRows';
 import { jaccard, matchSkill, RELEVANCE_FLOOR, termSet } from './skillMatch';
 import { parseSkillData, SKILL_LIMITS } from './skillSchemas';
 import type { SkillService } from './skillService';
@@ -21,7 +21,6 @@ export const TASK_SIMILARITY = 0.5;
 export const DEFAULT_MIN_SUCCESSES = 3;
 /** Most recent successful episodes read per run: the evidence of recent work, bounded. */
 export const DEFAULT_MAX_EPISODES = 2000;
-const PAGE = 500;
 const MAX_TRIGGERS = 5;
 const MAX_STEPS = 8;
 const MAX_FAILURES = 10;
@@ -164,15 +163,8 @@ export async function findPromotions(
 ): Promise<PromotionResult> {
   const minSuccesses = Math.max(1, options.minSuccesses ?? DEFAULT_MIN_SUCCESSES);
   const max = options.maxEpisodes ?? DEFAULT_MAX_EPISODES;
-  const episodes: PromotionEpisode[] = [];
-  let after;
-  while (episodes.length < max) {
-    const page: StoredRecord[] = await store.records.query({ kind: 'episode', status: ['success'], limit: Math.min(PAGE, max - episodes.length), after });
-    episodes.push(...page.map((r) => ({ id: r.id, data: asEpisode(r) })));
-    if (page.length < PAGE) break;
-    const last = page[page.length - 1]!;
-    after = { rank: last.rank, changedAt: last.changedAt, id: last.id };
-  }
+  const rows = await readAll(store.records, { kind: 'episode', status: ['success'] }, max);
+  const episodes: PromotionEpisode[] = rows.map((r) => ({ id: r.id, data: asEpisode(r) }));
   const live = (await skills.liveRecords()).map(asSkill);
   const taken = new Set(live.map((s) => s.name));
   const result: PromotionResult = { drafts: [], scanned: episodes.length, covered: [] };

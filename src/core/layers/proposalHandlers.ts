@@ -6,6 +6,7 @@ import { isStopWord, words } from '../text';
 import { asSkill } from './kinds';
 import type { Duplicate, ProposalTargetHandler } from './proposalService';
 import { jaccard, skillTerms, termSet } from './skillMatch';
+import { canonicalSkill } from './skillSchemas';
 import { SkillService } from './skillService';
 
 /**
@@ -38,7 +39,7 @@ export function skillProposalHandler(skills: SkillService): ProposalTargetHandle
       }
       if (same) {
         warnings.push(
-          JSON.stringify(asSkill(same)) === JSON.stringify(data)
+          JSON.stringify(canonicalSkill(asSkill(same))) === JSON.stringify(data)
             ? `identical to skill "${data.name}" version ${same.version}; approving changes nothing`
             : `skill "${data.name}" exists at version ${same.version}; approving saves version ${same.version + 1}`,
         );

@@ -5,7 +5,7 @@ import type { Store } from '../../store/store';
 import { parseInput } from '../contract/validate';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { asProposal, normalizeKey, proposalColumns, type ProposalData, type ProposalState, type ProposalTarget } from './kinds';
-import { authorOf, decodeRecordCursor, encodeRecordCursor, recordRow } from './rowBuilder';
+import { decodeRecordCursor, encodeRecordCursor, Writer } from './recordRows';
 
 export type ProposalAction = ProposalData['action'];
 export type Duplicate = ProposalData['validation']['duplicates'][number];
@@ -95,15 +95,15 @@ const RejectInput = z.strictObject({
  * write scope `proposal:<id>`: the first decision wins, later ones are conflicts.
  */
 export class ProposalService {
+  private readonly writer: Writer;
   private readonly now: () => Date;
-  private readonly author?: () => string;
 
   constructor(
     private readonly store: Store,
     private readonly options: ProposalServiceOptions,
   ) {
-    this.now = options.now ?? (() => new Date());
-    this.author = options.author === undefined ? undefined : authorOf(options.author);
+    this.writer = new Writer({ author: options.author ?? '', now: options.now });
+    this.now = this.writer.now;
   }
 
   private handler(target: ProposalTarget): ProposalTargetHandler {
@@ -117,8 +117,8 @@ export class ProposalService {
   }
 
   private row(cur: StoredRecord | undefined, id: string, version: number, data: ProposalData, who: string): StoredRecord {
-    const op = cur ? 'edit' : 'create';
-    return recordRow({ kind: 'proposal', id, version, op, columns: proposalColumns(data), data, author: this.author?.() ?? who, now: this.now(), previous: cur });
+    const row = this.writer.row('proposal', id, version, cur ? 'edit' : 'create', proposalColumns(data), data, cur);
+    return this.options.author === undefined ? { ...row, author: who } : row;
   }
 
   /** Validates through the target's handler (a refusal queues nothing), then queues the proposal as pending. */
@@ -142,7 +142,7 @@ export class ProposalService {
     const limit = l.limit ?? 100;
     const rows = await this.store.records.query({
       kind: 'proposal', status: l.state ? [l.state] : undefined, keys: l.target ? [l.target] : undefined,
-      limit: limit + 1, after: l.cursor === undefined ? undefined : decodeRecordCursor(l.cursor, 'list'),
+      limit: limit + 1, after: l.cursor === undefined ? undefined : decodeRecordCursor(l.cursor),
     });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];

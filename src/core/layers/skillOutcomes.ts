@@ -1,5 +1,6 @@
 import type { RecordStore } from '../../store/records';
 import { asEpisode, normalizeKey, type Outcome } from './kinds';
+import { readAll } from './recordRows';
 
 /** Outcomes of the episodes that followed one skill version, within one time window. */
 export interface OutcomeCounts {
@@ -54,18 +55,12 @@ export function outcomeWindows(name: string, version: number, samples: OutcomeSa
 
 /** Reads, page by page, the episodes whose skill is `name` (any version). */
 export async function skillEpisodeSamples(records: RecordStore, name: string): Promise<{ samples: OutcomeSample[]; truncated: boolean }> {
-  const samples: OutcomeSample[] = [];
   const key = normalizeKey(name);
-  let after;
-  for (;;) {
-    const page = await records.query({ kind: 'episode', keys: [key], limit: PAGE, after });
-    for (const r of page) {
-      const e = asEpisode(r);
-      if (e.skill && normalizeKey(e.skill.name) === key) samples.push({ version: e.skill.version, outcome: e.outcome, timestamp: e.timestamp });
-    }
-    if (page.length < PAGE) return { samples, truncated: false };
-    if (samples.length >= MAX_OUTCOME_EPISODES) return { samples, truncated: true };
-    const last = page[page.length - 1]!;
-    after = { rank: last.rank, changedAt: last.changedAt, id: last.id };
+  const rows = await readAll(records, { kind: 'episode', keys: [key] }, MAX_OUTCOME_EPISODES + 1, PAGE);
+  const samples: OutcomeSample[] = [];
+  for (const r of rows.slice(0, MAX_OUTCOME_EPISODES)) {
+    const e = asEpisode(r);
+    if (e.skill && normalizeKey(e.skill.name) === key) samples.push({ version: e.skill.version, outcome: e.outcome, timestamp: e.timestamp });
   }
+  return { samples, truncated: rows.length > MAX_OUTCOME_EPISODES };
 }

@@ -4,11 +4,11 @@ import type { RecordReader, StoredRecord } from '../../store/records';
 import type { Store } from '../../store/store';
 import { parseInput } from '../contract/validate';
 import { ConflictError, NotFoundError } from '../errors';
-import { asSkill, normalizeKey, skillColumns, type SkillData } from './kinds';
-import { authorOf, decodeRecordCursor, encodeRecordCursor, recordRow } from './rowBuilder';
+import { asSkill as storedSkill, normalizeKey, skillColumns, type SkillData } from './kinds';
+import { decodeRecordCursor, encodeRecordCursor, readAll, Writer } from './recordRows';
 import { matchSkill, RELEVANCE_FLOOR, termSet } from './skillMatch';
 import { outcomeWindows, skillEpisodeSamples, type OutcomeStats } from './skillOutcomes';
-import { parseSkillData, SKILL_LIMITS, SKILL_NAME_PATTERN } from './skillSchemas';
+import { canonicalSkill, parseSkillData, SKILL_LIMITS, SKILL_NAME_PATTERN } from './skillSchemas';
 import { formatSkillYaml, parseSkillYaml } from './skillYaml';
 
 export interface SkillServiceOptions {
@@ -64,9 +64,11 @@ const FindSkillsInput = z.strictObject({
 const ListSkillsInput = z.strictObject({ limit: z.number().int().min(1).max(1000).optional(), cursor: z.string().max(500).optional(), deleted: z.boolean().optional() });
 const SaveOptions = z.strictObject({ expectedVersion: VersionNo.optional(), author: z.string().trim().min(1).max(200).optional() });
 
+/** A stored skill in its canonical key order (PostgreSQL's jsonb does not keep the order it was given). */
+const asSkill = (r: StoredRecord): SkillData => canonicalSkill(storedSkill(r));
+
 /** Most skills a find or a coverage check reads: a team's playbook, not a corpus. */
 const MAX_SKILLS_SCANNED = 5000;
-const PAGE = 500;
 
 /**
  * Procedural skills: YAML playbooks, versioned like memories (a new version per change, soft
@@ -75,15 +77,13 @@ const PAGE = 500;
  * the same record, so (name, version) always means one playbook to the episodes that cite it.
  */
 export class SkillService {
-  private readonly now: () => Date;
-  private readonly author: () => string;
+  private readonly writer: Writer;
 
   constructor(
     private readonly store: Store,
     options: SkillServiceOptions,
   ) {
-    this.now = options.now ?? (() => new Date());
-    this.author = authorOf(options.author);
+    this.writer = new Writer(options);
   }
 
   /** The newest record named `name`: the live one if any, else the most recently deleted. */
@@ -137,9 +137,9 @@ export class SkillService {
       const id = cur?.id ?? randomUUID();
       const version = cur ? (await reader.maxVersion('skill', id)) + 1 : 1;
       const op = !cur ? 'create' : cur.deletedAt ? 'restore' : 'edit';
-      const row = recordRow({ kind: 'skill', id, version, op, columns: skillColumns(data), data, author: opts.author ?? this.author(), now: this.now(), previous: cur });
+      const row = this.writer.row('skill', id, version, op, skillColumns(data), data, cur);
       result = { id, name: data.name, version, changed: true };
-      return [row];
+      return [opts.author ? { ...row, author: opts.author } : row];
     });
     return result!;
   }
@@ -161,7 +161,7 @@ export class SkillService {
   async outcomes(name: string, version?: number): Promise<OutcomeStats> {
     const v = version ?? (await this.live(name)).version;
     const { samples, truncated } = await skillEpisodeSamples(this.store.records, name);
-    return outcomeWindows(normalizeKey(name), v, samples, this.now(), truncated);
+    return outcomeWindows(normalizeKey(name), v, samples, this.writer.now(), truncated);
   }
 
   /** Live skills for a task, best first: triggers weigh most, then the description; unrelated tasks get []. */
@@ -179,23 +179,14 @@ export class SkillService {
 
   /** Every live skill record (bounded by MAX_SKILLS_SCANNED), for matching and coverage checks. */
   async liveRecords(): Promise<StoredRecord[]> {
-    const all: StoredRecord[] = [];
-    let after;
-    while (all.length < MAX_SKILLS_SCANNED) {
-      const page = await this.store.records.query({ kind: 'skill', limit: PAGE, after });
-      all.push(...page);
-      if (page.length < PAGE) break;
-      const last = page[page.length - 1]!;
-      after = { rank: last.rank, changedAt: last.changedAt, id: last.id };
-    }
-    return all;
+    return readAll(this.store.records, { kind: 'skill' }, MAX_SKILLS_SCANNED);
   }
 
   /** Skills, most recently changed first; `deleted: true` lists the deleted ones. */
   async list(input: unknown = {}): Promise<{ items: SkillSummary[]; nextCursor: string | null }> {
     const l = parseInput(ListSkillsInput, input ?? {});
     const limit = l.limit ?? 100;
-    const after = l.cursor === undefined ? undefined : decodeRecordCursor(l.cursor, 'list');
+    const after = l.cursor === undefined ? undefined : decodeRecordCursor(l.cursor);
     const rows = await this.store.records.query({ kind: 'skill', deleted: l.deleted ?? false, limit: limit + 1, after });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
@@ -222,7 +213,8 @@ export class SkillService {
         throw new ConflictError(`skill "${n}" is at version ${cur.version}, not ${opts.expectedVersion}; read it again before deleting`, cur.version);
       }
       const version = (await reader.maxVersion('skill', cur.id)) + 1;
-      return [recordRow({ kind: 'skill', id: cur.id, version, op: 'delete', columns: skillColumns(asSkill(cur)), data: asSkill(cur), author: this.author(), now: this.now(), previous: cur, deleted: true })];
+      const row = this.writer.row('skill', cur.id, version, 'delete', skillColumns(asSkill(cur)), asSkill(cur), cur);
+      return [{ ...row, deletedAt: row.changedAt }];
     });
     return { id: row!.id, name: n, version: row!.version, deletedAt: row!.deletedAt! };
   }
