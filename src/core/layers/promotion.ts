@@ -1,6 +1,6 @@
 import type { Store } from '../../store/store';
 import { isStopWord, stem, tokens } from '../text';
-import { asEpisode, asSkill, normalizeKey, type EpisodeData, type SkillData } from './kinds';
+import { asEpisode, asProposal, asSkill, normalizeKey, type EpisodeData, type SkillData } from './kinds';
 import { readAll } from './recordRows';
 import { jaccard, matchSkill, RELEVANCE_FLOOR, termSet } from './skillMatch';
 import { parseSkillData, SKILL_LIMITS } from './skillSchemas';
@@ -21,6 +21,8 @@ export const TASK_SIMILARITY = 0.5;
 export const DEFAULT_MIN_SUCCESSES = 3;
 /** Most recent successful episodes read per run: the evidence of recent work, bounded. */
 export const DEFAULT_MAX_EPISODES = 2000;
+/** Skill proposals read to avoid proposing a group twice. */
+const MAX_PROPOSALS_READ = 1000;
 const MAX_TRIGGERS = 5;
 const MAX_STEPS = 8;
 const MAX_FAILURES = 10;
@@ -44,7 +46,7 @@ export interface PromotionResult {
   drafts: SkillDraft[];
   /** Episodes read (at most maxEpisodes). */
   scanned: number;
-  /** Groups big enough but already covered by a live skill, with that skill's name. */
+  /** Groups big enough but already covered by a live skill or a draft in the queue, with its name. */
   covered: Array<{ episodes: string[]; skill: string }>;
 }
 
@@ -155,6 +157,34 @@ export function coveringSkill(group: readonly PromotionEpisode[], skills: readon
   );
 }
 
+interface ProposedDraft {
+  id: string;
+  state: string;
+  name: string;
+  episodes: Set<string>;
+}
+
+/** Skill proposals made from evidence that are pending or were rejected (bounded). */
+async function proposedDrafts(store: Store): Promise<ProposedDraft[]> {
+  const rows = await readAll(store.records, { kind: 'proposal', keys: ['skill'], status: ['pending', 'rejected'] }, MAX_PROPOSALS_READ);
+  return rows.flatMap((r) => {
+    const payload = asProposal(r).payload as Partial<SkillData>;
+    const episodes = payload.evidence?.episodes ?? [];
+    return episodes.length ? [{ id: r.id, state: r.status, name: String(payload.name), episodes: new Set(episodes) }] : [];
+  });
+}
+
+/**
+ * A draft already in the queue stops a run from proposing the group again: a pending one while
+ * it shares an episode with the group, a rejected one until the group has new evidence.
+ */
+function proposedFor(group: readonly PromotionEpisode[], drafts: readonly ProposedDraft[]): string | undefined {
+  const d = drafts.find((p) =>
+    p.state === 'pending' ? group.some((e) => p.episodes.has(e.id)) : group.every((e) => p.episodes.has(e.id)),
+  );
+  return d && `${d.name} (${d.state} proposal ${d.id})`;
+}
+
 /** Reads recent successful episodes (bounded), groups them and drafts a skill for each uncovered group. Never saves. */
 export async function findPromotions(
   store: Store,
@@ -167,12 +197,13 @@ export async function findPromotions(
   const episodes: PromotionEpisode[] = rows.map((r) => ({ id: r.id, data: asEpisode(r) }));
   const live = (await skills.liveRecords()).map(asSkill);
   const taken = new Set(live.map((s) => s.name));
+  const drafts = await proposedDrafts(store);
   const result: PromotionResult = { drafts: [], scanned: episodes.length, covered: [] };
   for (const group of groupEpisodes(episodes)) {
     if (!isPromotable(group, minSuccesses)) continue;
-    const cover = coveringSkill(group, live);
+    const cover = coveringSkill(group, live)?.name ?? proposedFor(group, drafts);
     if (cover) {
-      result.covered.push({ episodes: group.map((e) => e.id), skill: cover.name });
+      result.covered.push({ episodes: group.map((e) => e.id), skill: cover });
       continue;
     }
     const draft = draftSkill(group, taken);

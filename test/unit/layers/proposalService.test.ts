@@ -148,10 +148,28 @@ for (const backend of BACKENDS) describe(`ProposalService [${backend}] (propose 
     const [draft] = (await findPromotions(store, skills)).drafts;
     const p = await proposals.propose({ target: 'skill', payload: draft!.data, proposedBy: 'promotion' });
     assert.equal(await store.records.count({ kind: 'skill' }), 0);
+    assert.deepEqual((await findPromotions(store, skills)).drafts, [], 'a pending draft is not proposed again');
     await proposals.approve({ id: p.proposalId, by: 'lead@example.com' });
     const saved = await skills.read({ name: draft!.data.name });
     assert.deepEqual([...saved.data.evidence.episodes].sort(), [...ids].sort());
     assert.deepEqual((await findPromotions(store, skills)).drafts, [], 'now covered by the skill it became');
+    await store.close();
+  });
+
+  it('a rejected draft comes back only with new evidence', async () => {
+    const { store, skills, proposals } = await open();
+    const three = [
+      episode({ task: 'Fix the flaky login test in CI', executor: 'ana' }),
+      episode({ task: 'Fix flaky checkout test on CI', executor: 'copilot' }),
+      episode({ task: 'fix the flaky signup test in CI', executor: 'ana' }),
+    ];
+    await writeEpisodes(store, three);
+    const [draft] = (await findPromotions(store, skills)).drafts;
+    const p = await proposals.propose({ target: 'skill', payload: draft!.data, proposedBy: 'promotion' });
+    await proposals.reject({ id: p.proposalId, by: 'lead', reason: 'Too specific to the login page' });
+    assert.deepEqual((await findPromotions(store, skills)).drafts, []);
+    await writeEpisodes(store, [episode({ task: 'Fix the flaky search test in CI', executor: 'bo' })]);
+    assert.equal((await findPromotions(store, skills)).drafts[0]?.data.evidence.episodes.length, 4);
     await store.close();
   });
 
