@@ -23,11 +23,11 @@ export interface ContextServiceOptions {
   memories: MemoryService;
   skills: SkillService;
   /** The policy's working.max_tokens: the budget when a call gives none. */
-  defaultMaxTokens?: number;
+  defaultMaxTokens?: number | (() => number);
   now?: () => Date;
 }
 
-const ContextInput = z.strictObject({
+export const ContextInput = z.strictObject({
   task: z.string({ error: 'task must be text' }).trim().min(1, { error: 'task is empty — describe the task at hand in a sentence or two' }).max(4000, { error: 'task is at most 4000 characters' }),
   maxTokens: z
     .number({ error: 'maxTokens must be a number' })
@@ -81,9 +81,14 @@ export class ContextService {
     this.now = options.now ?? (() => new Date());
   }
 
+  private defaultMaxTokens(): number {
+    const d = this.options.defaultMaxTokens;
+    return (typeof d === 'function' ? d() : d) ?? CONTEXT_TOKENS.default;
+  }
+
   async context(input: unknown): Promise<PackedContext> {
     const c = parseInput(ContextInput, input);
-    const budget = Math.min(CONTEXT_TOKENS.max, Math.max(CONTEXT_TOKENS.min, c.maxTokens ?? this.options.defaultMaxTokens ?? CONTEXT_TOKENS.default));
+    const budget = Math.min(CONTEXT_TOKENS.max, Math.max(CONTEXT_TOKENS.min, c.maxTokens ?? this.defaultMaxTokens()));
     const [memories, facts, skills] = await Promise.all([this.memoryCandidates(c.task), this.factCandidates(c.task), this.skillCandidates(c.task)]);
     return packContext([...memories, ...facts, ...skills], budget);
   }

@@ -65,8 +65,8 @@ export class FactService {
     return (typeof o === 'function' ? o() : o) ?? undefined;
   }
 
-  /** Records a fact, refreshes the same triple, or opens a dispute; refuses (writing nothing) what breaks a rule. */
-  async assert(input: unknown): Promise<AssertResult> {
+  /** Checks an assertion against every rule (schema, policy, clock, secrets, ontology) and builds its data; writes nothing. */
+  private validated(input: unknown): { data: FactData; keys: [string, string, string]; single: boolean; now: Date } {
     const f = parseInput(AssertFactInput, input);
     const { semantic } = this.policy();
     const missing: Array<[field: string, rule: string]> = [];
@@ -81,13 +81,30 @@ export class FactService {
     assertNoSecrets({ subject: f.subject, predicate: f.predicate, object: f.object, source: f.source });
     const ontology = this.ontology();
     const checked = ontology?.check(f) ?? { ...f, relation: undefined };
-    const single = checked.relation?.cardinality === 'one';
     const data: FactData = {
       subject: checked.subject, predicate: checked.predicate, object: checked.object,
       source: f.source ?? null, observedAt, confidence: f.confidence ?? null, validUntil: f.validUntil ?? null,
       status: 'active', verification: { state: 'unverified' }, disputedWith: [], retraction: null, assertedBy: this.w.author,
     };
-    const [s, p, o] = factColumns(data).keys;
+    return { data, keys: factColumns(data).keys, single: checked.relation?.cardinality === 'one', now };
+  }
+
+  /**
+   * What asserting `input` would do, without writing: the checked fact, the live fact with the
+   * same triple it would refresh, and the live facts it would dispute. Refuses as assert does.
+   */
+  async preview(input: unknown): Promise<{ fact: Omit<FactData, 'assertedBy' | 'keptWith'>; same: FactView | null; rivals: FactView[] }> {
+    const { data, keys: [s, p, o], single, now } = this.validated(input);
+    const [same] = await this.records.query({ kind: 'fact', keys: [s, p, o], status: ['active', 'disputed'], limit: 1 });
+    const live = !same && single ? await readAll(this.records, { kind: 'fact', keys: [s, p], status: ['active', 'disputed'] }, LIVE_MAX) : [];
+    const { assertedBy: _a, keptWith: _k, ...fact } = data;
+    return { fact, same: same ? factView(same) : null, rivals: rivalsOf(live, o, now.toISOString()).map(factView) };
+  }
+
+  /** Records a fact, refreshes the same triple, or opens a dispute; refuses (writing nothing) what breaks a rule. */
+  async assert(input: unknown): Promise<AssertResult> {
+    const { data, keys: [s, p, o], single, now } = this.validated(input);
+    const observedAt = data.observedAt;
     const rows = await this.records.write(`fact:${s}`, async (r) => {
       const [same] = await r.query({ kind: 'fact', keys: [s, p, o], status: ['active', 'disputed'], limit: 1 });
       if (same) {

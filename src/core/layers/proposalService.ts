@@ -30,7 +30,7 @@ export interface ProposalServiceOptions {
   /** The targets this queue accepts; a proposal for another target is refused. */
   targets: Partial<Record<ProposalTarget, ProposalTargetHandler>>;
   /** Who may decide each target's proposals (policy owners and approvers); empty or absent: anyone. */
-  approvers?: Partial<Record<ProposalTarget, readonly string[]>>;
+  approvers?: Partial<Record<ProposalTarget, readonly string[]>> | (() => Partial<Record<ProposalTarget, readonly string[]>>);
   /** Recorded as the author of the proposal's versions; defaults to the proposer / decider. */
   author?: string | (() => string);
   now?: () => Date;
@@ -163,7 +163,8 @@ export class ProposalService {
   }
 
   private checkApprover(target: ProposalTarget, by: string): void {
-    const allowed = this.options.approvers?.[target] ?? [];
+    const a = this.options.approvers;
+    const allowed = (typeof a === 'function' ? a() : a)?.[target] ?? [];
     if (allowed.length && !allowed.some((a) => normalizeKey(a) === normalizeKey(by))) {
       throw new ValidationError('by', `${by} may not decide ${target} proposals; who may: ${allowed.join(', ')}`);
     }

@@ -56,8 +56,8 @@ const SkillName = z
   .regex(SKILL_NAME_PATTERN, { error: 'must be a skill name: lower-case letters and digits joined by "-"' })
   .max(SKILL_LIMITS.nameMax);
 const VersionNo = z.number().int().min(1, { error: 'versions start at 1' });
-const ReadSkillInput = z.strictObject({ name: SkillName, version: VersionNo.optional() });
-const FindSkillsInput = z.strictObject({
+export const ReadSkillInput = z.strictObject({ name: SkillName, version: VersionNo.optional() });
+export const FindSkillsInput = z.strictObject({
   task: z.string().trim().min(1, { error: 'describe the task in a sentence' }).max(4000, { error: 'task is at most 4000 characters' }),
   limit: z.number().int().min(1).max(20, { error: 'limit is at most 20' }).optional(),
 });

@@ -1,0 +1,116 @@
+/**
+ * The layers of the playbook composed over one store: what the adapters (tools, MCP, CLI,
+ * views) use. Policy and ontology are read through functions at every call, so a changed
+ * setting or file applies without rebuilding anything.
+ */
+import type { Store } from '../../store/store';
+import type { MemoryService } from '../memoryService';
+import { ContextService } from './contextService';
+import { EpisodeService } from './episodeService';
+import { factProposalHandler } from './factProposals';
+import { FactService } from './factService';
+import { Lifecycle, type Report } from './lifecycle';
+import type { Ontology } from './ontology';
+import { DEFAULT_POLICY, type Policy } from './policy';
+import { findPromotions } from './promotion';
+import { memoryProposalHandler, skillProposalHandler } from './proposalHandlers';
+import { ProposalService } from './proposalService';
+import { SkillService } from './skillService';
+
+export interface LayersOptions {
+  /** Who writes (a person or the agent's host); a function is called at the first write. */
+  author: string | (() => string);
+  now?: () => Date;
+  policy?: () => Policy;
+  ontology?: () => Ontology | null;
+  /** A MemoryService that writes as `author` (approvals are written as the approver). */
+  memoriesFor?: (author: string) => MemoryService;
+}
+
+/**
+ * How often search results were read afterwards: the ids the last searches returned, and
+ * reads of them. Kept per process, reported and reset by each forgetting run.
+ */
+export class SearchReads {
+  private returned = new Set<string>();
+  private counts = { searches: 0, returned: 0, read: 0 };
+
+  searched(ids: readonly string[]): void {
+    this.counts.searches++;
+    this.counts.returned += ids.length;
+    for (const id of ids) this.returned.add(id);
+    // Bounded: only the recent past matters for "read after being found".
+    if (this.returned.size > 5000) this.returned = new Set([...this.returned].slice(-2500));
+  }
+
+  read(id: string): void {
+    if (this.returned.delete(id)) this.counts.read++;
+  }
+
+  /** The counts since the last take, and a fresh start. */
+  take(): { searches: number; returned: number; read: number } {
+    const c = this.counts;
+    this.counts = { searches: 0, returned: 0, read: 0 };
+    return c;
+  }
+}
+
+export class Layers {
+  readonly episodes: EpisodeService;
+  readonly facts: FactService;
+  readonly skills: SkillService;
+  readonly proposals: ProposalService;
+  readonly lifecycle: Lifecycle;
+  readonly context: ContextService;
+  readonly searchReads = new SearchReads();
+  private readonly policyNow: () => Policy;
+
+  constructor(
+    readonly store: Store,
+    readonly memories: MemoryService,
+    options: LayersOptions,
+  ) {
+    const { author, now } = options;
+    const policy = (this.policyNow = options.policy ?? (() => DEFAULT_POLICY));
+    const ontology = options.ontology ?? (() => null);
+    const factsAs = (who: string | (() => string)) => new FactService(store.records, { author: who, now, policy, ontology });
+    this.episodes = new EpisodeService(store.records, { author, now });
+    this.facts = factsAs(author);
+    this.skills = new SkillService(store, { author, now });
+    this.proposals = new ProposalService(store, {
+      targets: {
+        fact: factProposalHandler((who) => factsAs(who), this.facts),
+        skill: skillProposalHandler(this.skills),
+        memory: memoryProposalHandler({ service: memories, serviceFor: options.memoriesFor }),
+      },
+      approvers: () => {
+        const p = policy();
+        const who = (l: { owner: string | null; approvers: string[] }) => (l.approvers.length && l.owner ? [l.owner, ...l.approvers] : l.approvers);
+        return { fact: who(p.semantic), skill: who(p.procedural) };
+      },
+      now,
+    });
+    this.lifecycle = new Lifecycle(store.records, { author, now, policy, promote: (c) => this.promote(c.policy) });
+    this.context = new ContextService(store, { memories, skills: this.skills, defaultMaxTokens: () => policy().working.max_tokens, now });
+  }
+
+  policy(): Policy {
+    return this.policyNow();
+  }
+
+  /** Proposes a skill draft for each group of repeated successes no skill covers; returns the proposal ids. */
+  async promote(policy: Policy = this.policyNow()): Promise<string[]> {
+    const { drafts } = await findPromotions(this.store, this.skills, { minSuccesses: policy.procedural.promotion_min_successes });
+    const ids: string[] = [];
+    for (const d of drafts) {
+      const r = await this.proposals.propose({ target: 'skill', payload: d.data, proposedBy: 'promotion from episodes' });
+      ids.push(r.proposalId);
+    }
+    return ids;
+  }
+
+  /** One forgetting run with this process's search-read counts; the counts restart. */
+  runForgetting(trigger: 'activation' | 'schedule' | 'command' | 'cli'): Promise<Report> {
+    return this.lifecycle.runForgetting({ trigger, searchReads: this.searchReads.take() });
+  }
+}

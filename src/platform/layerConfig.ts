@@ -1,0 +1,59 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Ontology } from '../core/layers/ontology';
+import { type Policy, resolvePolicy } from '../core/layers/policy';
+
+/** The repository's files next to the store: the team's lifecycle policy and its ontology. */
+export const POLICY_FILE = 'policy.yaml';
+export const ONTOLOGY_FILE = 'ontology.yaml';
+
+interface Cached<T> {
+  stamp: string;
+  value: T;
+}
+
+/**
+ * Reads `policy.yaml` and `ontology.yaml` from a store folder when they exist, parsed again
+ * only when a file changed (size and mtime). A broken file is not an error until something
+ * needs it: then the parse error (file, line, reason) is thrown to that caller, so memory
+ * tools keep working while fact tools report the file to fix.
+ */
+export class LayerConfig {
+  private policyCache: Cached<Policy> | undefined;
+  private ontologyCache: Cached<Ontology | null> | undefined;
+
+  constructor(
+    readonly dir: string,
+    /** The editor's settings as a policy object (VS Code), or nothing (the CLI). */
+    private readonly settings: () => unknown = () => undefined,
+  ) {}
+
+  private static stamp(file: string): string {
+    try {
+      const st = fs.statSync(file);
+      return `${st.size}:${st.mtimeMs}`;
+    } catch {
+      return 'none';
+    }
+  }
+
+  policy(): Policy {
+    const file = path.join(this.dir, POLICY_FILE);
+    const settings = this.settings();
+    const stamp = `${LayerConfig.stamp(file)}|${JSON.stringify(settings ?? null)}`;
+    if (this.policyCache?.stamp !== stamp) {
+      const text = stamp.startsWith('none|') ? undefined : fs.readFileSync(file, 'utf8');
+      this.policyCache = { stamp, value: resolvePolicy({ settings, file: text === undefined ? undefined : { text, name: file } }) };
+    }
+    return this.policyCache.value;
+  }
+
+  ontology(): Ontology | null {
+    const file = path.join(this.dir, ONTOLOGY_FILE);
+    const stamp = LayerConfig.stamp(file);
+    if (this.ontologyCache?.stamp !== stamp) {
+      this.ontologyCache = { stamp, value: stamp === 'none' ? null : Ontology.parse(fs.readFileSync(file, 'utf8'), file) };
+    }
+    return this.ontologyCache.value;
+  }
+}
