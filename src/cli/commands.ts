@@ -1,8 +1,11 @@
 import * as fs from 'node:fs';
+import type { Layers } from '../core/layers/layers';
 import type { MemoryService } from '../core/memoryService';
 import { ValidationError } from '../core/errors';
 import * as F from './format';
 import { initCommand } from './init';
+import { LAYER_COMMANDS } from './layerCommands';
+import { PLAYBOOK_COMMANDS } from './playbookCommands';
 import { serveMcp } from './mcp/server';
 import { type CliIo, intFlag, readTextFile, splitList } from './io';
 
@@ -10,6 +13,10 @@ type Flags = Record<string, string | boolean | undefined>;
 
 export interface CommandContext {
   service: MemoryService;
+  /** The other layers (episodes, facts, skills, proposals, lifecycle, context) over the same store. */
+  layers: Layers;
+  /** Who writes (resolved at the first call). */
+  author: () => string;
   /** The store folder (absolute), or undefined when the store is a database. */
   storeDir: string | undefined;
   flags: Flags;
@@ -22,7 +29,7 @@ export interface Command {
   usage: string;
   summary: string;
   /** Flags of this command, as util.parseArgs takes them. */
-  options: Record<string, { type: 'string' | 'boolean' }>;
+  options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
   /** How many positional arguments: exactly one id, any number, at most one. */
   positionals: 'none' | 'id' | 'many' | 'optional';
   /**
@@ -236,12 +243,14 @@ export const COMMANDS: Record<string, Command> = {
   },
   mcp: {
     usage: 'mcp',
-    summary: 'serve the memory tools to an MCP client on stdin/stdout, until stdin ends or SIGINT/SIGTERM',
+    summary: 'serve the agent tools (memories, episodes, facts, skills, context) to an MCP client on stdin/stdout, until stdin ends or SIGINT/SIGTERM',
     options: {},
     positionals: 'none',
     longLived: true,
     // Resolves when the client is gone; main then closes the store, after the last call finished.
-    run: (ctx) => serveMcp(ctx.service, { log: (line) => ctx.io.stderr(`${line}\n`) }),
+    run: (ctx) => serveMcp({ service: ctx.service, layers: ctx.layers, author: ctx.author }, { log: (line) => ctx.io.stderr(`${line}\n`) }),
   },
   init: initCommand,
+  ...LAYER_COMMANDS,
+  ...PLAYBOOK_COMMANDS,
 };

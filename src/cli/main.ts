@@ -1,7 +1,10 @@
 import { parseArgs } from 'node:util';
 import { MemoryError, ValidationError } from '../core/errors';
 import { MemoryService } from '../core/memoryService';
+import { Layers } from '../core/layers/layers';
 import { resolveAuthor } from '../platform/author';
+import { LayerConfig } from '../platform/layerConfig';
+import { defaultStoreDir } from '../platform/storeLocation';
 import type { Store } from '../store/store';
 import { COMMANDS } from './commands';
 import { type CliIo, processIo } from './io';
@@ -98,9 +101,19 @@ export async function main(argv: string[], io: CliIo = processIo, env: NodeJS.Pr
     const spec = resolveStoreSpec({ store: p.flags.store as string | undefined, project: p.flags.project as string | undefined }, env, cwd);
     store = await openStore(spec, (w) => io.stderr(`warning: ${w.message}\n`), { longLived: Boolean(p.command.longLived) });
     // Resolved at the first write only: reading commands need not ask git.
-    const author = () => resolveAuthor((p.flags.author as string | undefined) ?? env.AGENT_MEMORY_AUTHOR, cwd);
+    let resolved: string | undefined;
+    const author = () => (resolved ??= resolveAuthor((p.flags.author as string | undefined) ?? env.AGENT_MEMORY_AUTHOR, cwd));
     const service = new MemoryService(store, { author });
-    await p.command.run({ service, storeDir: spec.kind === 'dir' ? spec.dir : undefined, flags: p.flags, args: p.args, json: Boolean(p.flags.json), io });
+    // policy.yaml and ontology.yaml live in the store folder (for a database: the workspace's).
+    const config = new LayerConfig(spec.kind === 'dir' ? spec.dir : defaultStoreDir(cwd));
+    const opened = store;
+    const layers = new Layers(store, service, {
+      author,
+      policy: () => config.policy(),
+      ontology: () => config.ontology(),
+      memoriesFor: (who) => new MemoryService(opened, { author: who }),
+    });
+    await p.command.run({ service, layers, author, storeDir: spec.kind === 'dir' ? spec.dir : undefined, flags: p.flags, args: p.args, json: Boolean(p.flags.json), io });
     return 0;
   } catch (err) {
     const refused = err instanceof MemoryError && err.refused;

@@ -2,65 +2,19 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { MEMORY_TOOLS, ReadOutput } from '../../src/core/contract';
+import { ALL_TOOLS } from '../../src/core/contract/layerTools';
 import { StorageError } from '../../src/core/errors';
 import { toolError } from '../../src/cli/mcp/handlers';
 import { WriteLock } from '../../src/store/writeLock';
 import pkg from '../../package.json';
 import { memory } from '../helpers/builders';
+import { AUTHOR, call, CLI, errorText, ok, running, startServer, texts } from '../helpers/mcpClient';
 import { tmpDir } from '../helpers/tmp';
 
-const CLI = path.resolve(__dirname, '..', '..', 'dist', 'cli.js');
-const AUTHOR = 'mcp-test@example.com';
 const SECRET = ['AKIA', 'ABCDEFGHIJKLMNOP'].join('');
-
-interface Running {
-  client: Client;
-  transport: StdioClientTransport;
-  stderr: () => string;
-}
-
-const running: Running[] = [];
-
-/** `node dist/cli.js --store DIR mcp` in a child process, connected to the SDK's own client. */
-async function startServer(store: string): Promise<Running> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, '--store', store, 'mcp'],
-    // The client passes only a minimal environment unless told otherwise.
-    env: { ...getDefaultEnvironment(), AGENT_MEMORY_AUTHOR: AUTHOR },
-    stderr: 'pipe',
-  });
-  let err = '';
-  transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  const client = new Client({ name: 'mcp-test', version: '1.0.0' });
-  const r = { client, transport, stderr: () => err };
-  running.push(r);
-  await client.connect(transport);
-  return r;
-}
-
-async function call(r: Running, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
-  return (await r.client.callTool({ name, arguments: args })) as CallToolResult;
-}
-
-/** The structured content of a successful call; fails the test with the message of a tool error. */
-async function ok<T = Record<string, unknown>>(r: Running, name: string, args: Record<string, unknown> = {}): Promise<T> {
-  const res = await call(r, name, args);
-  assert.ok(!res.isError, `${name} failed: ${JSON.stringify(res.content)}\n${r.stderr()}`);
-  return res.structuredContent as T;
-}
-
-function errorText(res: CallToolResult): string {
-  assert.equal(res.isError, true, `expected a tool error, got ${JSON.stringify(res)}`);
-  return res.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
-}
-
-const texts = (res: CallToolResult) => res.content.map((c) => (c.type === 'text' ? c.text : ''));
 
 /** What a third process sees: `agent-memory --json list`. */
 function listed(store: string): Array<{ id: string; description: string }> {
@@ -83,12 +37,12 @@ describe('MCP server (dist/cli.js mcp in a child process)', function () {
     await Promise.all(running.splice(0).map((r) => r.client.close()));
   });
 
-  it('lists exactly the contract tools, with their schemas and annotations', async () => {
+  it('lists exactly the contract tools (memories and the other layers), with their schemas and annotations', async () => {
     const s = await startServer(tmpDir());
     assert.deepEqual(s.client.getServerVersion(), { name: 'agent-memory', version: pkg.version });
     const { tools } = await s.client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), MEMORY_TOOLS.map((t) => t.name));
-    for (const def of MEMORY_TOOLS) {
+    assert.deepEqual(tools.map((t) => t.name), ALL_TOOLS.map((t) => t.name));
+    for (const def of ALL_TOOLS) {
       const t = tools.find((x) => x.name === def.name)!;
       assert.equal(t.title, def.displayName);
       assert.equal(t.description, def.modelDescription);

@@ -1,11 +1,22 @@
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as C from '../../core/contract';
+import { ALL_TOOLS } from '../../core/contract/layerTools';
 import { MemoryError } from '../../core/errors';
+import type { Layers } from '../../core/layers/layers';
+import { isLayerTool, runLayerTool } from '../../core/layers/runTool';
 import type { MemoryService } from '../../core/memoryService';
 import { structured } from './tools';
 
+/** What a call runs against: the memory service, the other layers, and who is calling (for proposals). */
+export interface CallContext {
+  service: MemoryService;
+  layers: Layers;
+  /** Recorded as the proposer of facts and skills the client's model proposes. */
+  caller: () => string;
+}
+
 /** One tool's handler: call the service with the raw arguments (it validates them) and shape the reply. */
-type Handler = (service: MemoryService, args: Record<string, unknown>) => Promise<CallToolResult>;
+type Handler = (ctx: CallContext, args: Record<string, unknown>) => Promise<CallToolResult>;
 
 const text = (t: string) => ({ type: 'text' as const, text: t });
 
@@ -29,22 +40,31 @@ function provenance(m: C.MemoryRecord): string {
 
 // A Map, not an object literal: a client calling a tool named "constructor" must not reach Object's.
 const HANDLERS = new Map<string, Handler>([
-  [C.searchTool.name, async (service, args) => reply(C.searchTool, await service.search(args))],
-  [C.createTool.name, async (service, args) => reply(C.createTool, await service.create(args))],
-  [C.editTool.name, async (service, args) => reply(C.editTool, await service.edit(args))],
-  [C.readTool.name, async (service, args) => {
+  [C.searchTool.name, async ({ service, layers }, args) => {
+    const hits = await service.search(args);
+    layers.searchReads.searched(hits.map((h) => h.id));
+    return reply(C.searchTool, hits);
+  }],
+  [C.createTool.name, async ({ service }, args) => reply(C.createTool, await service.create(args))],
+  [C.editTool.name, async ({ service }, args) => reply(C.editTool, await service.edit(args))],
+  [C.readTool.name, async ({ service, layers }, args) => {
     const memory = await service.read(args);
+    layers.searchReads.read(memory.id);
     return {
       content: [text(provenance(memory)), text(JSON.stringify(memory))],
       structuredContent: structured(C.readTool, memory),
     };
   }],
-  [C.deleteTool.name, async (service, args) => reply(C.deleteTool, await service.delete(args))],
-  [C.tagsTool.name, async (service, args) => reply(C.tagsTool, await service.tags(args))],
+  [C.deleteTool.name, async ({ service }, args) => reply(C.deleteTool, await service.delete(args))],
+  [C.tagsTool.name, async ({ service }, args) => reply(C.tagsTool, await service.tags(args))],
 ]);
+// The layer tools: the runner returns the contract's output; text and structured content are shaped alike.
+for (const tool of ALL_TOOLS.filter((t) => isLayerTool(t.name))) {
+  HANDLERS.set(tool.name, async ({ layers, caller }, args) => reply(tool, await runLayerTool(layers, tool.name, args, caller())));
+}
 
 // A tool added to the contract without an MCP handler fails at start-up, not at its first call.
-const missing = C.MEMORY_TOOLS.filter((t) => !HANDLERS.has(t.name)).map((t) => t.name);
+const missing = ALL_TOOLS.filter((t) => !HANDLERS.has(t.name)).map((t) => t.name);
 if (missing.length) throw new Error(`MCP server: no handler for ${missing.join(', ')}`);
 
 /**
@@ -64,12 +84,12 @@ export function toolError(err: unknown, log: (line: string) => void): CallToolRe
 }
 
 /** Runs one tools/call. An unknown tool name is a protocol error (the model cannot fix it by retrying). */
-export async function callTool(service: MemoryService, name: string, args: Record<string, unknown> | undefined, log: (line: string) => void): Promise<CallToolResult> {
+export async function callTool(ctx: CallContext, name: string, args: Record<string, unknown> | undefined, log: (line: string) => void): Promise<CallToolResult> {
   const handler = HANDLERS.get(name);
-  if (!handler) throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}"; the tools are ${C.MEMORY_TOOLS.map((t) => t.name).join(', ')}`);
+  if (!handler) throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}"; the tools are ${ALL_TOOLS.map((t) => t.name).join(', ')}`);
   try {
     // No arguments at all is validated as {} so the message names the missing fields.
-    return await handler(service, args ?? {});
+    return await handler(ctx, args ?? {});
   } catch (err) {
     return toolError(err, log);
   }

@@ -1,9 +1,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { MemoryService } from '../../core/memoryService';
 import pkg from '../../../package.json';
-import { callTool } from './handlers';
+import { type CallContext, callTool } from './handlers';
 import { MCP_TOOLS } from './tools';
 
 export interface McpOptions {
@@ -21,11 +20,11 @@ export interface McpOptions {
  * The low-level `Server`, not `McpServer.registerTool`: `McpServer` accepts only zod
  * schemas and validates arguments itself, answering a bad call with zod's own wording
  * ("Input validation error: Invalid arguments for tool …") before our handler runs.
- * We list the contract's JSON Schemas and hand the raw arguments to `MemoryService`,
+ * We list the contract's JSON Schemas and hand the raw arguments to the services,
  * which validates them, so a model gets the same messages here as everywhere else
  * ("description: is 612 characters; the limit is 500").
  */
-export async function serveMcp(service: MemoryService, options: McpOptions = {}): Promise<void> {
+export async function serveMcp(ctx: Omit<CallContext, 'caller'> & { author: () => string }, options: McpOptions = {}): Promise<void> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -38,7 +37,10 @@ export async function serveMcp(service: MemoryService, options: McpOptions = {})
   server.setRequestHandler(CallToolRequestSchema, (request) => {
     // Once stopping, the store is about to close: start nothing new that could write.
     if (stopping) return { content: [{ type: 'text', text: 'the agent-memory server is shutting down; nothing was done' }], isError: true };
-    const call = callTool(service, request.params.name, request.params.arguments, log);
+    // Proposals name the person the server writes as, and the client that proposed.
+    const client = server.getClientVersion()?.name;
+    const caller = () => (client ? `${ctx.author()} (via ${client})` : ctx.author());
+    const call = callTool({ service: ctx.service, layers: ctx.layers, caller }, request.params.name, request.params.arguments, log);
     inFlight.add(call);
     const forget = () => inFlight.delete(call);
     call.then(forget, forget);

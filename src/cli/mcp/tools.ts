@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { MEMORY_TOOLS, type ToolDefinition } from '../../core/contract';
+import type { ToolDefinition } from '../../core/contract';
+import { ALL_TOOLS } from '../../core/contract/layerTools';
 
 /**
  * MCP's `structuredContent` must be a JSON object and a tool's `outputSchema` must
@@ -45,4 +46,4 @@ export function mcpTool(tool: ToolDefinition): Tool {
 }
 
 /** The MCP tool list: every contract tool, in the contract's order. Computed once per process. */
-export const MCP_TOOLS: Tool[] = MEMORY_TOOLS.map((t) => mcpTool(t));
+export const MCP_TOOLS: Tool[] = ALL_TOOLS.map((t) => mcpTool(t));

@@ -64,6 +64,8 @@ export class Layers {
   readonly context: ContextService;
   readonly searchReads = new SearchReads();
   private readonly policyNow: () => Policy;
+  /** The workspace ontology (null without one); throws the file's parse error (line and reason). */
+  readonly ontology: () => Ontology | null;
 
   constructor(
     readonly store: Store,
@@ -72,7 +74,7 @@ export class Layers {
   ) {
     const { author, now } = options;
     const policy = (this.policyNow = options.policy ?? (() => DEFAULT_POLICY));
-    const ontology = options.ontology ?? (() => null);
+    const ontology = (this.ontology = options.ontology ?? (() => null));
     const factsAs = (who: string | (() => string)) => new FactService(store.records, { author: who, now, policy, ontology });
     this.episodes = new EpisodeService(store.records, { author, now });
     this.facts = factsAs(author);
