@@ -63,7 +63,7 @@ describe('sharing the store through git (real git, union merge)', function () {
 
     const init = cli(seed, 'init');
     assert.match(init, /\.gitattributes: created with "journal\.jsonl merge=union -text"/);
-    assert.match(init, /\.gitignore: created with "\*", "!journal\.jsonl", "!\.gitignore", "!\.gitattributes"/);
+    assert.match(init, /\.gitignore: created with "\*", "!journal\.jsonl", "!\.gitignore", "!\.gitattributes", "!policy\.yaml", "!ontology\.yaml"/);
     const written = ['.gitattributes', '.gitignore'].map((f) => fs.readFileSync(path.join(seed, STORE, f), 'utf8'));
     assert.match(cli(seed, 'init'), /\.gitattributes: already up to date\n.*\.gitignore: already up to date/s);
     assert.deepEqual(['.gitattributes', '.gitignore'].map((f) => fs.readFileSync(path.join(seed, STORE, f), 'utf8')), written);
@@ -191,11 +191,42 @@ describe('sharing the store through git (real git, union merge)', function () {
     await M.store.close();
   });
 
+  it('episodes and facts written on two clones merge too: both see every record, a long-lived store without reopening', async () => {
+    const root = tmpDir('am-git-');
+    const origin = path.join(root, 'origin.git');
+    git(root, 'init', '-q', '--bare', '-b', 'main', origin);
+    const [a, b] = ['a', 'b'].map((n) => path.join(root, n)) as [string, string];
+    git(root, 'init', '-q', '-b', 'main', a);
+    cli(a, 'episode', 'record', '--task', 'Seed episode', '--outcome', 'success', '--source', 'issue:#1');
+    git(a, 'add', '-A');
+    git(a, 'commit', '-q', '-m', 'seed');
+    git(a, 'push', '-q', origin, 'main');
+    git(root, 'clone', '-q', origin, b);
+    const longLived = await SqlJsStore.open({ dir: path.join(a, STORE) });
+    assert.equal(await longLived.records.count({ kind: 'episode' }), 1);
+    cli(a, 'episode', 'record', '--task', 'Written on A', '--outcome', 'failure', '--source', 'issue:#2');
+    cli(b, 'fact', 'assert', '--subject', 'billing', '--predicate', 'uses', '--object', 'ledger', '--source', 'b', '--confidence', '1');
+    cli(b, 'episode', 'record', '--task', 'Written on B', '--outcome', 'success', '--source', 'issue:#3');
+    for (const c of [a, b]) {
+      git(c, 'add', '-A');
+      git(c, 'commit', '-q', '-m', path.basename(c));
+    }
+    git(a, 'fetch', '-q', b, 'main');
+    git(a, 'merge', '-q', '--no-edit', 'FETCH_HEAD');
+    assert.doesNotMatch(journalOf(a), /^(<<<<<<<|=======|>>>>>>>)/m);
+    const tasks = (c: string) => (JSON.parse(cli(c, '--json', 'episode', 'list')) as { items: Array<{ task: string }> }).items.map((e) => e.task).sort();
+    assert.deepEqual(tasks(a), ['Seed episode', 'Written on A', 'Written on B']);
+    assert.deepEqual((JSON.parse(cli(a, '--json', 'fact', 'query', '--subject', 'billing')) as { items: Array<{ object: string }> }).items.map((f) => f.object), ['ledger']);
+    assert.equal(await longLived.records.count({ kind: 'episode' }), 3, 'the open store picks up the merged records');
+    assert.equal(await longLived.records.count({ kind: 'fact' }), 1);
+    await longLived.close();
+  });
+
   describe('the git files', () => {
     const ignored = (repo: string, file: string) =>
       spawnSync('git', ['check-ignore', '-q', '--', file], { cwd: repo, env: GIT_ENV }).status === 0;
 
-    it('are written by the store when it creates its folder: only the journal and the git files are committed', async () => {
+    it('are written by the store when it creates its folder: only the journal, the policy, the ontology and the git files are committed', async () => {
       const repo = tmpDir('am-git-');
       git(repo, 'init', '-q', '-b', 'main');
       const s = await open(repo);
@@ -203,7 +234,7 @@ describe('sharing the store through git (real git, union merge)', function () {
       await s.service.create(memory());
       s.store.checkpoint();
       await s.store.close();
-      for (const f of ['journal.jsonl', '.gitignore', '.gitattributes']) assert.equal(ignored(repo, `${STORE}/${f}`), false, f);
+      for (const f of ['journal.jsonl', '.gitignore', '.gitattributes', 'policy.yaml', 'ontology.yaml']) assert.equal(ignored(repo, `${STORE}/${f}`), false, f);
       for (const f of ['snapshot.sqlite', 'search-index.json', 'write.lock', 'journal.torn-2025.jsonl', 'snapshot.corrupt-1.sqlite']) {
         assert.equal(ignored(repo, `${STORE}/${f}`), true, f);
       }
@@ -220,7 +251,7 @@ describe('sharing the store through git (real git, union merge)', function () {
       fs.writeFileSync(path.join(dir, '.gitattributes'), '*.md diff=markdown\n');
       const [attrs, ignore] = writeGitFiles(dir);
       assert.deepEqual(attrs!.added, ['journal.jsonl merge=union -text']);
-      assert.deepEqual(ignore!.added, ['!journal.jsonl', '!.gitignore', '!.gitattributes']);
+      assert.deepEqual(ignore!.added, ['!journal.jsonl', '!.gitignore', '!.gitattributes', '!policy.yaml', '!ontology.yaml']);
       assert.match(fs.readFileSync(path.join(dir, '.gitignore'), 'utf8'), /^!journal\.jsonl\nnotes\.txt\n\*\n# Agent Memory/);
       assert.match(fs.readFileSync(path.join(dir, '.gitattributes'), 'utf8'), /^\*\.md diff=markdown\n/);
       assert.equal(ignored(repo, `${STORE}/journal.jsonl`), false);

@@ -11,8 +11,9 @@ export const GITATTRIBUTES_LINES: readonly string[] = ['journal.jsonl merge=unio
 
 /** Only the record is shared; the snapshot, search index, lock and set-aside files are per-clone caches or damage. */
 const IGNORE_ALL = '*';
-const SHARED = ['!journal.jsonl', '!.gitignore', '!.gitattributes'];
-const IGNORE_COMMENT = '# Agent Memory: commit only the journal; everything else here is rebuilt from it (agent-memory init).';
+/** The team's lifecycle policy and ontology are shared too (src/platform/layerConfig.ts). */
+const SHARED = ['!journal.jsonl', '!.gitignore', '!.gitattributes', '!policy.yaml', '!ontology.yaml'];
+const IGNORE_COMMENT = '# Agent Memory: commit the journal, the policy and the ontology; everything else here is rebuilt from the journal (agent-memory init).';
 const ATTRIBUTES_COMMENT = '# Agent Memory: merge the journal by keeping both sides\' lines (agent-memory init).';
 
 /** What writing one git file did. */
