@@ -11,13 +11,7 @@ import type { StoredVersion } from '../../src/store/store';
 import { memory, openPg } from '../helpers/builders';
 import { PG_ADMIN_URL, requirePostgres, withClient } from '../helpers/postgres';
 import { PG_WRITER, runWriter } from '../helpers/processes';
-
-async function rejects<E extends Error>(p: Promise<unknown>, type: new (...a: never[]) => E, re: RegExp): Promise<E> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
-  assert.ok(err instanceof type, `expected ${type.name}, got ${String(err)}`);
-  assert.match(err.message, re);
-  return err;
-}
+import { rejects } from '../helpers/assertions';
 
 describe('PostgreSQL store: concurrency, projects, schema, connection errors', function () {
   this.timeout(180_000);

@@ -21,13 +21,17 @@ export class Statements {
     return s;
   }
 
+  private static rows(s: Statement, params: SqlValue[]): SqlValue[][] {
+    s.bind(params);
+    const out: SqlValue[][] = [];
+    while (s.step()) out.push(s.get());
+    return out;
+  }
+
   protected all(sql: string, params: SqlValue[]): SqlValue[][] {
     const s = this.stmt(sql);
     try {
-      s.bind(params);
-      const out: SqlValue[][] = [];
-      while (s.step()) out.push(s.get());
-      return out;
+      return Statements.rows(s, params);
     } finally {
       s.reset();
     }
@@ -37,10 +41,7 @@ export class Statements {
   protected once(sql: string, params: SqlValue[]): SqlValue[][] {
     const s = this.db.prepare(sql);
     try {
-      s.bind(params);
-      const out: SqlValue[][] = [];
-      while (s.step()) out.push(s.get());
-      return out;
+      return Statements.rows(s, params);
     } finally {
       s.free();
     }

@@ -1,17 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { ConflictError, NotFoundError, SecretError, ValidationError } from '../../../src/core/errors';
 import { BACKENDS, memory, openService, prepareBackend } from '../../helpers/builders';
-
-async function rejects<E extends Error>(p: Promise<unknown>, type: new (...a: never[]) => E, re?: RegExp): Promise<E> {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof type, `expected ${type.name}, got ${String(err)}`);
-    if (re) assert.match((err as Error).message, re);
-    return err as E;
-  }
-  assert.fail(`expected ${type.name}`);
-}
+import { rejects } from '../../helpers/assertions';
 
 for (const backend of BACKENDS) describe(`MemoryService [${backend}] (type-2 semantics through the Store interface)`, function () {
   before(async function () {

@@ -7,6 +7,7 @@ import type { Ontology } from '../../../src/core/layers/ontology';
 import { DEFAULT_POLICY, mergePolicy, type Policy, type PolicyOverrides } from '../../../src/core/layers/policy';
 import type { RecordStore } from '../../../src/store/records';
 import { openService, type Backend } from '../../helpers/builders';
+export { rejects } from '../../helpers/assertions';
 
 /** A clock the test moves: starts at `start`, `advance` by milliseconds or days. */
 export function testClock(start = '2026-03-01T12:00:00.000Z') {
@@ -59,17 +60,6 @@ export async function openLayers(
 }
 
 /** Awaits a refusal of class `type` whose message matches `re`; returns it. */
-export async function rejects<E extends Error>(p: Promise<unknown>, type: new (...a: never[]) => E, re?: RegExp): Promise<E> {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof type, `expected ${type.name}, got ${String(err)}`);
-    if (re) assert.match((err as Error).message, re);
-    return err as E;
-  }
-  return assert.fail(`expected ${type.name}`);
-}
-
 /** An episode input with sensible defaults. */
 export function episode(over: Record<string, unknown> = {}) {
   return {

@@ -2,16 +2,7 @@ import { strict as assert } from 'node:assert';
 import { ValidationError } from '../../../src/core/errors';
 import { Ontology, VALUE_TYPE } from '../../../src/core/layers/ontology';
 import { ONTOLOGY } from './layerHelpers';
-
-function refusal(f: () => unknown): ValidationError {
-  try {
-    f();
-  } catch (err) {
-    assert.ok(err instanceof ValidationError, String(err));
-    return err;
-  }
-  return assert.fail('expected a ValidationError');
-}
+import { refusal } from '../../helpers/assertions';
 
 describe('Ontology (entity types and relations that constrain facts)', () => {
   it('parses types and relations; cardinality defaults to many, `to: value` takes literals', () => {

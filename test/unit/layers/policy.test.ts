@@ -1,16 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { ValidationError } from '../../../src/core/errors';
 import { DEFAULT_POLICY, mergePolicy, parsePolicyFile, parsePolicySettings, resolvePolicy } from '../../../src/core/layers/policy';
-
-function refusal(f: () => unknown): ValidationError {
-  try {
-    f();
-  } catch (err) {
-    assert.ok(err instanceof ValidationError, String(err));
-    return err;
-  }
-  return assert.fail('expected a ValidationError');
-}
+import { refusal } from '../../helpers/assertions';
 
 describe('Lifecycle policy (defaults ← settings ← repository file)', () => {
   it('has the issue\'s defaults', () => {

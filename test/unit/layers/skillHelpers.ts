@@ -3,19 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { episodeColumns, type EpisodeData } from '../../../src/core/layers/kinds';
 import type { StoredRecord } from '../../../src/store/records';
 import type { Store } from '../../../src/store/store';
+export { rejects } from '../../helpers/assertions';
 
 /** Test data for the skills, promotion, proposal and context suites (episodes are written directly: their service is elsewhere). */
-
-export async function rejects<E extends Error>(p: Promise<unknown> | (() => unknown), type: new (...a: never[]) => E, re?: RegExp): Promise<E> {
-  try {
-    await (typeof p === 'function' ? p() : p);
-  } catch (err) {
-    assert.ok(err instanceof type, `expected ${type.name}, got ${String(err)}`);
-    if (re) assert.match((err as Error).message, re);
-    return err as E;
-  }
-  assert.fail(`expected ${type.name}`);
-}
 
 export const SKILL_YAML = `name: fix-flaky-test
 version: 2
