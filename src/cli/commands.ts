@@ -7,7 +7,7 @@ import { initCommand } from './init';
 import { LAYER_COMMANDS } from './layerCommands';
 import { PLAYBOOK_COMMANDS } from './playbookCommands';
 import { serveMcp } from './mcp/server';
-import { type CliIo, intFlag, readTextFile, splitList } from './io';
+import { type CliIo, intFlag, readTextFile, splitList, str } from './io';
 
 type Flags = Record<string, string | boolean | undefined>;
 
@@ -40,7 +40,6 @@ export interface Command {
   run: (ctx: CommandContext) => Promise<void>;
 }
 
-const str = (f: Flags, k: string) => f[k] as string | undefined;
 
 /** Content from --content, --content-file or stdin; `required` for create. */
 async function content(ctx: CommandContext, required: boolean): Promise<string | undefined> {

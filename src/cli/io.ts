@@ -39,3 +39,16 @@ export function readTextFile(flag: string, file: string): string {
     throw new ValidationError(flag, `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
 }
+
+type Flags = Record<string, string | boolean | string[] | undefined>;
+
+/** A string flag's value (undefined when not given). */
+export const str = (flags: Flags, key: string) => flags[key] as string | undefined;
+
+/** --limit and --cursor of a paged listing, only when given (the service's defaults apply otherwise). */
+export function pageFlags(flags: Flags): { limit?: number; cursor?: string } {
+  return {
+    ...(flags.limit !== undefined ? { limit: intFlag('limit', str(flags, 'limit')) } : {}),
+    ...(flags.cursor !== undefined ? { cursor: str(flags, 'cursor') } : {}),
+  };
+}

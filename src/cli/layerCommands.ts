@@ -1,10 +1,9 @@
 import { stringify } from 'yaml';
 import { ValidationError } from '../core/errors';
 import type { Command, CommandContext } from './commands';
-import { intFlag, readTextFile, splitList } from './io';
+import { pageFlags, readTextFile, splitList, str } from './io';
 
 type Flags = CommandContext['flags'];
-const str = (f: Flags, k: string) => f[k] as string | undefined;
 
 /** Only the flags that were given, so the service's defaults and messages apply to the rest. */
 function given(f: Flags, map: Record<string, string>): Record<string, string> {
@@ -22,7 +21,6 @@ export function showPage<T>(ctx: CommandContext, page: { items: T[]; nextCursor:
   show(ctx, page, page.items.length ? page.items.map((i) => `${line(i)}\n`).join('') + more : `${empty}\n`);
 }
 
-const page = (f: Flags) => ({ ...(f.limit !== undefined ? { limit: intFlag('limit', str(f, 'limit')) } : {}), ...(f.cursor !== undefined ? { cursor: str(f, 'cursor') } : {}) });
 
 /** `TYPE:REF`, e.g. `issue:#42`, `commit:1a2b3c`, `url:https://…`. */
 function source(value: string | undefined): { type: string; ref: string } | undefined {
@@ -72,7 +70,7 @@ export const LAYER_COMMANDS: Record<string, Command> = {
     options: { outcome: { type: 'string' }, skill: { type: 'string' }, limit: { type: 'string' }, cursor: { type: 'string' } },
     positionals: 'none',
     run: async (ctx) => {
-      const out = await ctx.layers.episodes.list({ ...given(ctx.flags, { outcome: 'outcome', skill: 'skill' }), ...page(ctx.flags) });
+      const out = await ctx.layers.episodes.list({ ...given(ctx.flags, { outcome: 'outcome', skill: 'skill' }), ...pageFlags(ctx.flags) });
       showPage(ctx, out, (e) => `${e.id}  ${e.timestamp}  ${e.outcome.padEnd(7)}  ${e.task}${e.skill ? `  (skill ${e.skill.name}@${e.skill.version})` : ''}`, 'No episodes.');
     },
   },
@@ -110,7 +108,7 @@ export const LAYER_COMMANDS: Record<string, Command> = {
     options: { ...TRIPLE, all: { type: 'boolean' }, limit: { type: 'string' }, cursor: { type: 'string' } },
     positionals: 'none',
     run: async (ctx) => {
-      const out = await ctx.layers.facts.query({ ...given(ctx.flags, { subject: 'subject', predicate: 'predicate', object: 'object' }), ...(ctx.flags.all ? { includeInactive: true } : {}), ...page(ctx.flags) });
+      const out = await ctx.layers.facts.query({ ...given(ctx.flags, { subject: 'subject', predicate: 'predicate', object: 'object' }), ...(ctx.flags.all ? { includeInactive: true } : {}), ...pageFlags(ctx.flags) });
       showPage(ctx, out, (x) => `${x.id}  ${x.subject} ${x.predicate} ${x.object}  [${x.status}${x.verification.state === 'verified' ? ', verified' : ''}] confidence ${x.confidence ?? '-'}, source ${x.source ?? '-'}`, 'No facts match.');
     },
   },

@@ -1,14 +1,9 @@
 import * as fs from 'node:fs';
 import { ValidationError } from '../core/errors';
 import type { Command, CommandContext } from './commands';
-import { intFlag, readTextFile } from './io';
+import { intFlag, pageFlags, readTextFile, str } from './io';
 import { show, showPage } from './layerCommands';
 
-const str = (ctx: CommandContext, k: string) => ctx.flags[k] as string | undefined;
-const page = (ctx: CommandContext) => ({
-  ...(ctx.flags.limit !== undefined ? { limit: intFlag('limit', str(ctx, 'limit')) } : {}),
-  ...(ctx.flags.cursor !== undefined ? { cursor: str(ctx, 'cursor') } : {}),
-});
 const rate = (r: number | null) => (r === null ? 'no episodes' : `${Math.round(r * 100)}%`);
 
 /** A skill document from a file argument, or stdin when the argument is `-`. */
@@ -27,7 +22,7 @@ export const PLAYBOOK_COMMANDS: Record<string, Command> = {
     options: { limit: { type: 'string' } },
     positionals: 'many',
     run: async (ctx) => {
-      const out = await ctx.layers.skills.find({ task: ctx.args.join(' '), ...(ctx.flags.limit !== undefined ? { limit: intFlag('limit', str(ctx, 'limit')) } : {}) });
+      const out = await ctx.layers.skills.find({ task: ctx.args.join(' '), ...(ctx.flags.limit !== undefined ? { limit: intFlag('limit', str(ctx.flags, 'limit')) } : {}) });
       show(ctx, out, out.length ? out.map((s) => `${s.name}@${s.version}  ${s.description}${s.trigger ? `  (trigger: ${s.trigger})` : ''}\n`).join('') : 'No skill matches.\n');
     },
   },
@@ -37,7 +32,7 @@ export const PLAYBOOK_COMMANDS: Record<string, Command> = {
     options: { version: { type: 'string' } },
     positionals: 'id',
     run: async (ctx) => {
-      const version = intFlag('version', str(ctx, 'version'));
+      const version = intFlag('version', str(ctx.flags, 'version'));
       const out = await ctx.layers.skills.read({ name: ctx.args[0], ...(version !== undefined ? { version } : {}) });
       const yaml = await ctx.layers.skills.exportYaml(out.name, out.version);
       const o = out.outcomes;
@@ -50,7 +45,7 @@ export const PLAYBOOK_COMMANDS: Record<string, Command> = {
     options: { deleted: { type: 'boolean' }, limit: { type: 'string' }, cursor: { type: 'string' } },
     positionals: 'none',
     run: async (ctx) => {
-      const out = await ctx.layers.skills.list({ ...(ctx.flags.deleted ? { deleted: true } : {}), ...page(ctx) });
+      const out = await ctx.layers.skills.list({ ...(ctx.flags.deleted ? { deleted: true } : {}), ...pageFlags(ctx.flags) });
       showPage(ctx, out, (s) => `${s.name}@${s.version}  ${s.description}`, 'No skills.');
     },
   },
@@ -60,7 +55,7 @@ export const PLAYBOOK_COMMANDS: Record<string, Command> = {
     options: { 'expect-version': { type: 'string' } },
     positionals: 'id',
     run: async (ctx) => {
-      const expected = intFlag('expect-version', str(ctx, 'expect-version'));
+      const expected = intFlag('expect-version', str(ctx.flags, 'expect-version'));
       const out = await ctx.layers.skills.importYaml(await skillText(ctx), expected !== undefined ? { expectedVersion: expected } : {});
       show(ctx, out, out.changed ? `Saved ${out.name} version ${out.version}.\n` : `Nothing changed: ${out.name} is still at version ${out.version}; nothing was written.\n`);
     },
@@ -71,8 +66,8 @@ export const PLAYBOOK_COMMANDS: Record<string, Command> = {
     options: { version: { type: 'string' }, out: { type: 'string' } },
     positionals: 'id',
     run: async (ctx) => {
-      const yaml = await ctx.layers.skills.exportYaml(ctx.args[0]!, intFlag('version', str(ctx, 'version')));
-      const out = str(ctx, 'out');
+      const yaml = await ctx.layers.skills.exportYaml(ctx.args[0]!, intFlag('version', str(ctx.flags, 'version')));
+      const out = str(ctx.flags, 'out');
       if (out === undefined) return void ctx.io.stdout(ctx.json ? `${JSON.stringify({ yaml })}\n` : yaml);
       fs.writeFileSync(out, yaml);
       show(ctx, { file: out }, `Wrote ${out}.\n`);
@@ -94,7 +89,7 @@ export const PLAYBOOK_COMMANDS: Record<string, Command> = {
     options: { 'expect-version': { type: 'string' } },
     positionals: 'id',
     run: async (ctx) => {
-      const expected = intFlag('expect-version', str(ctx, 'expect-version'));
+      const expected = intFlag('expect-version', str(ctx.flags, 'expect-version'));
       const out = await ctx.layers.skills.delete(ctx.args[0]!, expected !== undefined ? { expectedVersion: expected } : {});
       show(ctx, out, `Deleted ${out.name} (version ${out.version}).\n`);
     },
@@ -115,7 +110,7 @@ export const PLAYBOOK_COMMANDS: Record<string, Command> = {
     options: { state: { type: 'string' }, limit: { type: 'string' }, cursor: { type: 'string' } },
     positionals: 'none',
     run: async (ctx) => {
-      const out = await ctx.layers.proposals.list({ state: str(ctx, 'state') ?? 'pending', ...page(ctx) });
+      const out = await ctx.layers.proposals.list({ state: str(ctx.flags, 'state') ?? 'pending', ...pageFlags(ctx.flags) });
       showPage(ctx, out, (p) => `${p.id}  ${p.state.padEnd(8)}  ${p.summary}  (by ${p.proposedBy})`, 'No proposals.');
     },
   },
@@ -142,7 +137,7 @@ export const PLAYBOOK_COMMANDS: Record<string, Command> = {
     options: { reason: { type: 'string' } },
     positionals: 'id',
     run: async (ctx) => {
-      const out = await ctx.layers.proposals.reject({ id: ctx.args[0], by: ctx.author(), reason: str(ctx, 'reason') ?? '' });
+      const out = await ctx.layers.proposals.reject({ id: ctx.args[0], by: ctx.author(), reason: str(ctx.flags, 'reason') ?? '' });
       show(ctx, out, `Rejected ${out.proposalId}.\n`);
     },
   },
@@ -158,7 +153,7 @@ export const PLAYBOOK_COMMANDS: Record<string, Command> = {
     summary: 'recent forgetting runs: what expired, was forgotten or archived, what was promoted, how often search results were read',
     options: { limit: { type: 'string' } },
     positionals: 'none',
-    run: async (ctx) => show(ctx, await ctx.layers.lifecycle.reports(ctx.flags.limit !== undefined ? { limit: intFlag('limit', str(ctx, 'limit')) } : {})),
+    run: async (ctx) => show(ctx, await ctx.layers.lifecycle.reports(ctx.flags.limit !== undefined ? { limit: intFlag('limit', str(ctx.flags, 'limit')) } : {})),
   },
   'policy show': {
     usage: 'policy show',
@@ -185,7 +180,7 @@ export const PLAYBOOK_COMMANDS: Record<string, Command> = {
     options: { 'max-tokens': { type: 'string' } },
     positionals: 'many',
     run: async (ctx) => {
-      const max = intFlag('max-tokens', str(ctx, 'max-tokens'));
+      const max = intFlag('max-tokens', str(ctx.flags, 'max-tokens'));
       show(ctx, await ctx.layers.context.context({ task: ctx.args.join(' '), ...(max !== undefined ? { maxTokens: max } : {}) }));
     },
   },

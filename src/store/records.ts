@@ -5,6 +5,7 @@
  * and answers lookups on the few columns a kind's domain fills in (status, three keys, a
  * rank, a due time). The domain (src/core/layers) gives them meaning and validates `data`.
  */
+import { StorageError } from '../core/errors';
 import type { VersionOp } from './store';
 
 export const RECORD_KINDS = ['episode', 'fact', 'skill', 'proposal', 'report'] as const;
@@ -107,5 +108,23 @@ export function checkRecordQuery(q: RecordQuery): void {
   if (!Number.isInteger(q.limit) || q.limit < 1 || q.limit > 1000) throw new RangeError(`a record query's limit must be 1–1000, not ${q.limit}`);
   for (const m of [...(q.keys ?? []), q.status]) {
     if (Array.isArray(m) && m.length > KEY_MATCH_MAX) throw new RangeError(`a record query may match at most ${KEY_MATCH_MAX} values of one column, not ${m.length}`);
+  }
+}
+
+/**
+ * A write's rows must all be new: two rows of one (kind, id) numbered alike, or a rowId twice,
+ * is a decision's bug (PostgreSQL's unique index would refuse it on every attempt; the workspace
+ * store would keep both). Both stores refuse such a write whole.
+ */
+export function checkRecordBatch(rows: readonly StoredRecord[]): void {
+  const numbers = new Set<string>();
+  const rowIds = new Set<string>();
+  for (const r of rows) {
+    if (!RECORD_KINDS.includes(r.kind)) throw new RangeError(`unknown record kind ${JSON.stringify(r.kind)}`);
+    const n = `${r.kind} ${r.id} version ${r.version}`;
+    if (numbers.has(n)) throw new StorageError(`a record write produced two rows of ${n}`);
+    if (rowIds.has(r.rowId)) throw new StorageError(`a record write produced row ${r.rowId} twice`);
+    numbers.add(n);
+    rowIds.add(r.rowId);
   }
 }

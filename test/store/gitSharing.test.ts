@@ -241,6 +241,19 @@ describe('sharing the store through git (real git, union merge)', function () {
       assert.match(cli(repo, 'init'), /already up to date\n.*already up to date/s);
     });
 
+    it('are written at the first write into a folder a person made first (for ontology.yaml, say)', async () => {
+      const repo = tmpDir('am-git-');
+      git(repo, 'init', '-q', '-b', 'main');
+      fs.mkdirSync(path.join(repo, STORE));
+      fs.writeFileSync(path.join(repo, STORE, 'ontology.yaml'), 'types: [service]\nrelations: []\n');
+      const s = await open(repo);
+      await s.service.create(memory());
+      await s.store.close();
+      assert.match(fs.readFileSync(path.join(repo, STORE, '.gitattributes'), 'utf8'), /journal\.jsonl merge=union -text/);
+      assert.equal(ignored(repo, `${STORE}/snapshot.sqlite`), true);
+      assert.equal(ignored(repo, `${STORE}/ontology.yaml`), false);
+    });
+
     it('keep the lines a person added, and put the exceptions after the last "*"', () => {
       const repo = tmpDir('am-git-');
       git(repo, 'init', '-q', '-b', 'main');

@@ -127,6 +127,28 @@ for (const backend of BACKENDS) describe(`RecordStore [${backend}] (versioned re
     await store.close();
   });
 
+  it('refuses a write of a purged id, of a stored rowId, or of two rows numbered alike, storing none of its rows', async () => {
+    const { store } = await openService({ backend });
+    const a = rec();
+    const gone = rec();
+    await store.records.write('s', () => [a, gone]);
+    await store.records.purge('fact', [gone.id]);
+    const fresh = rec();
+    const attempts: Array<[string, StoredRecord[], RegExp]> = [
+      ['a purged id', [fresh, next(gone)], /purged/],
+      ['a stored rowId', [fresh, { ...next(a), rowId: a.rowId }], /already stored/],
+      ['two rows of one version', [fresh, next(a), next(a)], /two rows of fact .* version 2/],
+      ['a version already stored', [fresh, { ...next(a), version: 1 }], /version 1|already|version number/i],
+    ];
+    for (const [what, rows, re] of attempts) {
+      await assert.rejects(store.records.write('s', () => rows), re, what);
+      assert.equal(await store.records.get('fact', fresh.id), undefined, `${what}: nothing of the write is stored`);
+    }
+    assert.deepEqual(await store.records.history('fact', a.id), [a]);
+    assert.deepEqual(await store.records.history('fact', gone.id), []);
+    await store.close();
+  });
+
   it('exports every row and imports them idempotently into another store', async () => {
     const { store } = await openService({ backend });
     const a = rec();

@@ -3,7 +3,13 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { StoredRecord } from '../../src/store/records';
+import initSqlJs from 'sql.js';
+import { MemoryService } from '../../src/core/memoryService';
+import { sha1 } from '../../src/store/sqljs/journal';
+import { migrate, MIGRATIONS } from '../../src/store/sqljs/schema';
+import { writeSnapshot } from '../../src/store/sqljs/snapshot';
 import { SqlJsStore } from '../../src/store/sqljs/sqljsStore';
+import { memory } from '../helpers/builders';
 import { runWriter } from '../helpers/processes';
 import { tmpDir } from '../helpers/tmp';
 
@@ -56,6 +62,28 @@ describe('sql.js store: records in the journal', function () {
     assert.equal((await store.records.get('report', counter.id))!.data.n, 60);
     assert.deepEqual((await store.records.history('report', counter.id)).map((r) => r.version), Array.from({ length: 61 }, (_, i) => i + 1));
     await store.close();
+  });
+
+  it('picks up record lines an older release skipped (a schema-1 snapshot saved past them): the journal is replayed once', async () => {
+    const dir = tmpDir();
+    const store = await SqlJsStore.open({ dir });
+    const service = new MemoryService(store, { author: 'ana' });
+    const { id } = await service.create(memory());
+    const a = rec();
+    await store.records.write('e', () => [a]);
+    await store.close();
+    // What a release before records leaves behind: a schema-1 snapshot positioned after the records line.
+    const journal = path.join(dir, 'journal.jsonl');
+    const text = fs.readFileSync(journal, 'utf8');
+    const last = text.slice(text.lastIndexOf('\n', text.length - 2) + 1);
+    const db = new (await initSqlJs()).Database();
+    migrate(db, MIGRATIONS, 1);
+    writeSnapshot(db, path.join(dir, 'snapshot.sqlite'), { ino: 0, offset: Buffer.byteLength(text), tailSha: sha1(last), tailLength: Buffer.byteLength(last) }, () => true);
+    fs.rmSync(path.join(dir, 'search-index.json'), { force: true });
+    const again = await SqlJsStore.open({ dir });
+    assert.deepEqual(await again.records.get('episode', a.id), a);
+    assert.equal((await new MemoryService(again, { author: 'ana' }).read({ id })).version, 1);
+    await again.close();
   });
 
   it('purging rewrites the journal and the snapshot without the purged records, keeping everything else', async () => {

@@ -1,6 +1,6 @@
 import type { ClientBase } from 'pg';
 import { ConflictError, MemoryError, StorageError } from '../../core/errors';
-import { checkRecordQuery, type RecordDecision, type RecordKind, type RecordQuery, type RecordReader, type RecordStore, type StoredRecord } from '../records';
+import { checkRecordBatch, checkRecordQuery, type RecordDecision, type RecordKind, type RecordQuery, type RecordReader, type RecordStore, type StoredRecord } from '../records';
 import { storageError } from './connection';
 import { lockPurges, lockScope } from './locks';
 import {
@@ -120,7 +120,7 @@ export class PgRecords extends PgRecordReader implements RecordStore {
           } finally {
             open = false;
           }
-          checkBatch(rows);
+          checkRecordBatch(rows);
           const inserted = await insertRecords(client, this.s.project, rows);
           if (inserted.length < rows.length) throw notInserted(rows, inserted, await this.purgedAmong(client, rows));
           await advanceRecordHeads(client, this.s.project, inserted);
@@ -212,22 +212,6 @@ export class PgRecords extends PgRecordReader implements RecordStore {
       if (rows.length < BATCH) return;
       after = rows[rows.length - 1]!.seq;
     }
-  }
-}
-
-/**
- * A write's rows must all be new: two rows of one (kind, id) numbered alike would only hit the
- * unique index again on every attempt, and a repeated rowId would be stored once.
- */
-function checkBatch(rows: StoredRecord[]): void {
-  const numbers = new Set<string>();
-  const rowIds = new Set<string>();
-  for (const r of rows) {
-    const n = `${r.kind} ${r.id} version ${r.version}`;
-    if (numbers.has(n)) throw new StorageError(`a record write produced two rows of ${n}`);
-    if (rowIds.has(r.rowId)) throw new StorageError(`a record write produced row ${r.rowId} twice`);
-    numbers.add(n);
-    rowIds.add(r.rowId);
   }
 }
 

@@ -57,6 +57,10 @@ export class RecordTable extends Statements {
     return this.first('SELECT 1 FROM record_versions WHERE row_id = ?', [rowId]) !== undefined;
   }
 
+  hasVersion(kind: RecordKind, id: string, version: number): boolean {
+    return this.first('SELECT 1 FROM record_versions WHERE kind = ? AND id = ? AND version = ?', [kind, id, version]) !== undefined;
+  }
+
   isPurged(kind: RecordKind, id: string): boolean {
     return this.first('SELECT 1 FROM record_purged WHERE kind = ? AND id = ?', [kind, id]) !== undefined;
   }

@@ -87,6 +87,8 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+/** The first schema with record tables: an older snapshot was saved by a release that skipped record lines. */
+export const RECORDS_SCHEMA = 2;
 
 function userVersion(db: Database): number {
   return Number(db.exec('PRAGMA user_version')[0]?.values[0]?.[0] ?? 0);

@@ -5,7 +5,7 @@ import { StorageError } from '../../core/errors';
 import type { StoreWarning } from '../store';
 import { writeFileAtomic } from './atomicFile';
 import { type JournalFile, type JournalPosition, EMPTY_POSITION, stamp } from './journal';
-import { getMeta, migrate, setMeta } from './schema';
+import { getMeta, migrate, RECORDS_SCHEMA, setMeta } from './schema';
 
 /** A database to continue from, and the journal position it already contains. */
 export interface Loaded {
@@ -33,6 +33,9 @@ export function loadSnapshot(SQL: SqlJsStatic, file: string, journal: JournalFil
     const version = Number(db.exec('PRAGMA user_version')[0]?.values[0]?.[0] ?? 0);
     if (version < 1) throw new Error('it has no schema version');
     migrate(db);
+    // A release before schema 2 skipped the journal's record lines (it did not know them) yet
+    // saved its position after them: replay the whole journal once (idempotent) to pick them up.
+    if (version < RECORDS_SCHEMA) return { db, position: { ...EMPTY_POSITION, ino: journal.stat().ino } };
     position = {
       ino: 0,
       offset: Number(getMeta(db, 'journal_offset') ?? 0),

@@ -1,4 +1,5 @@
-import type { RecordDecision, RecordKind, RecordQuery, RecordReader, RecordStore, StoredRecord } from '../records';
+import { StorageError } from '../../core/errors';
+import { checkRecordBatch, type RecordDecision, type RecordKind, type RecordQuery, type RecordReader, type RecordStore, type StoredRecord } from '../records';
 import type { JournalEntry } from './entries';
 import type { RecordTable } from './recordTable';
 
@@ -10,7 +11,7 @@ export interface RecordHost {
   fromTable<T>(fn: (t: RecordTable) => T): Promise<T>;
   /** Appends entries durably (under the lock) and applies them. */
   append(entries: JournalEntry[]): void;
-  /** Rewrites the journal without what `drop` rejects, appends `purge`, and saves the caches (under the lock). */
+  /** Rewrites the journal with each entry as `keep` returns it (null drops it), appends `purge`, and saves the caches (under the lock). */
   rewrite(keep: (entry: JournalEntry) => JournalEntry | null, purge: JournalEntry): void;
 }
 
@@ -53,6 +54,13 @@ export class SqlJsRecords implements RecordStore {
         query: async (q) => t.query(q),
       };
       const rows = await decide(reader);
+      // As on PostgreSQL: only new rows of ids that were not purged, each once, or nothing.
+      checkRecordBatch(rows);
+      for (const r of rows) {
+        if (t.isPurged(r.kind, r.id)) throw new StorageError(`${r.kind} ${r.id} was purged; it cannot be written again`);
+        if (t.hasRow(r.rowId)) throw new StorageError(`record row ${r.rowId} (${r.kind} ${r.id}) is already stored; a write appends new rows only`);
+        if (t.hasVersion(r.kind, r.id, r.version)) throw new StorageError(`${r.kind} ${r.id} already has a version ${r.version}; a write numbers its rows from maxVersion + 1`);
+      }
       if (rows.length) this.host.append([{ v: 1, type: 'records', rows }]);
       return rows;
     });

@@ -35,6 +35,8 @@ export class SqlJsStore implements Store {
   private readonly warningList: StoreWarning[] = [];
   private checkpointTimer: NodeJS.Immediate | undefined;
   private closed = false;
+  /** Whether this process has made sure the git files exist (once, at its first write). */
+  private gitFilesChecked = false;
   readonly records: RecordStore = new SqlJsRecords({
     exclusive: (fn) => this.exclusive((t) => fn(t.records)),
     fromTable: (fn) => this.fromTable((t) => fn(t.records)),
@@ -98,8 +100,11 @@ export class SqlJsStore implements Store {
   private exclusive<T>(fn: (table: VersionTable) => T | Promise<T>): Promise<T> {
     try {
       // A folder the store creates gets the git files at once, so its caches are never
-      // committed by accident (docs/ARCHITECTURE.md, "Sharing through git").
-      if (fs.mkdirSync(this.location, { recursive: true }) !== undefined) writeGitFiles(this.location);
+      // committed by accident (docs/ARCHITECTURE.md, "Sharing through git"); so does a folder
+      // a person made first (say, for ontology.yaml) that has no .gitattributes yet.
+      const created = fs.mkdirSync(this.location, { recursive: true }) !== undefined;
+      if (!this.gitFilesChecked && (created || !fs.existsSync(path.join(this.location, '.gitattributes')))) writeGitFiles(this.location);
+      this.gitFilesChecked = true;
     } catch (err) {
       return Promise.reject(new StorageError(`cannot create the store at ${this.location}: ${(err as Error).message}`, { cause: err }));
     }
