@@ -78,7 +78,7 @@ describe('CLI: episodes, facts, skills, pending, lifecycle, context (dist/cli.js
     assert.match(ok(cli(s, ['ontology', 'check'])), /owned_by: service → team \(one\)/);
     const assertFact = (object: string, source: string) => cli(s, ['--json', 'fact', 'assert', '--subject', 'service:billing', '--predicate', 'owned_by', '--object', object, '--source', source, '--confidence', '0.8']);
     refused(cli(s, ['fact', 'assert', '--subject', 'service:billing', '--predicate', 'maintained_by', '--object', 'team:a', '--source', 'x', '--confidence', '1']), /allowed relations: .*owned_by/);
-    refused(cli(s, ['fact', 'assert', '--subject', 'team:a', '--predicate', 'owned_by', '--object', 'service:billing', '--source', 'x', '--confidence', '1']), /owned_by/);
+    refused(cli(s, ['fact', 'assert', '--subject', 'team:a', '--predicate', 'owned_by', '--object', 'service:billing', '--source', 'x', '--confidence', '1']), /owned_by goes from service to team, .*reversed: did you mean "service:billing owned_by team:a"/);
     const first = json<{ id: string; outcome: string }>(assertFact('team:payments', 'CODEOWNERS'));
     assert.equal(first.outcome, 'created');
     const second = json<{ id: string; outcome: string; disputes: Array<{ id: string; status: string; source: string }> }>(assertFact('team:platform', 'wiki/ownership'));
