@@ -7,9 +7,13 @@ import { parseSkillData, SKILL_LIMITS } from './skillSchemas';
 import type { SkillService } from './skillService';
 
 /**
- * Promotion from evidence: successful episodes of the same kind of task, run by more than one
- * executor and covered by no skill, become skill drafts. Nothing here saves a skill; the
+ * Promotion from evidence: successful episodes of the same kind of task, recorded by more than
+ * one author and covered by no skill, become skill drafts. Nothing here saves a skill; the
  * drafts go to the proposal queue for a person.
+ *
+ * Reproducibility counts the authors of the episode records (the identity the store writes
+ * as), not their `executor`: that is free text one caller sets, so one agent could claim
+ * three executors. The executor stays a label, kept in the draft's evidence.
  *
  * Same kind of task: two episodes share at least one tag and the Jaccard similarity of their
  * tasks' analysed term sets (stems, stop words dropped; src/core/text.ts) is at least
@@ -30,6 +34,8 @@ const NAME_WORDS = 4;
 
 export interface PromotionEpisode {
   id: string;
+  /** Who recorded it (the record's author): what reproducibility counts. */
+  author: string;
   data: EpisodeData;
 }
 
@@ -77,10 +83,10 @@ export function groupEpisodes(episodes: readonly PromotionEpisode[], similarity 
   return [...groups.values()];
 }
 
-/** Pure: whether a group is evidence enough — minSuccesses successes from at least two executors. */
+/** Pure: whether a group is evidence enough — minSuccesses successes recorded by at least two authors. */
 export function isPromotable(group: readonly PromotionEpisode[], minSuccesses: number): boolean {
   const ok = group.filter((e) => e.data.outcome === 'success');
-  return ok.length >= minSuccesses && new Set(ok.map((e) => normalizeKey(e.data.executor))).size >= 2;
+  return ok.length >= minSuccesses && new Set(ok.map((e) => normalizeKey(e.author))).size >= 2;
 }
 
 /** The words most of the tasks share, in the order the earliest task says them. */
@@ -113,6 +119,7 @@ export function draftSkill(group: readonly PromotionEpisode[], taken: ReadonlySe
   let name = base;
   for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
   const executors = [...new Set(eps.map((e) => e.data.executor))];
+  const authors = new Set(eps.map((e) => normalizeKey(e.author))).size;
   const tags = [...eps[0]!.data.tags].filter((t) => eps.every((e) => e.data.tags.includes(t)));
   const triggers = [...new Map([words.join(' '), ...tasks].filter(Boolean).map((t) => [normalizeKey(t), clip(t.trim(), SKILL_LIMITS.phraseMax)])).values()];
   const toolCounts = counted(eps.flatMap((e) => [...new Set(e.data.tools)])).map(([tool, episodes]) => ({ tool, episodes }));
@@ -136,7 +143,7 @@ export function draftSkill(group: readonly PromotionEpisode[], taken: ReadonlySe
   }
   const draft: SkillData = {
     name,
-    description: clip(`${words.length ? `${capitalise(words.join(' '))}: d` : 'D'}rafted from ${eps.length} successful episodes by ${executors.length} executors${tags.length ? ` (${tags.join(', ')})` : ''}; review the steps and checks before approving.`, SKILL_LIMITS.descriptionMax),
+    description: clip(`${words.length ? `${capitalise(words.join(' '))}: d` : 'D'}rafted from ${eps.length} successful episodes recorded by ${authors} authors${tags.length ? ` (${tags.join(', ')})` : ''}; review the steps and checks before approving.`, SKILL_LIMITS.descriptionMax),
     trigger: triggers.slice(0, MAX_TRIGGERS),
     preconditions: [],
     tools: toolCounts.slice(0, SKILL_LIMITS.toolsMax).map((t) => clip(t.tool, SKILL_LIMITS.toolMax)),
@@ -194,7 +201,7 @@ export async function findPromotions(
   const minSuccesses = Math.max(1, options.minSuccesses ?? DEFAULT_MIN_SUCCESSES);
   const max = options.maxEpisodes ?? DEFAULT_MAX_EPISODES;
   const rows = await readAll(store.records, { kind: 'episode', status: ['success'] }, max);
-  const episodes: PromotionEpisode[] = rows.map((r) => ({ id: r.id, data: asEpisode(r) }));
+  const episodes: PromotionEpisode[] = rows.map((r) => ({ id: r.id, author: r.author, data: asEpisode(r) }));
   const live = (await skills.liveRecords()).map(asSkill);
   const taken = new Set(live.map((s) => s.name));
   const drafts = await proposedDrafts(store);
