@@ -87,7 +87,8 @@ export class Layers {
       },
       approvers: () => {
         const p = policy();
-        const who = (l: { owner: string | null; approvers: string[] }) => (l.approvers.length && l.owner ? [l.owner, ...l.approvers] : l.approvers);
+        // The owner may always decide; naming only an owner makes them the only approver.
+        const who = (l: { owner: string | null; approvers: string[] }) => (l.owner ? [l.owner, ...l.approvers] : l.approvers);
         return { fact: who(p.semantic), skill: who(p.procedural) };
       },
       now,

@@ -23,7 +23,7 @@ export type ExpiredAction = 'archive' | 'forget';
 export interface LayerPolicy {
   /** A person (email or name) who owns the layer; null when nobody was named. */
   owner: string | null;
-  /** Who may approve proposals of this layer; empty: anyone with access to the store. */
+  /** Who may approve proposals of this layer, besides the owner; with no owner and none listed: anyone with access to the store. */
   approvers: string[];
   expired: ExpiredAction;
 }
