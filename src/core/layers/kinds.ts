@@ -128,6 +128,11 @@ export interface ProposalData {
   /** What approving does: create a new item, or a new version of `targetId`. */
   action: 'create' | 'edit';
   targetId: string | null;
+  /**
+   * The version of the item approving would change, as it was when proposed (null: no such
+   * item existed); approving refuses when it changed meanwhile. Absent when not pinned.
+   */
+  targetVersion?: number | null;
   /** The validated input of the write, as the target's service takes it. */
   payload: Record<string, unknown>;
   /** One line a person reads in the Pending view. */
