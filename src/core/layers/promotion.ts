@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Store } from '../../store/store';
 import { isStopWord, stem, tokens } from '../text';
 import { asEpisode, asProposal, asSkill, normalizeKey, type EpisodeData, type SkillData } from './kinds';
@@ -87,6 +88,22 @@ export function groupEpisodes(episodes: readonly PromotionEpisode[], similarity 
 export function isPromotable(group: readonly PromotionEpisode[], minSuccesses: number): boolean {
   const ok = group.filter((e) => e.data.outcome === 'success');
   return ok.length >= minSuccesses && new Set(ok.map((e) => normalizeKey(e.author))).size >= 2;
+}
+
+/** A fixed namespace for draftProposalId (a random UUID chosen once). */
+const DRAFT_NAMESPACE = Buffer.from('7d0b5c1e4a2f4e8b9c3d6f1a2b3c4d5e', 'hex');
+
+/**
+ * The proposal id of a draft: a name-based UUID (version 5, SHA-1) of its sorted evidence
+ * episode ids. Two promotion runs that draft the same group at once propose under the same
+ * id, and the second finds the first instead of queueing a duplicate.
+ */
+export function draftProposalId(episodeIds: readonly string[]): string {
+  const hash = createHash('sha1').update(DRAFT_NAMESPACE).update([...episodeIds].sort().join('\n')).digest();
+  hash[6] = (hash[6]! & 0x0f) | 0x50;
+  hash[8] = (hash[8]! & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** The words most of the tasks share, in the order the earliest task says them. */
