@@ -128,7 +128,7 @@ export const PLAYBOOK_COMMANDS: Record<string, Command> = {
     positionals: 'id',
     run: async (ctx) => {
       const out = await ctx.layers.proposals.approve({ id: ctx.args[0], by: ctx.author() });
-      show(ctx, out, `Approved ${out.proposalId}${out.resultId ? `: wrote ${out.resultId}` : ''}.\n`);
+      show(ctx, out, `Approved ${out.proposalId}${out.resultId ? `: wrote ${out.resultId}` : ''}.\n${out.note ? `${out.note}.\n` : ''}`);
     },
   },
   'pending reject': {

@@ -113,12 +113,14 @@ describe('CLI: episodes, facts, skills, pending, lifecycle, context (dist/cli.js
     assert.equal(ok(cli(s, ['skill', 'export', 'fix-flaky-vitest'])).includes('- do: Run the suite with --sequence.shuffle'), true);
   });
 
-  it('promotes repeated successes of two executors into a pending draft that a person approves', () => {
+  it('promotes repeated successes recorded by two authors into a pending draft that a person approves', () => {
     const s = path.join(tmpDir(), '.agent-memory');
-    const record = (author: string) => ok(cli(s, ['episode', 'record', '--task', 'Upgrade the node version in the CI workflow', '--outcome', 'success', '--source', 'pull-request:12', '--tags', 'ci,node', '--tools', 'gh,npm', '--error', 'engine mismatch'], { author }));
+    const record = (author: string, extra: string[] = []) => ok(cli(s, ['episode', 'record', '--task', 'Upgrade the node version in the CI workflow', '--outcome', 'success', '--source', 'pull-request:12', '--tags', 'ci,node', '--tools', 'gh,npm', '--error', 'engine mismatch', ...extra], { author }));
     record('ana@example.com');
     record('ana@example.com');
     assert.match(ok(cli(s, ['skill', 'promote'])), /No group of episodes is ready/);
+    record('ana@example.com', ['--executor', 'bo@example.com']);
+    assert.match(ok(cli(s, ['skill', 'promote'])), /No group of episodes is ready/, '--executor is a label: one author naming another executor is still one author');
     record('bo@example.com');
     const { proposals } = json<{ proposals: string[] }>(cli(s, ['--json', 'skill', 'promote']));
     assert.equal(proposals.length, 1);

@@ -1,12 +1,21 @@
 import { ValidationError } from '../errors';
 import type { FactService } from './factService';
-import type { ProposalTargetHandler } from './proposalService';
+import { byEarlierAttempt, type ProposalTargetHandler } from './proposalTargets';
+
+/** Facts of the proposed triple (any status) examined for the one an interrupted approval wrote. */
+const RECOVERY_FACTS_MAX = 100;
 
 /**
  * The fact target of the proposal queue. A model's assertion is validated as `assert` would
  * validate it (schema, policy, ontology, secrets) without writing; the same live triple is
  * reported as a duplicate (approving refreshes it), and the live facts it contradicts as a
  * warning (approving marks them and it disputed). Approving asserts it as the approver.
+ *
+ * What is queued is the checked assertion with its observedAt filled in at proposal time: a
+ * fact proposed on the 1st and approved on the 11th was observed on the 1st. That evidence
+ * (triple, source, observedAt, confidence, validUntil) also identifies the write: a version
+ * carrying it, written by an approver since the first claim, is what an interrupted approval
+ * wrote. (The fact's data has no place for the proposal id; its service is not ours to change.)
  */
 export function factProposalHandler(factsFor: (author: string) => FactService, preview: FactService): ProposalTargetHandler {
   return {
@@ -21,10 +30,22 @@ export function factProposalHandler(factsFor: (author: string) => FactService, p
         ...rivals.map((r) =>
           `contradicts ${r.status} fact ${r.id}: ${r.subject} ${r.predicate} ${r.object} (source ${r.source ?? 'none'}, confidence ${r.confidence ?? 'none'}, asserted by ${r.assertedBy}); approving marks both disputed for a person to resolve`),
       ];
-      return { payload: payload as Record<string, unknown>, summary, duplicates, warnings };
+      const { subject, predicate, object, source, confidence, observedAt, validUntil } = fact;
+      return { payload: { subject, predicate, object, source, confidence, observedAt, validUntil }, summary, duplicates, warnings };
     },
-    async apply(payload, _action, _targetId, decidedBy) {
-      return { id: (await factsFor(decidedBy).assert(payload)).id };
+    async apply(r) {
+      return { id: (await factsFor(r.decidedBy).assert(r.payload)).id };
+    },
+    async applied(r) {
+      const p = r.payload as { subject: string; predicate: string; object: string; source: string | null; confidence: number | null; observedAt: string; validUntil: string | null };
+      const mine = byEarlierAttempt(r);
+      const { items } = await preview.query({ subject: p.subject, predicate: p.predicate, object: p.object, includeInactive: true, limit: RECOVERY_FACTS_MAX });
+      for (const f of items) {
+        const versions = await preview.history({ id: f.id });
+        const written = versions.some((v) => mine(v.writtenBy, v.changedAt) && v.source === p.source && v.confidence === p.confidence && v.observedAt === p.observedAt && v.validUntil === p.validUntil);
+        if (written) return { id: f.id };
+      }
+      return null;
     },
   };
 }

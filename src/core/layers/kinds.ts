@@ -106,6 +106,13 @@ export interface SkillData {
   evidence: { episodes: string[]; executors: string[] };
 }
 
+/**
+ * What a skill record's data holds: the skill, and on a version written by approving a
+ * proposal, that proposal's id (provenance of the version, not part of the playbook: it is
+ * never shown in the YAML nor compared).
+ */
+export type SkillRecordData = SkillData & { proposalId?: string };
+
 /** Skill records: status 'active', keys = [name, '', ''], rank 0, no due time. The record's version is the skill's version. */
 export function skillColumns(d: SkillData): Pick<StoredRecord, 'status' | 'keys' | 'rank' | 'dueAt'> {
   return { status: 'active', keys: [normalizeKey(d.name), '', ''], rank: 0, dueAt: null };
@@ -121,6 +128,11 @@ export interface ProposalData {
   /** What approving does: create a new item, or a new version of `targetId`. */
   action: 'create' | 'edit';
   targetId: string | null;
+  /**
+   * The version of the item approving would change, as it was when proposed (null: no such
+   * item existed); approving refuses when it changed meanwhile. Absent when not pinned.
+   */
+  targetVersion?: number | null;
   /** The validated input of the write, as the target's service takes it. */
   payload: Record<string, unknown>;
   /** One line a person reads in the Pending view. */
@@ -159,6 +171,6 @@ export function reportColumns(d: ReportData): Pick<StoredRecord, 'status' | 'key
 /** The record's data as the kind's shape (records are our own output; services wrote them). */
 export const asEpisode = (r: StoredRecord) => r.data as unknown as EpisodeData;
 export const asFact = (r: StoredRecord) => r.data as unknown as FactData;
-export const asSkill = (r: StoredRecord) => r.data as unknown as SkillData;
+export const asSkill = (r: StoredRecord) => r.data as unknown as SkillRecordData;
 export const asProposal = (r: StoredRecord) => r.data as unknown as ProposalData;
 export const asReport = (r: StoredRecord) => r.data as unknown as ReportData;

@@ -12,7 +12,7 @@ import { FactService } from './factService';
 import { Lifecycle, type Report } from './lifecycle';
 import type { Ontology } from './ontology';
 import { DEFAULT_POLICY, type Policy } from './policy';
-import { findPromotions } from './promotion';
+import { draftProposalId, findPromotions } from './promotion';
 import { memoryProposalHandler, skillProposalHandler } from './proposalHandlers';
 import { ProposalService } from './proposalService';
 import { SkillService } from './skillService';
@@ -87,7 +87,8 @@ export class Layers {
       },
       approvers: () => {
         const p = policy();
-        const who = (l: { owner: string | null; approvers: string[] }) => (l.approvers.length && l.owner ? [l.owner, ...l.approvers] : l.approvers);
+        // The owner may always decide; naming only an owner makes them the only approver.
+        const who = (l: { owner: string | null; approvers: string[] }) => (l.owner ? [l.owner, ...l.approvers] : l.approvers);
         return { fact: who(p.semantic), skill: who(p.procedural) };
       },
       now,
@@ -100,13 +101,18 @@ export class Layers {
     return this.policyNow();
   }
 
-  /** Proposes a skill draft for each group of repeated successes no skill covers; returns the proposal ids. */
+  /**
+   * Proposes a skill draft for each group of repeated successes no skill covers; returns the ids
+   * of the proposals it queued. A draft's proposal id derives from its evidence, so runs at the
+   * same time (two windows, the CLI) queue it once.
+   */
   async promote(policy: Policy = this.policyNow()): Promise<string[]> {
     const { drafts } = await findPromotions(this.store, this.skills, { minSuccesses: policy.procedural.promotion_min_successes });
     const ids: string[] = [];
     for (const d of drafts) {
-      const r = await this.proposals.propose({ target: 'skill', payload: d.data, proposedBy: 'promotion from episodes' });
-      ids.push(r.proposalId);
+      const id = draftProposalId(d.data.evidence.episodes);
+      const r = await this.proposals.proposeOnce(id, { target: 'skill', payload: d.data, proposedBy: 'promotion from episodes' });
+      if (r.queued) ids.push(id);
     }
     return ids;
   }

@@ -23,7 +23,7 @@ export type ExpiredAction = 'archive' | 'forget';
 export interface LayerPolicy {
   /** A person (email or name) who owns the layer; null when nobody was named. */
   owner: string | null;
-  /** Who may approve proposals of this layer; empty: anyone with access to the store. */
+  /** Who may approve proposals of this layer, besides the owner; with no owner and none listed: anyone with access to the store. */
   approvers: string[];
   expired: ExpiredAction;
 }
@@ -65,7 +65,7 @@ const PolicySchema = z.strictObject({
   working: z.strictObject({ max_tokens: int('tokens', 256, 200_000) }).partial(),
   episodic: z.strictObject({ ttl_days: int('days', 1, 3650), ...layer }).partial(),
   semantic: z.strictObject({ require_source: flag, require_confidence: flag, ...layer }).partial(),
-  // At least 2: promotion needs successes by two different executors.
+  // At least 2: promotion needs successes recorded by two different authors.
   procedural: z.strictObject({ promotion_min_successes: int('successes', 2, 100), ...layer }).partial(),
   forgetting: z.strictObject({ run_every_hours: int('hours', 1, 24 * 30) }).partial(),
 }).partial();

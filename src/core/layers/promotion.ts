@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Store } from '../../store/store';
 import { isStopWord, stem, tokens } from '../text';
 import { asEpisode, asProposal, asSkill, normalizeKey, type EpisodeData, type SkillData } from './kinds';
@@ -7,9 +8,13 @@ import { parseSkillData, SKILL_LIMITS } from './skillSchemas';
 import type { SkillService } from './skillService';
 
 /**
- * Promotion from evidence: successful episodes of the same kind of task, run by more than one
- * executor and covered by no skill, become skill drafts. Nothing here saves a skill; the
+ * Promotion from evidence: successful episodes of the same kind of task, recorded by more than
+ * one author and covered by no skill, become skill drafts. Nothing here saves a skill; the
  * drafts go to the proposal queue for a person.
+ *
+ * Reproducibility counts the authors of the episode records (the identity the store writes
+ * as), not their `executor`: that is free text one caller sets, so one agent could claim
+ * three executors. The executor stays a label, kept in the draft's evidence.
  *
  * Same kind of task: two episodes share at least one tag and the Jaccard similarity of their
  * tasks' analysed term sets (stems, stop words dropped; src/core/text.ts) is at least
@@ -30,6 +35,8 @@ const NAME_WORDS = 4;
 
 export interface PromotionEpisode {
   id: string;
+  /** Who recorded it (the record's author): what reproducibility counts. */
+  author: string;
   data: EpisodeData;
 }
 
@@ -77,10 +84,26 @@ export function groupEpisodes(episodes: readonly PromotionEpisode[], similarity 
   return [...groups.values()];
 }
 
-/** Pure: whether a group is evidence enough — minSuccesses successes from at least two executors. */
+/** Pure: whether a group is evidence enough — minSuccesses successes recorded by at least two authors. */
 export function isPromotable(group: readonly PromotionEpisode[], minSuccesses: number): boolean {
   const ok = group.filter((e) => e.data.outcome === 'success');
-  return ok.length >= minSuccesses && new Set(ok.map((e) => normalizeKey(e.data.executor))).size >= 2;
+  return ok.length >= minSuccesses && new Set(ok.map((e) => normalizeKey(e.author))).size >= 2;
+}
+
+/** A fixed namespace for draftProposalId (a random UUID chosen once). */
+const DRAFT_NAMESPACE = Buffer.from('7d0b5c1e4a2f4e8b9c3d6f1a2b3c4d5e', 'hex');
+
+/**
+ * The proposal id of a draft: a name-based UUID (version 5, SHA-1) of its sorted evidence
+ * episode ids. Two promotion runs that draft the same group at once propose under the same
+ * id, and the second finds the first instead of queueing a duplicate.
+ */
+export function draftProposalId(episodeIds: readonly string[]): string {
+  const hash = createHash('sha1').update(DRAFT_NAMESPACE).update([...episodeIds].sort().join('\n')).digest();
+  hash[6] = (hash[6]! & 0x0f) | 0x50;
+  hash[8] = (hash[8]! & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** The words most of the tasks share, in the order the earliest task says them. */
@@ -113,6 +136,7 @@ export function draftSkill(group: readonly PromotionEpisode[], taken: ReadonlySe
   let name = base;
   for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
   const executors = [...new Set(eps.map((e) => e.data.executor))];
+  const authors = new Set(eps.map((e) => normalizeKey(e.author))).size;
   const tags = [...eps[0]!.data.tags].filter((t) => eps.every((e) => e.data.tags.includes(t)));
   const triggers = [...new Map([words.join(' '), ...tasks].filter(Boolean).map((t) => [normalizeKey(t), clip(t.trim(), SKILL_LIMITS.phraseMax)])).values()];
   const toolCounts = counted(eps.flatMap((e) => [...new Set(e.data.tools)])).map(([tool, episodes]) => ({ tool, episodes }));
@@ -136,7 +160,7 @@ export function draftSkill(group: readonly PromotionEpisode[], taken: ReadonlySe
   }
   const draft: SkillData = {
     name,
-    description: clip(`${words.length ? `${capitalise(words.join(' '))}: d` : 'D'}rafted from ${eps.length} successful episodes by ${executors.length} executors${tags.length ? ` (${tags.join(', ')})` : ''}; review the steps and checks before approving.`, SKILL_LIMITS.descriptionMax),
+    description: clip(`${words.length ? `${capitalise(words.join(' '))}: d` : 'D'}rafted from ${eps.length} successful episodes recorded by ${authors} authors${tags.length ? ` (${tags.join(', ')})` : ''}; review the steps and checks before approving.`, SKILL_LIMITS.descriptionMax),
     trigger: triggers.slice(0, MAX_TRIGGERS),
     preconditions: [],
     tools: toolCounts.slice(0, SKILL_LIMITS.toolsMax).map((t) => clip(t.tool, SKILL_LIMITS.toolMax)),
@@ -194,7 +218,7 @@ export async function findPromotions(
   const minSuccesses = Math.max(1, options.minSuccesses ?? DEFAULT_MIN_SUCCESSES);
   const max = options.maxEpisodes ?? DEFAULT_MAX_EPISODES;
   const rows = await readAll(store.records, { kind: 'episode', status: ['success'] }, max);
-  const episodes: PromotionEpisode[] = rows.map((r) => ({ id: r.id, data: asEpisode(r) }));
+  const episodes: PromotionEpisode[] = rows.map((r) => ({ id: r.id, author: r.author, data: asEpisode(r) }));
   const live = (await skills.liveRecords()).map(asSkill);
   const taken = new Set(live.map((s) => s.name));
   const drafts = await proposedDrafts(store);

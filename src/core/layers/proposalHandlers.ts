@@ -4,7 +4,7 @@ import type { MemoryService } from '../memoryService';
 import { assertNoSecret } from '../secrets';
 import { isStopWord, words } from '../text';
 import { asSkill } from './kinds';
-import type { Duplicate, ProposalTargetHandler } from './proposalService';
+import { byEarlierAttempt, type ApplyRequest, type Duplicate, type ProposalTargetHandler } from './proposalTargets';
 import { jaccard, skillTerms, termSet } from './skillMatch';
 import { canonicalSkill } from './skillSchemas';
 import { SkillService } from './skillService';
@@ -17,6 +17,8 @@ import { SkillService } from './skillService';
  */
 export const NEAR_DUPLICATE = 0.6;
 const MAX_DUPLICATES = 5;
+/** Most memories changed since an interrupted approval that are examined for the one it created. */
+const RECOVERY_SCAN_MAX = 1000;
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
@@ -24,11 +26,17 @@ function top(d: Duplicate[]): Duplicate[] {
   return d.filter((x) => x.similarity >= NEAR_DUPLICATE).sort((a, b) => b.similarity - a.similarity).slice(0, MAX_DUPLICATES);
 }
 
-/** Skill proposals: the payload is the skill (YAML text or data); approving saves it (a new skill or the next version of its name). */
+/**
+ * Skill proposals: the payload is the skill (YAML text or data); approving saves it (a new
+ * skill or the next version of its name). The proposal is pinned to the version of the live
+ * skill of that name when proposed (or to "none"), so approving after someone changed it, or
+ * after the name was taken, is a conflict rather than an overwrite. The version it writes
+ * carries the proposal id, so a retried approval finds it.
+ */
 export function skillProposalHandler(skills: SkillService): ProposalTargetHandler {
   return {
     async validate(payload, action, targetId) {
-      const data = SkillService.validate(payload);
+      const { data, evidenceGiven } = SkillService.parse(payload);
       const live = await skills.liveRecords();
       const same = live.find((r) => asSkill(r).name === data.name);
       const warnings: string[] = [];
@@ -38,8 +46,11 @@ export function skillProposalHandler(skills: SkillService): ProposalTargetHandle
         if (asSkill(target).name !== data.name) throw new ValidationError('payload.name', `is "${data.name}" but the skill to change is "${asSkill(target).name}"; renaming is a new skill`);
       }
       if (same) {
+        // Saving a skill without evidence keeps the live version's (SkillService.save); compare what would be stored.
+        const saved = canonicalSkill(asSkill(same));
+        const next = evidenceGiven ? data : { ...data, evidence: saved.evidence };
         warnings.push(
-          JSON.stringify(canonicalSkill(asSkill(same))) === JSON.stringify(data)
+          JSON.stringify(saved) === JSON.stringify(next)
             ? `identical to skill "${data.name}" version ${same.version}; approving changes nothing`
             : `skill "${data.name}" exists at version ${same.version}; approving saves version ${same.version + 1}`,
         );
@@ -49,11 +60,22 @@ export function skillProposalHandler(skills: SkillService): ProposalTargetHandle
         live.filter((r) => r !== same).map((r) => ({ kind: 'skill', id: r.id, similarity: round(jaccard(mine, skillTerms(asSkill(r)))), label: `${asSkill(r).name} v${r.version}` })),
       );
       const verb = same ? `new version of "${data.name}"` : `new skill "${data.name}"`;
-      return { payload: data as unknown as Record<string, unknown>, summary: `skill: ${verb} — ${data.description}`.slice(0, 300), duplicates, warnings };
+      const { evidence: _omitted, ...withoutEvidence } = data;
+      return {
+        payload: (evidenceGiven ? data : withoutEvidence) as unknown as Record<string, unknown>,
+        summary: `skill: ${verb} — ${data.description}`.slice(0, 300),
+        duplicates,
+        warnings,
+        targetVersion: same?.version ?? null,
+      };
     },
-    async apply(payload, _action, _targetId, decidedBy) {
-      const saved = await skills.save(payload, { author: decidedBy });
+    async apply(r) {
+      const pin = r.targetVersion === undefined ? {} : { expectedVersion: r.targetVersion };
+      const saved = await skills.save(r.payload, { author: r.decidedBy, proposalId: r.proposalId, ...pin });
       return { id: saved.id };
+    },
+    async applied(r) {
+      return (await skills.approvedFrom(String(r.payload.name), r.proposalId)) ?? null;
     },
   };
 }
@@ -87,6 +109,37 @@ export function memoryProposalHandler(options: MemoryHandlerOptions): ProposalTa
       hits.filter((h) => h.id !== except).map((h) => ({ kind: 'memory', id: h.id, similarity: round(jaccard(mine, termSet(`${h.description}\n${h.tags.join(' ')}`))), label: h.description.slice(0, 120) })),
     );
   }
+  type Fields = { description?: string; tags?: string[]; content?: string };
+  const sameFields = (m: Required<Fields>, want: Fields) =>
+    (['description', 'tags', 'content'] as const).every((f) => want[f] === undefined || JSON.stringify(m[f]) === JSON.stringify(want[f]));
+  /** The memory an earlier attempt created: its first version written by an approver since the first claim, with the payload's fields. */
+  async function createdEarlier(r: ApplyRequest): Promise<{ id: string } | null> {
+    const mine = byEarlierAttempt(r);
+    const since = r.attempts[0]!.at;
+    for (const deleted of [false, true]) {
+      let cursor: string | undefined;
+      for (let scanned = 0; scanned < RECOVERY_SCAN_MAX; ) {
+        const page = await service.list({ deleted, limit: 100, ...(cursor ? { cursor } : {}) });
+        for (const m of page.items) {
+          if (m.changedAt < since) break;
+          const first = (await service.history({ id: m.id }))[0];
+          if (first && mine(first.author, first.changedAt) && sameFields(first, r.payload as Fields)) return { id: m.id };
+        }
+        scanned += page.items.length;
+        const last = page.items.at(-1);
+        if (!page.nextCursor || !last || last.changedAt < since) break;
+        cursor = page.nextCursor;
+      }
+    }
+    return null;
+  }
+  /** Whether an earlier attempt already made the edit: a later version than the pinned one, by an approver, with the payload's fields. */
+  async function editedEarlier(r: ApplyRequest): Promise<{ id: string } | null> {
+    const mine = byEarlierAttempt(r);
+    const pinned = Number(r.payload.expectedVersion ?? 0);
+    const versions = await service.history({ id: r.targetId! });
+    return versions.some((v) => v.version > pinned && mine(v.author, v.changedAt) && sameFields(v, r.payload as Fields)) ? { id: r.targetId! } : null;
+  }
   function checkSecrets(f: { description?: string; tags?: string[]; content?: string }): void {
     if (f.description !== undefined) assertNoSecret('payload.description', f.description);
     f.tags?.forEach((t, i) => assertNoSecret(`payload.tags[${i}]`, t));
@@ -113,15 +166,17 @@ export function memoryProposalHandler(options: MemoryHandlerOptions): ProposalTa
       const warnings = changed.length ? [] : [`memory ${id} already holds these values; approving changes nothing`];
       return {
         payload: pinned,
+        targetVersion: pinned.expectedVersion,
         summary: `memory: edit ${id.slice(0, 8)} "${cur.description}" (${changed.join(', ') || 'no change'})`.slice(0, 300),
         duplicates: await duplicatesOf(fields.description ?? cur.description, fields.tags ?? cur.tags, id),
         warnings,
       };
     },
-    async apply(payload, action, targetId, decidedBy) {
-      if (action === 'create') return writer(decidedBy).create(payload);
-      await writer(decidedBy).edit({ ...payload, id: targetId });
-      return { id: targetId! };
+    async apply(r) {
+      if (r.action === 'create') return writer(r.decidedBy).create(r.payload);
+      await writer(r.decidedBy).edit({ ...r.payload, id: r.targetId });
+      return { id: r.targetId! };
     },
+    applied: (r) => (r.action === 'create' ? createdEarlier(r) : editedEarlier(r)),
   };
 }

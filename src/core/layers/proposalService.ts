@@ -5,26 +5,8 @@ import type { Store } from '../../store/store';
 import { parseInput } from '../contract/validate';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { asProposal, normalizeKey, proposalColumns, type ProposalData, type ProposalState, type ProposalTarget } from './kinds';
-import { decodeRecordCursor, encodeRecordCursor, Writer } from './recordRows';
-
-export type ProposalAction = ProposalData['action'];
-export type Duplicate = ProposalData['validation']['duplicates'][number];
-
-/**
- * What the queue needs of a target (fact, skill, memory): validation exactly as a direct write
- * would do it (schema, ontology, secrets; throwing refuses the proposal), near-duplicates, and
- * the write itself, done when a person approves.
- */
-export interface ProposalTargetHandler {
-  /** Validates the payload; throws the target's typed error to refuse. The returned payload is what is queued. */
-  validate(
-    payload: unknown,
-    action: ProposalAction,
-    targetId: string | null,
-  ): Promise<{ payload: Record<string, unknown>; summary: string; duplicates: Duplicate[]; warnings: string[] }>;
-  /** Performs the write on approval, recorded with `decidedBy` as its author; returns the written item's id. */
-  apply(payload: Record<string, unknown>, action: ProposalAction, targetId: string | null, decidedBy: string): Promise<{ id: string }>;
-}
+import type { ApplyRequest, Duplicate, ProposalTargetHandler } from './proposalTargets';
+import { assertNoSecrets, decodeRecordCursor, encodeRecordCursor, Writer } from './recordRows';
 
 export interface ProposalServiceOptions {
   /** The targets this queue accepts; a proposal for another target is refused. */
@@ -60,7 +42,16 @@ export interface DecideResult {
   at: string;
   /** The id of what approving wrote; null for a rejection. */
   resultId: string | null;
+  /** Said when approving completed an interrupted approval whose write had already happened. */
+  note?: string;
 }
+
+/**
+ * How long an approval may hold its claim without recording a result before it counts as
+ * interrupted (a crash, a lost connection): after that, approving again completes it. Writing
+ * the item is one store write, so a live approval finishes well within this.
+ */
+export const APPROVAL_STALE_MS = 60_000;
 
 const TARGETS = ['fact', 'skill', 'memory'] as const;
 const Who = z.string({ error: 'say who (an author name)' }).trim().min(1, { error: 'say who (an author name)' }).max(200);
@@ -123,17 +114,30 @@ export class ProposalService {
 
   /** Validates through the target's handler (a refusal queues nothing), then queues the proposal as pending. */
   async propose(input: unknown): Promise<ProposeResult> {
+    const { proposal: p } = await this.queue(input, randomUUID());
+    return { proposalId: p.id, status: 'pending', summary: p.summary, duplicates: p.validation.duplicates, warnings: p.validation.warnings };
+  }
+
+  /**
+   * As propose, under an id the caller derives from what is proposed (a promotion draft's
+   * evidence): proposing the same again, even concurrently, finds the first and queues nothing.
+   */
+  async proposeOnce(id: string, input: unknown): Promise<{ proposal: ProposalView; queued: boolean }> {
+    return this.queue(input, parseInput(Id, id));
+  }
+
+  private async queue(input: unknown, id: string): Promise<{ proposal: ProposalView; queued: boolean }> {
     const p = parseInput(ProposeInput, input);
     const targetId = p.targetId ?? null;
     const checked = await this.handler(p.target).validate(p.payload, p.action, targetId);
-    const id = randomUUID();
     const data: ProposalData = {
-      target: p.target, action: p.action, targetId, payload: checked.payload, summary: checked.summary,
-      proposedBy: p.proposedBy, proposedAt: this.now().toISOString(),
+      target: p.target, action: p.action, targetId, ...(checked.targetVersion === undefined ? {} : { targetVersion: checked.targetVersion }),
+      payload: checked.payload, summary: checked.summary, proposedBy: p.proposedBy, proposedAt: this.now().toISOString(),
       validation: { duplicates: checked.duplicates, warnings: checked.warnings }, decision: null,
     };
-    await this.store.records.write(`proposal:${id}`, () => [this.row(undefined, id, 1, data, p.proposedBy)]);
-    return { proposalId: id, status: 'pending', summary: checked.summary, duplicates: checked.duplicates, warnings: checked.warnings };
+    const [row] = await this.store.records.write(`proposal:${id}`, async (reader) =>
+      (await reader.get('proposal', id)) ? [] : [this.row(undefined, id, 1, data, p.proposedBy)]);
+    return row ? { proposal: ProposalService.view(row), queued: true } : { proposal: await this.get(id), queued: false };
   }
 
   /** Proposals, most recently changed first, filtered by state and target. */
@@ -170,28 +174,47 @@ export class ProposalService {
     }
   }
 
-  /** One decision version under the proposal's scope; refuses unless `expect` holds of the current one. */
-  private async transition(id: string, who: string, change: (cur: StoredRecord, data: ProposalData) => ProposalData): Promise<StoredRecord> {
+  /** One decision version under the proposal's scope; `change` throws to refuse, or returns null to write nothing. */
+  private async transition(id: string, who: string, change: (cur: StoredRecord, data: ProposalData) => ProposalData | null): Promise<StoredRecord | undefined> {
     const [row] = await this.store.records.write(`proposal:${id}`, async (reader) => {
       const cur = await reader.get('proposal', id);
       if (!cur || cur.deletedAt) throw new NotFoundError(`proposal ${id} does not exist; list the pending proposals to find one`);
       const next = change(cur, asProposal(cur));
-      return [this.row(cur, id, (await reader.maxVersion('proposal', id)) + 1, next, who)];
+      return next ? [this.row(cur, id, (await reader.maxVersion('proposal', id)) + 1, next, who)] : [];
     });
-    return row!;
+    return row;
   }
 
-  private static pending(id: string, cur: StoredRecord, d: ProposalData): void {
-    if (d.decision) {
-      throw new ConflictError(`proposal ${id} was already ${d.decision.state} by ${d.decision.by} at ${d.decision.at}; a decision is final`, cur.version);
+  /** Refuses a decision unless the proposal is pending (or, for `approve`, an approval that was interrupted). */
+  private undecided(id: string, cur: StoredRecord, d: ProposalData, approve: boolean): void {
+    const dec = d.decision;
+    if (!dec) return;
+    if (dec.state === 'approved' && dec.resultId === null) {
+      const after = new Date(Date.parse(dec.at) + APPROVAL_STALE_MS);
+      if (approve && this.now() >= after) return;
+      throw new ConflictError(
+        `proposal ${id} is being approved by ${dec.by} since ${dec.at} and its result is not recorded yet; ` +
+          `if that approval was interrupted, approve it again${this.now() >= after ? '' : ` after ${after.toISOString()}`} to complete it (what it wrote is not written twice)`,
+        cur.version,
+      );
     }
+    throw new ConflictError(`proposal ${id} was already ${dec.state} by ${dec.by} at ${dec.at}; a decision is final`, cur.version);
+  }
+
+  /** Every approval claim of a proposal, oldest first (a claim is a version approved without a result). */
+  private async attempts(id: string): Promise<Array<{ by: string; at: string }>> {
+    return (await this.store.records.history('proposal', id))
+      .map((r) => asProposal(r).decision)
+      .flatMap((dec) => (dec?.state === 'approved' && dec.resultId === null ? [{ by: dec.by, at: dec.at }] : []));
   }
 
   /**
    * Approves: claims the decision first (so a racing second approval is a conflict and the
    * write happens once), applies the payload through the target's handler, then records what
    * it wrote. If the write is refused (say the item changed since), the proposal returns to
-   * pending with the reason among its warnings, and the error is thrown.
+   * pending with the reason among its warnings, and the error is thrown. An approval
+   * interrupted after its claim (no result recorded after APPROVAL_STALE_MS) is completed by
+   * approving again: the handler first looks for what an earlier attempt wrote.
    */
   async approve(input: unknown): Promise<DecideResult> {
     const a = parseInput(ApproveInput, input);
@@ -199,36 +222,45 @@ export class ProposalService {
     this.checkApprover(before.target, a.by);
     const handler = this.handler(before.target);
     const at = this.now().toISOString();
-    const claimed = await this.transition(a.id, a.by, (cur, d) => {
-      ProposalService.pending(a.id, cur, d);
+    const claimed = (await this.transition(a.id, a.by, (cur, d) => {
+      this.undecided(a.id, cur, d, true);
       return { ...d, decision: { state: 'approved', by: a.by, at, reason: '', resultId: null } };
-    });
+    }))!;
     const data = asProposal(claimed);
+    const attempts = await this.attempts(a.id);
+    const request: ApplyRequest = {
+      proposalId: a.id, payload: data.payload, action: data.action, targetId: data.targetId, targetVersion: data.targetVersion,
+      decidedBy: a.by, attempts,
+    };
+    let earlier: { id: string } | null = null;
     let result: { id: string };
     try {
-      result = await handler.apply(data.payload, data.action, data.targetId, a.by);
+      earlier = attempts.length > 1 ? await handler.applied(request) : null;
+      result = earlier ?? (await handler.apply(request));
     } catch (err) {
-      await this.transition(a.id, a.by, (_cur, d) => ({
+      await this.transition(a.id, a.by, (cur, d) => (cur.rowId !== claimed.rowId ? null : {
         ...d, decision: null,
         validation: { ...d.validation, warnings: [...d.validation.warnings, `approval by ${a.by} at ${at} failed: ${(err as Error).message}`] },
       }));
       throw err;
     }
     await this.transition(a.id, a.by, (cur, d) => {
-      if (cur.rowId !== claimed.rowId) throw new ConflictError(`proposal ${a.id} changed while it was being approved`, cur.version);
+      if (cur.rowId !== claimed.rowId) throw new ConflictError(`proposal ${a.id} changed while it was being approved (${d.decision ? `claimed by ${d.decision.by} at ${d.decision.at}` : 'back to pending'})`, cur.version);
       return { ...d, decision: { ...d.decision!, resultId: result.id } };
     });
-    return { proposalId: a.id, state: 'approved', by: a.by, at, resultId: result.id };
+    const note = earlier ? `completed an interrupted approval: ${result.id} had already been written by it, and was not written again` : undefined;
+    return { proposalId: a.id, state: 'approved', by: a.by, at, resultId: result.id, ...(note ? { note } : {}) };
   }
 
   /** Rejects with a reason (required); nothing is written to the target. */
   async reject(input: unknown): Promise<DecideResult> {
     const r = parseInput(RejectInput, input);
+    assertNoSecrets({ reason: r.reason });
     const before = await this.get(r.id);
     this.checkApprover(before.target, r.by);
     const at = this.now().toISOString();
     await this.transition(r.id, r.by, (cur, d) => {
-      ProposalService.pending(r.id, cur, d);
+      this.undecided(r.id, cur, d, false);
       return { ...d, decision: { state: 'rejected', by: r.by, at, reason: r.reason, resultId: null } };
     });
     return { proposalId: r.id, state: 'rejected', by: r.by, at, resultId: null };

@@ -116,11 +116,17 @@ export function assertSkillHasNoSecret(d: SkillData): void {
   walk(d, '');
 }
 
+/** Whether the input names its evidence: a save that leaves it out keeps the previous version's. */
+export function givesEvidence(raw: unknown): boolean {
+  return raw !== null && typeof raw === 'object' && !Array.isArray(raw) && 'evidence' in raw;
+}
+
 /**
  * Validates a skill given as data (not YAML): the schema, then secrets. Returns the
- * canonical SkillData and the informational version it carried, if any.
+ * canonical SkillData, the informational version it carried, if any, and whether it gave
+ * its evidence (a missing `evidence` reads as empty lists here).
  */
-export function parseSkillData(input: unknown): { data: SkillData; version?: number } {
+export function parseSkillData(input: unknown): { data: SkillData; version?: number; evidenceGiven: boolean } {
   const result = SkillInputSchema.safeParse(input);
   if (!result.success) {
     const parts = result.error.issues.map((i) => {
@@ -133,5 +139,6 @@ export function parseSkillData(input: unknown): { data: SkillData; version?: num
   const { version, ...rest } = result.data;
   const data = canonicalSkill(rest);
   assertSkillHasNoSecret(data);
-  return version === undefined ? { data } : { data, version };
+  const evidenceGiven = givesEvidence(input);
+  return version === undefined ? { data, evidenceGiven } : { data, version, evidenceGiven };
 }

@@ -4,7 +4,7 @@ import type { RecordReader, StoredRecord } from '../../store/records';
 import type { Store } from '../../store/store';
 import { parseInput } from '../contract/validate';
 import { ConflictError, NotFoundError } from '../errors';
-import { asSkill as storedSkill, normalizeKey, skillColumns, type SkillData } from './kinds';
+import { asSkill as storedSkill, normalizeKey, skillColumns, type SkillData, type SkillRecordData } from './kinds';
 import { decodeRecordCursor, encodeRecordCursor, readAll, Writer } from './recordRows';
 import { matchSkill, RELEVANCE_FLOOR, termSet } from './skillMatch';
 import { outcomeWindows, skillEpisodeSamples, type OutcomeStats } from './skillOutcomes';
@@ -62,7 +62,14 @@ export const FindSkillsInput = z.strictObject({
   limit: z.number().int().min(1).max(20, { error: 'limit is at most 20' }).optional(),
 });
 const ListSkillsInput = z.strictObject({ limit: z.number().int().min(1).max(1000).optional(), cursor: z.string().max(500).optional(), deleted: z.boolean().optional() });
-const SaveOptions = z.strictObject({ expectedVersion: VersionNo.optional(), author: z.string().trim().min(1).max(200).optional() });
+const SaveOptions = z.strictObject({
+  /** The live version the save is meant to follow; null: there must be no live skill of that name. */
+  expectedVersion: VersionNo.nullable().optional(),
+  author: z.string().trim().min(1).max(200).optional(),
+  /** The proposal whose approval writes this version (kept with the version, so a retried approval finds it). */
+  proposalId: z.uuid().optional(),
+});
+const DeleteOptions = z.strictObject({ expectedVersion: VersionNo.optional() });
 
 /** A stored skill in its canonical key order (PostgreSQL's jsonb does not keep the order it was given). */
 const asSkill = (r: StoredRecord): SkillData => canonicalSkill(storedSkill(r));
@@ -108,40 +115,63 @@ export class SkillService {
 
   /** Validates a skill as YAML text or data; throws ValidationError / SecretError with the reason. */
   static validate(input: unknown): SkillData {
-    return (typeof input === 'string' ? parseSkillYaml(input) : parseSkillData(input)).data;
+    return SkillService.parse(input).data;
+  }
+
+  /** As validate, and whether the input gave its evidence (without it, `data.evidence` is empty lists). */
+  static parse(input: unknown): { data: SkillData; evidenceGiven: boolean } {
+    return typeof input === 'string' ? parseSkillYaml(input) : parseSkillData(input);
+  }
+
+  private static conflict(name: string, expected: number | null, live: StoredRecord | undefined): ConflictError {
+    if (expected === null) {
+      return new ConflictError(`skill "${name}" exists (version ${live!.version}, saved by ${live!.author} at ${live!.changedAt}), but this save was meant to create it; read it and save a new version of it, or choose another name`, live!.version);
+    }
+    return new ConflictError(
+      live
+        ? `skill "${name}" is at version ${live.version}, not ${expected}: someone changed it since you read it; read it again and re-apply your change`
+        : `skill "${name}" has no live version (expected ${expected}); save without expectedVersion to create it`,
+      live?.version,
+    );
   }
 
   /**
    * Creates the skill, or the next version of the skill with its name. With `expectedVersion`
-   * the save is refused unless that is still the live version. Saving unchanged data writes nothing.
+   * the save is refused unless that is still the live version (null: unless there is none).
+   * An input without `evidence` keeps the previous version's. Saving unchanged data writes nothing.
    */
-  async save(input: unknown, options: { expectedVersion?: number; author?: string } = {}): Promise<SaveResult> {
-    const data = SkillService.validate(input);
+  async save(input: unknown, options: { expectedVersion?: number | null; author?: string; proposalId?: string } = {}): Promise<SaveResult> {
+    const parsed = SkillService.parse(input);
     const opts = parseInput(SaveOptions, options);
+    const name = parsed.data.name;
     let result: SaveResult | undefined;
-    await this.store.records.write(`skill:${data.name}`, async (reader) => {
-      const cur = await SkillService.byName(reader, data.name);
+    await this.store.records.write(`skill:${name}`, async (reader) => {
+      const cur = await SkillService.byName(reader, name);
       const live = cur && !cur.deletedAt ? cur : undefined;
-      if (opts.expectedVersion !== undefined && opts.expectedVersion !== live?.version) {
-        throw new ConflictError(
-          live
-            ? `skill "${data.name}" is at version ${live.version}, not ${opts.expectedVersion}: someone changed it since you read it; read it again and re-apply your change`
-            : `skill "${data.name}" has no live version (expected ${opts.expectedVersion}); save without expectedVersion to create it`,
-          live?.version,
-        );
-      }
+      if (opts.expectedVersion !== undefined && opts.expectedVersion !== (live?.version ?? null)) throw SkillService.conflict(name, opts.expectedVersion, live);
+      // A document that leaves evidence out (say, written by hand) must not erase the episodes the skill came from.
+      const data = parsed.evidenceGiven || !cur ? parsed.data : { ...parsed.data, evidence: asSkill(cur).evidence };
       if (live && JSON.stringify(asSkill(live)) === JSON.stringify(data)) {
-        result = { id: live.id, name: data.name, version: live.version, changed: false };
+        result = { id: live.id, name, version: live.version, changed: false };
         return [];
       }
       const id = cur?.id ?? randomUUID();
       const version = cur ? (await reader.maxVersion('skill', id)) + 1 : 1;
       const op = !cur ? 'create' : cur.deletedAt ? 'restore' : 'edit';
-      const row = this.writer.row('skill', id, version, op, skillColumns(data), data, cur);
-      result = { id, name: data.name, version, changed: true };
+      const stored: SkillRecordData = opts.proposalId ? { ...data, proposalId: opts.proposalId } : data;
+      const row = this.writer.row('skill', id, version, op, skillColumns(data), stored, cur);
+      result = { id, name, version, changed: true };
       return [opts.author ? { ...row, author: opts.author } : row];
     });
     return result!;
+  }
+
+  /** The version of skill `name` that approving `proposalId` wrote, if any (a retried approval must not write it twice). */
+  async approvedFrom(name: string, proposalId: string): Promise<{ id: string; version: number } | undefined> {
+    const cur = await SkillService.byName(this.store.records, name);
+    if (!cur) return undefined;
+    const found = (await this.store.records.history('skill', cur.id)).find((r) => storedSkill(r).proposalId === proposalId);
+    return found && { id: found.id, version: found.version };
   }
 
   /** The live skill (or one of its versions), with the outcomes of the episodes that followed that version. */
@@ -205,7 +235,7 @@ export class SkillService {
   /** Soft delete: a new version with deletedAt set; the name is free for a new skill afterwards. */
   async delete(name: string, options: { expectedVersion?: number } = {}): Promise<{ id: string; name: string; version: number; deletedAt: string }> {
     const n = parseInput(SkillName, name);
-    const opts = parseInput(SaveOptions, options);
+    const opts = parseInput(DeleteOptions, options);
     const [row] = await this.store.records.write(`skill:${n}`, async (reader) => {
       const cur = await SkillService.byName(reader, n);
       if (!cur || cur.deletedAt) throw new NotFoundError(`skill "${n}" does not exist or is already deleted`);

@@ -1,7 +1,7 @@
 import * as YAML from 'yaml';
 import { SecretError, ValidationError } from '../errors';
 import type { SkillData } from './kinds';
-import { assertSkillHasNoSecret, canonicalSkill, pathOf, ruleOf, SKILL_LIMITS, SkillInputSchema } from './skillSchemas';
+import { assertSkillHasNoSecret, canonicalSkill, givesEvidence, pathOf, ruleOf, SKILL_LIMITS, SkillInputSchema } from './skillSchemas';
 
 /**
  * A skill as the YAML document a person edits and exports:
@@ -23,6 +23,8 @@ import { assertSkillHasNoSecret, canonicalSkill, pathOf, ruleOf, SKILL_LIMITS, S
 export interface ParsedSkill {
   data: SkillData;
   version?: number;
+  /** Whether the document has an `evidence:` key (without one, `data.evidence` holds empty lists). */
+  evidenceGiven: boolean;
 }
 
 function lineOf(counter: YAML.LineCounter, offset: number | undefined): number {
@@ -80,7 +82,8 @@ export function parseSkillYaml(text: string): ParsedSkill {
     const path = err.field.split(/[.[\]]+/).filter(Boolean).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
     throw new SecretError(`line ${lineOfPath(doc, counter, path)}: ${err.field}`, err.kind, err.line);
   }
-  return version === undefined ? { data } : { data, version };
+  const evidenceGiven = givesEvidence(raw);
+  return version === undefined ? { data, evidenceGiven } : { data, version, evidenceGiven };
 }
 
 /**

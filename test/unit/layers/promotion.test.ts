@@ -4,7 +4,11 @@ import { SkillService } from '../../../src/core/layers/skillService';
 import { BACKENDS, openService, prepareBackend } from '../../helpers/builders';
 import { episode, skill, writeEpisodes } from './skillHelpers';
 
-const ep = (id: string, over: Parameters<typeof episode>[0] = {}): PromotionEpisode => ({ id, data: episode(over) });
+/** An episode as promotion reads it; recorded by its executor unless `author` says who recorded it. */
+const ep = (id: string, over: Parameters<typeof episode>[0] = {}, author?: string): PromotionEpisode => {
+  const data = episode(over);
+  return { id, author: author ?? data.executor, data };
+};
 
 /** Three successes of one kind of task, by two executors, with what failed on the way. */
 function flakyTests() {
@@ -26,16 +30,22 @@ describe('promotion grouping (pure)', () => {
     assert.deepEqual(groups.map((g) => g.map((e) => e.id)).sort(), [['a', 'b'], ['c'], ['d']]);
   });
 
-  it('needs minSuccesses successes from at least two executors', () => {
+  it('needs minSuccesses successes recorded by at least two authors', () => {
     const two = [ep('a'), ep('b', { executor: 'copilot' })];
     assert.equal(isPromotable(two, 3), false);
-    assert.equal(isPromotable([...two.map((e) => ({ ...e, data: { ...e.data, executor: 'ana' } })), ep('c', { executor: 'ANA' })], 3), false, 'one executor (case-insensitive)');
+    assert.equal(isPromotable([...two.map((e) => ({ ...e, author: 'ana' })), ep('c', {}, 'ANA')], 3), false, 'one author (case-insensitive)');
     assert.equal(isPromotable([...two, ep('c')], 3), true);
     assert.equal(isPromotable([...two, ep('c', { outcome: 'failure' })], 3), false);
   });
 
+  it('counts who recorded the episodes, not the executor they name: one author cannot fake reproducibility', () => {
+    const spoofed = [ep('a', { executor: 'ana' }, 'mallory'), ep('b', { executor: 'bo' }, 'mallory'), ep('c', { executor: 'copilot' }, 'Mallory')];
+    assert.equal(isPromotable(spoofed, 3), false);
+    assert.equal(isPromotable([...spoofed.slice(0, 2), ep('c', { executor: 'mallory' }, 'bo@example.com')], 3), true, 'two authors, whatever the executors say');
+  });
+
   it('drafts a valid skill: name from common words, triggers, tools with counts, steps, failures, evidence', () => {
-    const group = flakyTests().map((d, i) => ({ id: `e${i}`, data: d }));
+    const group = flakyTests().map((d, i) => ({ id: `e${i}`, author: d.executor, data: d }));
     const d = draftSkill(group, new Set(['fix-flaky-test-ci']));
     assert.equal(d.data.name, 'fix-flaky-test-ci-2', 'a taken name gets a suffix');
     assert.equal(d.data.trigger[0], 'fix flaky test ci');
@@ -51,7 +61,7 @@ describe('promotion grouping (pure)', () => {
   });
 
   it('a skill covers a group when its evidence lists an episode or it matches most tasks', () => {
-    const group = flakyTests().map((d, i) => ({ id: `e${i}`, data: d }));
+    const group = flakyTests().map((d, i) => ({ id: `e${i}`, author: d.executor, data: d }));
     const unrelated = { ...skill(), preconditions: [], failure_handling: [], evidence: { episodes: [], executors: [] } };
     assert.equal(coveringSkill(group, [unrelated]), undefined);
     assert.equal(coveringSkill(group, [{ ...unrelated, evidence: { episodes: ['e1'], executors: [] } }])?.name, 'deploy-preview');
@@ -75,15 +85,17 @@ for (const backend of BACKENDS) describe(`findPromotions [${backend}] (drafts fr
     await store.close();
   });
 
-  it('three successes by one executor give nothing; failures do not count', async () => {
+  it('three successes recorded by one author give nothing, whatever executors they name; failures do not count', async () => {
     const { store, skills } = await open();
     await writeEpisodes(store, flakyTests().map((e) => ({ ...e, executor: 'ana@example.com' })));
     await writeEpisodes(store, [episode({ task: 'Fix the flaky login test in CI', executor: 'bo', outcome: 'failure' })]);
     assert.deepEqual((await findPromotions(store, skills)).drafts, []);
+    await writeEpisodes(store, [episode({ task: 'Fix the flaky search test in CI', executor: 'bo' }), episode({ task: 'Fix the flaky cart test in CI', executor: 'copilot' })], 'ana@example.com');
+    assert.deepEqual((await findPromotions(store, skills)).drafts, [], 'five successes, three executors named, one author');
     await store.close();
   });
 
-  it('three successes by two executors give one draft with the episode ids, tools and failures, and save nothing', async () => {
+  it('three successes by two authors give one draft with the episode ids, tools and failures, and save nothing', async () => {
     const { store, skills } = await open();
     const ids = await writeEpisodes(store, flakyTests());
     await writeEpisodes(store, [episode({ task: 'Upgrade the login page design', executor: 'bo' })]);

@@ -100,11 +100,50 @@ for (const backend of BACKENDS) describe(`ProposalService [${backend}] (propose 
     await store.close();
   });
 
+  it('a skill proposal is pinned to the live version: approving after someone changed the skill is a conflict, and it goes back to pending', async () => {
+    const { store, skills, proposals } = await open();
+    await skills.save(skill());
+    const p = await proposals.propose({ target: 'skill', payload: skill({ tools: ['gh', 'curl'] }), proposedBy: 'copilot' });
+    assert.equal((await proposals.get(p.proposalId)).targetVersion, 1);
+    await skills.save(skill({ description: 'Someone else improved it meanwhile' }));
+    await rejects(proposals.approve({ id: p.proposalId, by: 'ana' }), ConflictError, /is at version 2, not 1/);
+    const back = await proposals.get(p.proposalId);
+    assert.equal(back.state, 'pending');
+    assert.match(back.validation.warnings.at(-1)!, /approval by ana .* failed: .*version 2, not 1/);
+    const live = await skills.read({ name: 'deploy-preview' });
+    assert.deepEqual([live.version, live.data.description, live.data.tools], [2, 'Someone else improved it meanwhile', ['gh']], 'the newer edit was not overwritten');
+    await store.close();
+  });
+
+  it('a proposal for a new skill (a promotion draft) whose name was taken meanwhile is a conflict, not a new version of that skill', async () => {
+    const { store, skills, proposals } = await open();
+    const p = await proposals.propose({ target: 'skill', payload: skill(), proposedBy: 'promotion from episodes' });
+    assert.equal((await proposals.get(p.proposalId)).targetVersion, null);
+    await skills.save(skill({ description: 'Another playbook that took the name' }), { author: 'bo' });
+    await rejects(proposals.approve({ id: p.proposalId, by: 'ana' }), ConflictError, /skill "deploy-preview" exists \(version 1, saved by bo at .*\), but this save was meant to create it/);
+    assert.equal((await proposals.get(p.proposalId)).state, 'pending');
+    assert.deepEqual((await skills.history('deploy-preview')).map((h) => h.data.description), ['Another playbook that took the name']);
+    await store.close();
+  });
+
+  it('a skill proposal without evidence keeps the live skill’s evidence when approved', async () => {
+    const { store, skills, proposals } = await open();
+    const evidence = { episodes: ['e1', 'e2', 'e3'], executors: ['ana', 'bo'] };
+    await skills.save(skill({ evidence }));
+    const p = await proposals.propose({ target: 'skill', payload: skill({ tools: ['gh', 'curl'] }), proposedBy: 'copilot' });
+    await proposals.approve({ id: p.proposalId, by: 'ana' });
+    const live = await skills.read({ name: 'deploy-preview' });
+    assert.deepEqual([live.version, live.data.tools, live.data.evidence], [2, ['gh', 'curl'], evidence]);
+    await store.close();
+  });
+
   it('reject needs a reason and records it; nothing is written to the target', async () => {
     const { store, service, proposals } = await open();
     const p = await proposals.propose({ target: 'memory', payload: memory(), proposedBy: 'copilot' });
     await rejects(proposals.reject({ id: p.proposalId, by: 'ana@example.com' }), ValidationError, /reason: is missing — say why/);
     await rejects(proposals.reject({ id: p.proposalId, by: 'ana@example.com', reason: '  ' }), ValidationError, /reason: is missing — say why/);
+    await rejects(proposals.reject({ id: p.proposalId, by: 'ana@example.com', reason: `it leaks ${'ghp_' + 'c'.repeat(36)}` }), SecretError, /reason.*GitHub token/);
+    assert.equal((await proposals.get(p.proposalId)).state, 'pending', 'a reason holding a secret records nothing');
     const r = await proposals.reject({ id: p.proposalId, by: 'ana@example.com', reason: 'Already covered by the build cache note' });
     const got = await proposals.get(p.proposalId);
     assert.deepEqual(got.decision, { state: 'rejected', by: 'ana@example.com', at: r.at, reason: 'Already covered by the build cache note', resultId: null });

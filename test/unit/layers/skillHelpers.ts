@@ -54,11 +54,14 @@ export function episode(over: Partial<EpisodeData> = {}): EpisodeData {
   };
 }
 
-/** Writes episodes straight into the record store, as the episode service would. Returns their ids. */
-export async function writeEpisodes(store: Store, episodes: EpisodeData[]): Promise<string[]> {
+/**
+ * Writes episodes straight into the record store, as the episode service would, recorded by
+ * `author` (default: each episode's executor, as when executors record their own). Returns their ids.
+ */
+export async function writeEpisodes(store: Store, episodes: EpisodeData[], author?: string): Promise<string[]> {
   const rows: StoredRecord[] = episodes.map((d, i) => ({
     rowId: randomUUID(), kind: 'episode', id: randomUUID(), version: 1, op: 'create', ...episodeColumns(d),
-    data: d as unknown as Record<string, unknown>, changedAt: new Date(Date.parse(d.timestamp) + i).toISOString(), deletedAt: null, author: d.executor,
+    data: d as unknown as Record<string, unknown>, changedAt: new Date(Date.parse(d.timestamp) + i).toISOString(), deletedAt: null, author: author ?? d.executor,
   }));
   await store.records.write('episode:test', () => rows);
   return rows.map((r) => r.id);

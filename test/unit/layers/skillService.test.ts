@@ -53,6 +53,30 @@ for (const backend of BACKENDS) describe(`SkillService [${backend}] (versioned Y
     await store.close();
   });
 
+  it('expectedVersion null means "create": refused when a live skill has the name', async () => {
+    const { skills, store } = await open();
+    await rejects(skills.save(skill(), { expectedVersion: null }).then(() => skills.save(skill({ tools: ['curl'] }), { expectedVersion: null })), ConflictError, /skill "deploy-preview" exists \(version 1, saved by ana@example\.com at .*\), but this save was meant to create it/);
+    assert.deepEqual((await skills.read({ name: 'deploy-preview' })).data.tools, ['gh']);
+    await store.close();
+  });
+
+  it('a document without evidence keeps the evidence of the previous version; an explicit empty list clears it', async () => {
+    const { skills, store } = await open();
+    const ids = await writeEpisodes(store, [episode({ executor: 'ana' }), episode({ executor: 'bo' })]);
+    const evidence = { episodes: ids, executors: ['ana', 'bo'] };
+    await skills.save(skill({ evidence }));
+    const handEdited = SKILL_YAML.replace('name: fix-flaky-test', 'name: deploy-preview').replace(/evidence:\n(.*\n)*$/, '');
+    assert.ok(!handEdited.includes('evidence'));
+    const saved = await skills.save(handEdited);
+    assert.deepEqual([saved.version, saved.changed], [2, true]);
+    assert.deepEqual((await skills.read({ name: 'deploy-preview' })).data.evidence, evidence, 'a hand-written YAML does not erase where the skill came from');
+    assert.equal((await skills.save(skill())).changed, true, 'data without evidence keeps it too');
+    assert.deepEqual((await skills.read({ name: 'deploy-preview' })).data.evidence, evidence);
+    await skills.save(skill({ evidence: { episodes: [], executors: [] } }));
+    assert.deepEqual((await skills.read({ name: 'deploy-preview' })).data.evidence, { episodes: [], executors: [] });
+    await store.close();
+  });
+
   it('refuses invalid input with the reason and writes nothing', async () => {
     const { skills, store } = await open();
     await rejects(skills.save(SKILL_YAML.replace('    expect: the failure rate, e.g. 3/20 failed\n', '')), ValidationError, /^line 12: steps\[0\]\.expect is missing/);
