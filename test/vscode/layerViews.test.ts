@@ -1,0 +1,114 @@
+import { strict as assert } from 'node:assert';
+import * as vscode from 'vscode';
+import type { FactNode } from '../../src/vscode/layers/factsView';
+import { api, layers, skillYaml } from './layerSupport';
+import { until } from './seed';
+
+type Subject = Extract<FactNode, { kind: 'subject' }>;
+
+/** A tooltip's text as a person reads it (appendText writes spaces as &nbsp;). */
+const plain = (tip: vscode.TreeItem['tooltip']) => (tip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' ');
+
+/** The Facts view's group of `subject`, if listed. */
+async function subjectGroup(subject: string): Promise<Subject | undefined> {
+  const { layers: views } = await api();
+  return (await views.facts.getChildren()).find((n): n is Subject => n.kind === 'subject' && n.group.subject === subject);
+}
+
+describe('the Facts, Skills and Pending views', function () {
+  this.timeout(30_000);
+
+  after(async () => {
+    const { layers: views } = await api();
+    await views.facts.setShowInactive(false);
+  });
+
+  it('Facts: grouped by subject, "predicate → object" with status, confidence and verification; inactive facts only when asked', async () => {
+    const l = await layers();
+    const kept = await l.facts.assert({ subject: 'repo views-test', predicate: 'uses', object: 'pnpm', source: 'package.json', confidence: 0.8 });
+    const gone = await l.facts.assert({ subject: 'repo views-test', predicate: 'uses', object: 'yarn', source: 'old README', confidence: 0.4 });
+    await l.facts.verify({ id: kept.id, evidence: 'pnpm-lock.yaml is committed' });
+    await l.facts.retract({ id: gone.id, reason: 'moved to pnpm' });
+    const { layers: views } = await api();
+    views.facts.refresh();
+
+    const group = await subjectGroup('repo views-test');
+    assert.ok(group, 'the subject is listed');
+    const facts = await views.facts.getChildren(group);
+    assert.equal(facts.length, 1, 'the retracted fact is hidden');
+    const item = views.facts.getTreeItem(facts[0]!);
+    assert.equal(item.label, 'uses → pnpm');
+    assert.equal(item.description, '0.8 · verified');
+    assert.equal(item.contextValue, 'fact.active.verified');
+    assert.equal((item.iconPath as vscode.ThemeIcon).id, 'pass');
+    const tip = plain(item.tooltip);
+    for (const part of ['package.json', 'pnpm-lock.yaml is committed', 'Observed at', 'Asserted by']) assert.ok(tip.includes(part), `${part} missing from the tooltip:\n${tip}`);
+
+    await vscode.commands.executeCommand('agentMemory.showInactiveFacts');
+    const all = await views.facts.getChildren(await subjectGroup('repo views-test'));
+    assert.deepEqual(all.map((n) => n.kind === 'fact' && n.fact.state), ['active', 'retracted']);
+    assert.equal((views.facts.getTreeItem(all[1]!).iconPath as vscode.ThemeIcon).id, 'circle-slash');
+    await vscode.commands.executeCommand('agentMemory.hideInactiveFacts');
+  });
+
+  it('Facts: "Show Fact History" opens a read-only document of every version', async () => {
+    const l = await layers();
+    const f = await l.facts.assert({ subject: 'repo views-test', predicate: 'ci', object: 'github actions', source: '.github/workflows', confidence: 1 });
+    await l.facts.verify({ id: f.id, evidence: 'workflow runs on every push' });
+    await vscode.commands.executeCommand('agentMemory.showFactHistory', { id: f.id });
+    await until('the history document', () => vscode.window.activeTextEditor?.document.uri.scheme === 'agent-memory-view');
+    const textNow = vscode.window.activeTextEditor!.document.getText();
+    assert.match(textNow, /## Version 2 · edit · active/);
+    assert.match(textNow, /Verified by .* workflow runs on every push/);
+    assert.match(textNow, /## Version 1 · create · active/);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('Skills: name, version and the 30-day success rate of that version', async () => {
+    const l = await layers();
+    await l.skills.save(skillYaml('view-listed-skill', 'A skill the view test lists'));
+    const { layers: views } = await api();
+    const node = async () => (await views.skills.getChildren()).find((n) => n.name === 'view-listed-skill');
+    views.skills.refresh();
+    assert.equal(views.skills.getTreeItem((await node())!).description, 'v1 · no runs in 30 days');
+    for (const outcome of ['success', 'success', 'success', 'failure'] as const) {
+      await l.episodes.record({ task: 'Fix a flaky test with the skill', outcome, source: { type: 'chat', ref: 'views-test' }, skill: { name: 'view-listed-skill', version: 1 } });
+    }
+    const item = views.skills.getTreeItem((await node())!);
+    assert.equal(item.description, 'v1 · 75% of 4 in 30 days');
+    assert.equal(item.command?.arguments?.[0]?.toString(), 'agent-memory:/skills/view-listed-skill.yaml');
+  });
+
+  it('Pending: pending proposals with target and proposer, warnings in the tooltip, a badge with the count, and a preview', async () => {
+    const l = await layers();
+    const p = await l.proposals.propose({ target: 'fact', payload: { subject: 'repo views-test', predicate: 'uses', object: 'pnpm', source: 'lockfile', confidence: 0.9 }, proposedBy: 'views-test (agent)' });
+    const { layers: views } = await api();
+    views.pending.refresh();
+    const nodes = await views.pending.getChildren();
+    const node = nodes.find((n) => n.proposal.id === p.proposalId)!;
+    assert.ok(node, 'the proposal is listed');
+    const item = views.pending.getTreeItem(node);
+    assert.equal(item.description, 'fact · views-test (agent)');
+    assert.equal(item.contextValue, 'proposal.fact.create');
+    assert.match(plain(item.tooltip), /the same fact is stored/);
+    assert.equal(views.pending.view?.badge?.value, nodes.length);
+
+    const preview = await vscode.workspace.openTextDocument(vscode.Uri.parse(`agent-memory-view:/proposal/${p.proposalId}.md`));
+    assert.match(preview.getText(), /^# Pending fact proposal/);
+    assert.match(preview.getText(), /## What approving writes/);
+    assert.match(preview.getText(), /\| Object \| pnpm \|/);
+    assert.match(preview.getText(), /## Near-duplicates\n\n- fact `[0-9a-f-]{36}` \(similarity 1\)/);
+
+    await l.proposals.reject({ id: p.proposalId, by: 'views-test', reason: 'already known' });
+    views.pending.refresh();
+    assert.ok(!(await views.pending.getChildren()).some((n) => n.proposal.id === p.proposalId), 'a decided proposal leaves the view');
+  });
+
+  it('a scheduled forgetting run does nothing while the last run (of any window) is recent', async () => {
+    const l = await layers();
+    const before = (await l.lifecycle.reports({ limit: 100 })).length;
+    const { layers: views } = await api();
+    assert.equal(await views.forgetting.run('schedule'), undefined);
+    assert.equal((await l.lifecycle.reports({ limit: 100 })).length, before);
+  });
+});
