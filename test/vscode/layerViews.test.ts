@@ -99,6 +99,11 @@ describe('the Facts, Skills and Pending views', function () {
     assert.match(preview.getText(), /\| Object \| pnpm \|/);
     assert.match(preview.getText(), /## Near-duplicates\n\n- fact `[0-9a-f-]{36}` \(similarity 1\)/);
 
+    // A click opens it as rendered Markdown.
+    await vscode.commands.executeCommand('agentMemory.openProposal', node);
+    await until('the Markdown preview', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputWebview && /markdown/i.test(t.input.viewType)));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+
     await l.proposals.reject({ id: p.proposalId, by: 'views-test', reason: 'already known' });
     views.pending.refresh();
     assert.ok(!(await views.pending.getChildren()).some((n) => n.proposal.id === p.proposalId), 'a decided proposal leaves the view');

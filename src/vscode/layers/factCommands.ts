@@ -97,7 +97,7 @@ export function registerFactCommands(context: vscode.ExtensionContext, access: L
       const names = others.map((o) => `${o.object} (${o.source ?? '—'}, ${o.confidence ?? '—'})`).join('; ');
       const picks = [
         { label: vscode.l10n.t('Keep this one: {0}', f.object), detail: vscode.l10n.t('Retracts {0}', names), decision: 'keep-one' as const },
-        { label: vscode.l10n.t('Keep both'), detail: vscode.l10n.t('Both stay active; asserting them again does not dispute them'), decision: 'keep-both' as const },
+        { label: others.length === 1 ? vscode.l10n.t('Keep both') : vscode.l10n.t('Keep all {0}', others.length + 1), detail: vscode.l10n.t('Both stay active; asserting them again does not dispute them'), decision: 'keep-both' as const },
         { label: vscode.l10n.t('Retract all'), detail: vscode.l10n.t('Neither is believed'), decision: 'retract-all' as const },
       ];
       const pick = await vscode.window.showQuickPick(picks, { title: vscode.l10n.t('Resolve the dispute on "{0} {1}"', f.subject, f.predicate), placeHolder: vscode.l10n.t('This fact says {0}; the others say {1}', f.object, names) });
