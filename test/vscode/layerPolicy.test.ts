@@ -30,9 +30,9 @@ describe('the lifecycle policy from the settings and the store folder\'s policy.
 
   it('semantic.requireSource off lets a fact without a source through', async () => {
     const l = await layers();
-    await assert.rejects(l.facts.assert({ subject: 'policy-test', predicate: 'has', object: 'no source', confidence: 1 }), /semantic\.require_source/);
+    await assert.rejects(l.facts.assert({ subject: 'docs site', predicate: 'hosted_on', object: 'GitHub Pages', confidence: 1 }), /semantic\.require_source/);
     await settings().update('semantic.requireSource', false, vscode.ConfigurationTarget.Workspace);
-    assert.equal((await l.facts.assert({ subject: 'policy-test', predicate: 'has', object: 'no source', confidence: 1 })).outcome, 'created');
+    assert.equal((await l.facts.assert({ subject: 'docs site', predicate: 'hosted_on', object: 'GitHub Pages', confidence: 1 })).outcome, 'created');
   });
 
   it('a broken policy.yaml is reported with its line to whoever needs the policy', async () => {

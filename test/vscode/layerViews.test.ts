@@ -25,14 +25,14 @@ describe('the Facts, Skills and Pending views', function () {
 
   it('Facts: grouped by subject, "predicate → object" with status, confidence and verification; inactive facts only when asked', async () => {
     const l = await layers();
-    const kept = await l.facts.assert({ subject: 'repo views-test', predicate: 'uses', object: 'pnpm', source: 'package.json', confidence: 0.8 });
-    const gone = await l.facts.assert({ subject: 'repo views-test', predicate: 'uses', object: 'yarn', source: 'old README', confidence: 0.4 });
+    const kept = await l.facts.assert({ subject: 'web-app', predicate: 'uses', object: 'pnpm', source: 'package.json', confidence: 0.8 });
+    const gone = await l.facts.assert({ subject: 'web-app', predicate: 'uses', object: 'yarn', source: 'old README', confidence: 0.4 });
     await l.facts.verify({ id: kept.id, evidence: 'pnpm-lock.yaml is committed' });
     await l.facts.retract({ id: gone.id, reason: 'moved to pnpm' });
     const { layers: views } = await api();
     views.facts.refresh();
 
-    const group = await subjectGroup('repo views-test');
+    const group = await subjectGroup('web-app');
     assert.ok(group, 'the subject is listed');
     const facts = await views.facts.getChildren(group);
     assert.equal(facts.length, 1, 'the retracted fact is hidden');
@@ -45,7 +45,7 @@ describe('the Facts, Skills and Pending views', function () {
     for (const part of ['package.json', 'pnpm-lock.yaml is committed', 'Observed at', 'Asserted by']) assert.ok(tip.includes(part), `${part} missing from the tooltip:\n${tip}`);
 
     await vscode.commands.executeCommand('agentMemory.showInactiveFacts');
-    const all = await views.facts.getChildren(await subjectGroup('repo views-test'));
+    const all = await views.facts.getChildren(await subjectGroup('web-app'));
     assert.deepEqual(all.map((n) => n.kind === 'fact' && n.fact.state), ['active', 'retracted']);
     assert.equal((views.facts.getTreeItem(all[1]!).iconPath as vscode.ThemeIcon).id, 'circle-slash');
     await vscode.commands.executeCommand('agentMemory.hideInactiveFacts');
@@ -53,7 +53,7 @@ describe('the Facts, Skills and Pending views', function () {
 
   it('Facts: "Show Fact History" opens a read-only document of every version', async () => {
     const l = await layers();
-    const f = await l.facts.assert({ subject: 'repo views-test', predicate: 'ci', object: 'github actions', source: '.github/workflows', confidence: 1 });
+    const f = await l.facts.assert({ subject: 'web-app', predicate: 'ci', object: 'github actions', source: '.github/workflows', confidence: 1 });
     await l.facts.verify({ id: f.id, evidence: 'workflow runs on every push' });
     await vscode.commands.executeCommand('agentMemory.showFactHistory', { id: f.id });
     await until('the history document', () => vscode.window.activeTextEditor?.document.uri.scheme === 'agent-memory-view');
@@ -66,22 +66,22 @@ describe('the Facts, Skills and Pending views', function () {
 
   it('Skills: name, version and the 30-day success rate of that version', async () => {
     const l = await layers();
-    await l.skills.save(skillYaml('view-listed-skill', 'A skill the view test lists'));
+    await l.skills.save(skillYaml('update-snapshots', 'Update the UI snapshot tests after an intended change'));
     const { layers: views } = await api();
-    const node = async () => (await views.skills.getChildren()).find((n) => n.name === 'view-listed-skill');
+    const node = async () => (await views.skills.getChildren()).find((n) => n.name === 'update-snapshots');
     views.skills.refresh();
     assert.equal(views.skills.getTreeItem((await node())!).description, 'v1 · no runs in 30 days');
     for (const outcome of ['success', 'success', 'success', 'failure'] as const) {
-      await l.episodes.record({ task: 'Fix a flaky test with the skill', outcome, source: { type: 'chat', ref: 'views-test' }, skill: { name: 'view-listed-skill', version: 1 } });
+      await l.episodes.record({ task: 'Update the snapshots after the header redesign', outcome, source: { type: 'chat', ref: 'views-test' }, skill: { name: 'update-snapshots', version: 1 } });
     }
     const item = views.skills.getTreeItem((await node())!);
     assert.equal(item.description, 'v1 · 75% of 4 in 30 days');
-    assert.equal(item.command?.arguments?.[0]?.toString(), 'agent-memory:/skills/view-listed-skill.yaml');
+    assert.equal(item.command?.arguments?.[0]?.toString(), 'agent-memory:/skills/update-snapshots.yaml');
   });
 
   it('Pending: pending proposals with target and proposer, warnings in the tooltip, a badge with the count, and a preview', async () => {
     const l = await layers();
-    const p = await l.proposals.propose({ target: 'fact', payload: { subject: 'repo views-test', predicate: 'uses', object: 'pnpm', source: 'lockfile', confidence: 0.9 }, proposedBy: 'views-test (agent)' });
+    const p = await l.proposals.propose({ target: 'fact', payload: { subject: 'web-app', predicate: 'uses', object: 'pnpm', source: 'lockfile', confidence: 0.9 }, proposedBy: 'views-test (agent)' });
     const { layers: views } = await api();
     views.pending.refresh();
     const nodes = await views.pending.getChildren();
