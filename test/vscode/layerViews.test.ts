@@ -79,6 +79,25 @@ describe('the Facts, Skills and Pending views', function () {
     assert.equal(item.command?.arguments?.[0]?.toString(), 'agent-memory:/skills/update-snapshots.yaml');
   });
 
+  it('Skills: "Propose Skills from Episodes" sends a draft built from repeated successes to Pending', async () => {
+    const l = await layers();
+    const runs = [
+      ['agent-a', 'Regenerate the GraphQL schema types after an API change'],
+      ['agent-b', 'Regenerate GraphQL schema types after the API change'],
+      ['agent-a', 'Regenerate the GraphQL schema types after a schema change'],
+    ];
+    for (const [executor, task] of runs) {
+      await l.episodes.record({ task, outcome: 'success', tags: ['graphql'], tools: ['npm run codegen'], executor, source: { type: 'commit', ref: 'c0ffee1' } });
+    }
+    const drafts = async () => (await l.proposals.list({ state: 'pending', target: 'skill' })).items;
+    const before = (await drafts()).length;
+    await vscode.commands.executeCommand('agentMemory.promoteSkills');
+    const after = await drafts();
+    assert.equal(after.length, before + 1);
+    assert.equal(after[0]!.proposedBy, 'promotion from episodes');
+    assert.match(after[0]!.summary, /graphql/i);
+  });
+
   it('Pending: pending proposals with target and proposer, warnings in the tooltip, a badge with the count, and a preview', async () => {
     const l = await layers();
     const p = await l.proposals.propose({ target: 'fact', payload: { subject: 'web-app', predicate: 'uses', object: 'pnpm', source: 'lockfile', confidence: 0.9 }, proposedBy: 'views-test (agent)' });

@@ -49,5 +49,11 @@ describe('agentMemory.reviewWrites = queue', function () {
     const preview = (await vscode.workspace.openTextDocument(vscode.Uri.parse(`agent-memory-view:/proposal/${pid}.md`))).getText();
     assert.match(preview, /\*\*New content:\*\*\n\n```+markdown\nafter\n/);
     assert.match(preview, /\*\*Replaces:\*\*\n\n```+markdown\nbefore\n/);
+    await vscode.commands.executeCommand('agentMemory.compareProposal', { id: pid });
+    await until('a diff of the version against the proposal', () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff);
+    const diff = vscode.window.tabGroups.activeTabGroup.activeTab!.input as vscode.TabInputTextDiff;
+    assert.equal(diff.original.path, `/memories/${id}.v1.md`);
+    assert.match((await vscode.workspace.openTextDocument(diff.modified)).getText(), /\n---\n\nafter\n$/);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 });
