@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
+import { registerDocumentFileSystems } from './vscode/editor/documentFileSystem';
 import { registerHistoryCommands } from './vscode/editor/historyCommands';
-import { type MemoryFileSystem, registerMemoryFileSystem } from './vscode/editor/memoryFileSystem';
+import type { MemoryFileSystem } from './vscode/editor/memoryFileSystem';
+import type { SkillFileSystem } from './vscode/editor/skillFileSystem';
+import { type LayerViews, registerLayerViews } from './vscode/layers';
 import { type MemoriesTreeProvider, registerMemoriesView } from './vscode/memoriesView';
 import { registerSearchCommand } from './vscode/searchCommand';
 import { StoreChanges } from './vscode/storeChanges';
@@ -15,6 +18,9 @@ import { registerMemoryCommands } from './vscode/view/memoryCommands';
 export interface AgentMemoryApi {
   memoriesView: MemoriesTreeProvider;
   memoryFiles: MemoryFileSystem;
+  skillFiles: SkillFileSystem;
+  /** The Facts, Skills and Pending views and the forgetting scheduler. */
+  layers: LayerViews;
   session: StoreSession;
   status: vscode.StatusBarItem;
 }
@@ -33,29 +39,46 @@ export function activate(context: vscode.ExtensionContext): AgentMemoryApi {
   const changes = new StoreChanges(session.storeDir());
   context.subscriptions.push(log, changes);
   const getService = session.getService;
+  const access = { getLayers: session.getLayers, getAuthor: session.getAuthor };
 
   registerSearchCommand(context, getService, log);
-  registerTools(context, getService);
-  const memoryFiles = registerMemoryFileSystem(context, getService, changes);
-  const memoriesView = registerMemoriesView(context, getService, changes, log, () => session.retry());
+  registerTools(context, getService, access);
+  const { memoryFiles, skillFiles } = registerDocumentFileSystems(context, getService, access, changes);
+  const layers = registerLayerViews(context, access, changes, log);
+  // Refresh (any view's toolbar) retries a store that failed to open and reloads every view.
+  const memoriesView = registerMemoriesView(context, getService, changes, log, () => {
+    session.retry();
+    layers.refresh();
+  });
   registerMemoryCommands(context, getService, memoriesView, changes, log);
   registerHistoryCommands(context, getService, changes, log);
   registerTeamCommands(context, session, log);
   const status = registerStoreStatus(context, session);
 
-  // Other clients of a team database write without a file to watch: poll for the newest change.
+  // Other clients of a team database write without a file to watch: poll for the newest change
+  // (of memories; of proposals and skills; of facts, by how many there are in each status).
   let polling: vscode.Disposable | undefined;
   const fingerprint = async () => {
-    const service = await getService();
-    const [live, deleted] = await Promise.all([service.list({ limit: 1 }), service.list({ deleted: true, limit: 1 })]);
-    return JSON.stringify([live.items[0]?.id, live.items[0]?.changedAt, deleted.items[0]?.id, deleted.items[0]?.changedAt]);
+    const [service, l] = await Promise.all([getService(), session.getLayers()]);
+    const records = l.store.records;
+    const newest = (kind: 'proposal' | 'skill') => records.query({ kind, limit: 1 }).then(([r]) => [r?.id, r?.changedAt]);
+    const facts = Promise.all(['active', 'disputed', 'retracted', 'expired'].map((s) => records.count({ kind: 'fact', status: [s] })));
+    const [live, deleted, ...rest] = await Promise.all([service.list({ limit: 1 }), service.list({ deleted: true, limit: 1 }), newest('proposal'), newest('skill'), facts]);
+    return JSON.stringify([live.items[0]?.id, live.items[0]?.changedAt, deleted.items[0]?.id, deleted.items[0]?.changedAt, rest]);
   };
   let reopenTimer: NodeJS.Timeout | undefined;
   context.subscriptions.push(
     session.onDidChangeState((state) => {
       polling?.dispose();
       polling = state.kind === 'open' && state.backend === 'postgres' ? changes.poll(fingerprint, TEAM_POLL_MS) : undefined;
-      if (state.kind === 'failed') memoriesView.refresh();
+      if (state.kind === 'open') {
+        layers.forgetting.storeOpened();
+        layers.pending.refresh(); // the badge, while the view is closed
+      }
+      if (state.kind === 'failed') {
+        memoriesView.refresh();
+        layers.refresh();
+      }
     }),
     // Several settings change at once when a team database is connected: reopen once.
     vscode.workspace.onDidChangeConfiguration((e) => {
@@ -70,7 +93,7 @@ export function activate(context: vscode.ExtensionContext): AgentMemoryApi {
     // Closes (and checkpoints) the store on deactivation, waiting for one still opening.
     session,
   );
-  return { memoriesView, memoryFiles, session, status };
+  return { memoriesView, memoryFiles, skillFiles, layers, session, status };
 }
 
 /** The session of the running extension, so deactivate can wait for the store to close. */

@@ -85,6 +85,15 @@ async function perform(page, req, screenshots, failures) {
     case 'hover':
       await target(page, req).hover({ timeout });
       return undefined;
+    case 'dragRightEdge': { // drags the element's right edge (a sash, e.g. the side bar's) by dx pixels
+      const box = await target(page, req).boundingBox({ timeout });
+      const [x, y] = [box.x + box.width + 1, box.y + box.height / 2];
+      await page.mouse.move(x, y);
+      await page.mouse.down();
+      await page.mouse.move(x + req.dx, y, { steps: 10 });
+      await page.mouse.up();
+      return undefined;
+    }
     case 'press': // a key or chord on whatever has the focus, e.g. "Enter", "Control+A"
       await page.keyboard.press(req.key);
       return undefined;

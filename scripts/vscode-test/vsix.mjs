@@ -377,7 +377,11 @@ try {
   });
 
   await check('the view\'s … menu → "Restore a Deleted Memory…" → pick it: the CLI reads it restored and the view lists it again', async () => {
-    await visible(`${SIDEBAR} .action-label.codicon-toolbar-more`).click({ timeout: TIMEOUT });
+    // The container holds several views (Memories, Facts, Skills, Pending): each has its own
+    // header, whose actions show while the pointer is over it.
+    const header = visible(`${SIDEBAR} .pane-header`, 'Memories');
+    await header.hover({ timeout: TIMEOUT });
+    await header.locator('.action-label.codicon-toolbar-more').click({ timeout: TIMEOUT });
     await chooseFromMenu('Restore a Deleted Memory…');
     await visible(PICK_ROW, SEED.description).click({ timeout: TIMEOUT });
     const m = await until('the restore in the store', () => { const r = cli('read', id); return r.version === 4 ? r : undefined; });

@@ -1,12 +1,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { Layers } from '../core/layers/layers';
 import { MemoryService } from '../core/memoryService';
 import { resolveAuthor } from '../platform/author';
 import { STORE_FOLDER } from '../platform/storeLocation';
 import { PgStore } from '../store/postgres/pgStore';
 import { SqlJsStore } from '../store/sqljs/sqljsStore';
 import type { Store, StoreWarning } from '../store/store';
+import { composeLayers } from './layers/composeLayers';
 import { configuredBackend, passwordKey, pgStoreOptions, settingsProblem, teamDatabaseSettings } from './team/teamSettings';
 
 /** How long a failure to open is answered without a new attempt (unless the settings change or Refresh is run). */
@@ -19,15 +21,24 @@ export type StoreState =
   | { kind: 'open'; backend: 'workspace' | 'postgres'; where: string }
   | { kind: 'failed'; backend: 'workspace' | 'postgres'; message: string };
 
+/** What one open of the store gives: the store, its memory service, the other layers over both, and the author. */
+interface Opened {
+  service: MemoryService;
+  store: Store;
+  layers: Layers;
+  author: () => string;
+}
+
 /**
  * The store the settings choose (the workspace folder's, or the team database), opened on
  * first use and reopened when the settings change. Every part of the extension reaches the
- * store through `getService`, so the tools, views and editor never know which backend it is.
+ * store through `getService` (memories) or `getLayers` (episodes, facts, skills, proposals,
+ * lifecycle), so the tools, views and editor never know which backend it is.
  * A store that cannot open is a state with a message (the status bar and the views show it),
  * never a crash; the next use tries again.
  */
 export class StoreSession implements vscode.Disposable {
-  private opened: Promise<{ service: MemoryService; store: Store }> | undefined;
+  private opened: Promise<Opened> | undefined;
   /** The settings the open store was opened with (see settingsKey). */
   private openedWith: string | undefined;
   /**
@@ -58,7 +69,15 @@ export class StoreSession implements vscode.Disposable {
     return path.resolve(folder, vscode.workspace.getConfiguration('agentMemory').get<string>('storePath') || STORE_FOLDER);
   }
 
-  getService = (): Promise<MemoryService> => {
+  getService = (): Promise<MemoryService> => this.get().then((o) => o.service);
+
+  /** The layers over the same store and memory service (one instance per open, so search-read counts survive). */
+  getLayers = (): Promise<Layers> => this.get().then((o) => o.layers);
+
+  /** Who this window writes as (resolved once per open). */
+  getAuthor = (): Promise<string> => this.get().then((o) => o.author());
+
+  private get(): Promise<Opened> {
     const f = this.failure;
     if (f && f.settings === this.settingsKey() && Date.now() - f.at < RETRY_AFTER_MS) return Promise.reject(f.error);
     this.failure = undefined;
@@ -75,8 +94,8 @@ export class StoreSession implements vscode.Disposable {
         this.log.error(`the memory store could not be opened: ${err.message}`);
       });
     }
-    return this.opened.then((o) => o.service);
-  };
+    return this.opened;
+  }
 
   /** Forgets the last failure, so the next use tries to open the store again (Refresh, Connect). */
   retry(): void {
@@ -106,7 +125,7 @@ export class StoreSession implements vscode.Disposable {
     this.stateChanged.dispose();
   }
 
-  private async open(gen: number): Promise<{ service: MemoryService; store: Store }> {
+  private async open(gen: number): Promise<Opened> {
     const onWarning = (w: StoreWarning) => this.log.warn(w.message);
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     let store: Store;
@@ -127,8 +146,11 @@ export class StoreSession implements vscode.Disposable {
       this.setState(gen, { kind: 'open', backend: 'workspace', where: dir });
     }
     this.log.info(`store opened: ${store.location}`);
-    const author = vscode.workspace.getConfiguration('agentMemory').get<string>('author');
-    return { store, service: new MemoryService(store, { author: () => resolveAuthor(author, folder ?? process.cwd()) }) };
+    const setting = vscode.workspace.getConfiguration('agentMemory').get<string>('author');
+    let resolved: string | undefined;
+    const author = () => (resolved ??= resolveAuthor(setting, folder ?? process.cwd()));
+    const service = new MemoryService(store, { author });
+    return { store, service, author, layers: composeLayers(store, service, author, this.storeDir()) };
   }
 
   /** Everything that decides which store opens. */

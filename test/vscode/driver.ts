@@ -6,6 +6,7 @@
 // the host's console to run.mjs). Answer: run.mjs writes <answers>/<id>.json, which drive()
 // polls. Only run.mjs provides a driver; under other runners (npm run test:electron) the tests
 // that need one are skipped (see driverAvailable).
+import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readSeed } from './seed';
@@ -34,14 +35,14 @@ export type DriverAction =
   | ({ action: 'html' } & Target)
   | ({ action: 'click' } & Target)
   | ({ action: 'hover' } & Target)
+  /** Drags the element's right edge (the side bar's sash) by dx pixels. */
+  | ({ action: 'dragRightEdge'; dx: number } & Target)
   | { action: 'press'; key: string }
   | { action: 'type'; text: string }
   /** Saved as <AGENT_MEMORY_SCREENSHOTS>/<name>.png, clipped to the elements' boxes; skipped without that variable. */
   | { action: 'screenshot'; name: string; selectors?: string[]; padding?: number }
   /** The whole page, saved in the run's folder under failures/ (kept with VSCODE_TEST_KEEP=1). */
   | { action: 'failure'; name: string };
-
-let nextId = 0;
 
 /** Whether a driver is listening (the run is run.mjs's). */
 export function driverAvailable(): boolean {
@@ -64,7 +65,9 @@ export function screenshotsWanted(): boolean {
 export async function drive(request: DriverAction & { timeoutMs?: number }): Promise<unknown> {
   const driver = readSeed().driver;
   if (!driver) throw new Error('no driver: these tests need scripts/vscode-test/run.mjs');
-  const id = `${process.pid}-${++nextId}`;
+  // Unique across suites: each suite is bundled with its own copy of this module (and so of any
+  // counter), all in one process, and an answer file stays behind after it was read.
+  const id = randomUUID();
   const timeoutMs = request.timeoutMs ?? 30_000;
   const file = path.join(driver.answers, `${id}.json`);
   console.log(DRIVER_PREFIX + JSON.stringify({ id, ...request, timeoutMs }));

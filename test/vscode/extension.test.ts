@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { log } from './output';
-import { EXTENSION_ID } from './seed';
+import type { AgentMemoryApi } from '../../src/extension';
+import { EXTENSION_ID, until } from './seed';
 
 // index.ts runs this suite first, so the extension is
 // still inactive here unless an activation event fired at start-up.
@@ -29,6 +30,13 @@ describe('extension in a real VS Code host', () => {
   it('registers the agentMemory.search command', async () => {
     const commands = await vscode.commands.getCommands(true);
     assert.ok(commands.includes('agentMemory.search'), 'agentMemory.search is not registered');
+  });
+
+  it('runs the forgetting rules once the store opens (trigger activation), after activation returned', async () => {
+    const api = await vscode.extensions.getExtension<AgentMemoryApi>(EXTENSION_ID)!.activate();
+    const layers = await api.session.getLayers();
+    // This suite runs first: no run can be in the store yet but the one opening it starts.
+    await until('the activation run', async () => (await layers.lifecycle.reports({ limit: 10 })).some((r) => r.trigger === 'activation'), 15_000);
   });
 
   it('runs in a trusted workspace (the extension does not support Restricted Mode)', () => {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
-import { MEMORY_TOOLS } from '../../src/core/contract/tools';
+import { ALL_TOOLS } from '../../src/core/contract/layerTools';
 import { EXTENSION_ID } from './seed';
 
 /** The text of a tool result (our tools return text parts only). */
@@ -19,9 +19,10 @@ describe('language-model tools in VS Code', function () {
     await vscode.extensions.getExtension(EXTENSION_ID)!.activate();
   });
 
-  it('registers every contract tool in vscode.lm.tools, with its schema', () => {
+  it('registers every contract tool (memory and layer tools) in vscode.lm.tools, with its schema', () => {
     const ours = vscode.lm.tools.filter((t) => t.name.startsWith('agent-memory_'));
-    assert.deepEqual(ours.map((t) => t.name).sort(), MEMORY_TOOLS.map((t) => t.name).sort());
+    assert.deepEqual(ours.map((t) => t.name).sort(), ALL_TOOLS.map((t) => t.name).sort());
+    assert.equal(ours.length, 14);
     const create = ours.find((t) => t.name === 'agent-memory_create')!;
     assert.deepEqual((create.inputSchema as { required: string[] }).required.sort(), ['content', 'description', 'tags']);
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { MEMORY_TOOLS, type ToolDefinition } from './tools';
+import { ALL_TOOLS } from './layerTools';
+import type { ToolDefinition } from './tools';
 
 /** Codicons for the tools in VS Code's tool pickers. */
 const ICONS: Record<string, string> = {
@@ -9,6 +10,14 @@ const ICONS: Record<string, string> = {
   'agent-memory_read': '$(book)',
   'agent-memory_delete': '$(trash)',
   'agent-memory_tags': '$(tag)',
+  'agent-memory_context': '$(layers)',
+  'agent-memory_recordEpisode': '$(history)',
+  'agent-memory_queryFacts': '$(symbol-field)',
+  'agent-memory_assertFact': '$(lightbulb)',
+  'agent-memory_retractFact': '$(circle-slash)',
+  'agent-memory_findSkills': '$(tools)',
+  'agent-memory_readSkill': '$(checklist)',
+  'agent-memory_proposeSkill': '$(git-pull-request-create)',
 };
 
 /** package.nls.json keys of the strings a person reads (the model's description is for the model and stays English). */
@@ -35,13 +44,13 @@ export function languageModelToolContribution(tool: ToolDefinition): Record<stri
  * contract, written by `npm run manifest`, and checked by a test so the two never drift.
  */
 export function languageModelToolContributions(): Array<Record<string, unknown>> {
-  return MEMORY_TOOLS.map((t) => languageModelToolContribution(t));
+  return ALL_TOOLS.map((t) => languageModelToolContribution(t));
 }
 
 /** The English strings of those keys, as package.nls.json must hold them. */
 export function languageModelToolStrings(): Record<string, string> {
   return Object.fromEntries(
-    MEMORY_TOOLS.flatMap((t) => [
+    ALL_TOOLS.flatMap((t) => [
       [nlsKey(t, 'displayName'), t.displayName],
       [nlsKey(t, 'userDescription'), t.userDescription],
     ]),

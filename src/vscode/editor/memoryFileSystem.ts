@@ -198,14 +198,3 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
  * be saved half-typed, again and again.
  */
 export const MEMORY_LANGUAGE = 'agent-memory';
-
-/** Registers the provider on the extension's scheme, and gives its documents their language. */
-export function registerMemoryFileSystem(context: vscode.ExtensionContext, getService: () => Promise<MemoryService>, changes: StoreChanges): MemoryFileSystem {
-  const fs = new MemoryFileSystem(getService, changes);
-  const adopt = (doc: vscode.TextDocument) => {
-    if (doc.uri.scheme === SCHEME && doc.languageId !== MEMORY_LANGUAGE) void vscode.languages.setTextDocumentLanguage(doc, MEMORY_LANGUAGE);
-  };
-  vscode.workspace.textDocuments.forEach(adopt);
-  context.subscriptions.push(vscode.workspace.registerFileSystemProvider(SCHEME, fs, { isCaseSensitive: true }), fs, vscode.workspace.onDidOpenTextDocument(adopt));
-  return fs;
-}

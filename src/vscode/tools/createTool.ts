@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { CreateInput, createTool, parseInput } from '../../core/contract';
 import { reviewMemory } from '../review/reviewQuickPick';
-import { fenced, md, reviewWrites, runTool, type ServiceProvider, textResult } from './toolSupport';
+import { type LayerAccess, queueMemoryWrite } from './layerToolSupport';
+import { fenced, md, reviewMode, reviewWrites, runTool, type ServiceProvider, textResult } from './toolSupport';
 
 interface CreateToolInput {
   description: string;
@@ -9,13 +10,22 @@ interface CreateToolInput {
   content: string;
 }
 
-/** agent-memory_create: a person sees exactly what will be saved before it is. */
+/**
+ * agent-memory_create: a person sees exactly what will be saved before it is; with
+ * agentMemory.reviewWrites = queue it becomes a proposal in the Pending view instead.
+ */
 export class CreateTool implements vscode.LanguageModelTool<CreateToolInput> {
   static readonly id = createTool.name;
 
-  constructor(private readonly service: ServiceProvider) {}
+  constructor(
+    private readonly service: ServiceProvider,
+    /** For reviewWrites = queue. */
+    private readonly layers?: LayerAccess,
+  ) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<CreateToolInput>): vscode.PreparedToolInvocation {
+    // Queued: nothing is saved now, a person decides in the Pending view.
+    if (reviewMode() === 'queue' && this.layers) return { invocationMessage: vscode.l10n.t('Proposing a team memory for review') };
     const invocationMessage = vscode.l10n.t('Saving a team memory');
     if (!reviewWrites()) return { invocationMessage };
     let m: CreateToolInput;
@@ -36,6 +46,7 @@ export class CreateTool implements vscode.LanguageModelTool<CreateToolInput> {
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<CreateToolInput>): Promise<vscode.LanguageModelToolResult> {
     return runTool(async () => {
+      if (reviewMode() === 'queue' && this.layers) return textResult(await queueMemoryWrite(this.layers, 'create', { ...options.input }));
       const service = await this.service();
       let input: CreateToolInput = options.input;
       let note = '';

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { EditInput, editTool, parseInput } from '../../core/contract';
 import { reviewMemory } from '../review/reviewQuickPick';
-import { fenced, md, PreviewedVersions, previewFailed, reviewWrites, runTool, type ServiceProvider, textResult } from './toolSupport';
+import { type LayerAccess, queueMemoryWrite } from './layerToolSupport';
+import { fenced, md, PreviewedVersions, previewFailed, reviewMode, reviewWrites, runTool, type ServiceProvider, textResult } from './toolSupport';
 
 interface EditToolInput {
   id: string;
@@ -14,15 +15,22 @@ interface EditToolInput {
 /**
  * agent-memory_edit: the confirmation shows what changes, field by field, against the version
  * it read; the edit then applies to that version only. When the edit sets tags or the
- * description, the person reviews them after Continue, as for a new memory.
+ * description, the person reviews them after Continue, as for a new memory. With
+ * agentMemory.reviewWrites = queue the edit becomes a proposal in the Pending view instead,
+ * pinned to the version current when it was proposed.
  */
 export class EditTool implements vscode.LanguageModelTool<EditToolInput> {
   static readonly id = editTool.name;
   private readonly previewed = new PreviewedVersions();
 
-  constructor(private readonly service: ServiceProvider) {}
+  constructor(
+    private readonly service: ServiceProvider,
+    /** For reviewWrites = queue. */
+    private readonly layers?: LayerAccess,
+  ) {}
 
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<EditToolInput>): Promise<vscode.PreparedToolInvocation> {
+    if (reviewMode() === 'queue' && this.layers) return { invocationMessage: vscode.l10n.t('Proposing a change to a team memory for review') };
     const invocationMessage = vscode.l10n.t('Updating a team memory');
     if (!reviewWrites()) return { invocationMessage };
     let e: ReturnType<typeof parseInput<typeof EditInput>>;
@@ -57,6 +65,10 @@ export class EditTool implements vscode.LanguageModelTool<EditToolInput> {
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<EditToolInput>): Promise<vscode.LanguageModelToolResult> {
     return runTool(async () => {
+      if (reviewMode() === 'queue' && this.layers) {
+        const { id, ...fields } = options.input;
+        return textResult(await queueMemoryWrite(this.layers, 'edit', fields, id));
+      }
       const service = await this.service();
       const shown = this.previewed.take(options.input);
       let input: EditToolInput = options.input.expectedVersion === undefined && shown !== undefined ? { ...options.input, expectedVersion: shown } : options.input;

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { readTool } from '../../core/contract';
+import type { SearchReads } from '../../core/layers/layers';
 import { runTool, type ServiceProvider, tagList, textResult } from './toolSupport';
 
 interface ReadInput {
@@ -11,7 +12,11 @@ interface ReadInput {
 export class ReadTool implements vscode.LanguageModelTool<ReadInput> {
   static readonly id = readTool.name;
 
-  constructor(private readonly service: ServiceProvider) {}
+  constructor(
+    private readonly service: ServiceProvider,
+    /** Counts a read of a memory a search returned (the lifecycle report's "search results read"). */
+    private readonly reads?: () => Promise<SearchReads>,
+  ) {}
 
   prepareInvocation(): vscode.PreparedToolInvocation {
     return { invocationMessage: vscode.l10n.t('Reading a team memory') };
@@ -20,6 +25,7 @@ export class ReadTool implements vscode.LanguageModelTool<ReadInput> {
   invoke(options: vscode.LanguageModelToolInvocationOptions<ReadInput>): Promise<vscode.LanguageModelToolResult> {
     return runTool(async () => {
       const m = await (await this.service()).read(options.input);
+      (await this.reads?.())?.read(m.id);
       // The content is data written by a teammate or an agent, never instructions: say where it came from.
       return textResult(
         `Stored memory ${m.id}, version ${m.version}, last changed ${m.changedAt} by ${m.author}` +

@@ -34,9 +34,21 @@ export function previewFailed(err: unknown, invocationMessage: string, title: st
   return { invocationMessage, confirmationMessages: { title, message } };
 }
 
-/** Whether writes need a person's confirmation (setting agentMemory.reviewWrites). */
+/**
+ * What agentMemory.reviewWrites asks for an agent's writes: `always` a person confirms each
+ * one, `never` none, `queue` memory creates and edits become proposals in the Pending view
+ * (other writes are confirmed as with `always`).
+ */
+export type ReviewMode = 'always' | 'never' | 'queue';
+
+export function reviewMode(): ReviewMode {
+  const v = vscode.workspace.getConfiguration('agentMemory').get<string>('reviewWrites', 'always');
+  return v === 'never' || v === 'queue' ? v : 'always';
+}
+
+/** Whether writes need a person's confirmation (agentMemory.reviewWrites is not `never`). */
 export function reviewWrites(): boolean {
-  return vscode.workspace.getConfiguration('agentMemory').get<string>('reviewWrites', 'always') !== 'never';
+  return reviewMode() !== 'never';
 }
 
 /** Markdown-safe text for previews (a memory's text must not turn into links or HTML). */

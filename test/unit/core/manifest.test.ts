@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { languageModelToolContributions, languageModelToolStrings } from '../../../src/core/contract/manifest';
-import { MEMORY_TOOLS } from '../../../src/core/contract';
+import { ALL_TOOLS } from '../../../src/core/contract/layerTools';
 
 const root = path.join(__dirname, '..', '..', '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -27,6 +27,6 @@ describe('package.json and the contract', () => {
     }
     const create = (pkg.contributes.languageModelTools as Array<{ name: string; inputSchema: { properties: { description: { maxLength: number } } } }>).find((t) => t.name === 'agent-memory_create')!;
     assert.equal(create.inputSchema.properties.description.maxLength, 500);
-    assert.equal(MEMORY_TOOLS.length, (pkg.contributes.languageModelTools as unknown[]).length);
+    assert.equal(ALL_TOOLS.length, (pkg.contributes.languageModelTools as unknown[]).length);
   });
 });

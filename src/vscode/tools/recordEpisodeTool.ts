@@ -1,0 +1,60 @@
+import * as vscode from 'vscode';
+import { parseInput } from '../../core/contract';
+import { recordEpisodeTool } from '../../core/contract/layerTools';
+import { RecordEpisodeInput } from '../../core/layers/episodeSchemas';
+import { type LayerAccess, runLayer } from './layerToolSupport';
+import { md, reviewWrites, runTool, textResult } from './toolSupport';
+
+interface EpisodeInput {
+  task: string;
+  outcome: 'success' | 'failure' | 'partial';
+  tools?: string[];
+  errors?: string[];
+  resolution?: string;
+  tags?: string[];
+  source: { type: string; ref: string };
+  skill?: { name: string; version: number } | null;
+  executor?: string;
+  timestamp?: string;
+}
+
+/** agent-memory_recordEpisode: a summary of what happened, confirmed with exactly what will be stored. */
+export class RecordEpisodeTool implements vscode.LanguageModelTool<EpisodeInput> {
+  static readonly id = recordEpisodeTool.name;
+
+  constructor(private readonly access: LayerAccess) {}
+
+  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<EpisodeInput>): vscode.PreparedToolInvocation {
+    const invocationMessage = vscode.l10n.t('Recording an episode');
+    if (!reviewWrites()) return { invocationMessage };
+    let e;
+    try {
+      e = parseInput(RecordEpisodeInput, options.input);
+    } catch {
+      return { invocationMessage }; // invoke refuses it with the reason; nothing to confirm
+    }
+    const list = (xs: string[]) => (xs.length ? xs.map((x) => `\`${md(x)}\``).join(' ') : '—');
+    const parts = [
+      `**${vscode.l10n.t('Task')}:** ${md(e.task)}`,
+      `**${vscode.l10n.t('Outcome')}:** ${e.outcome}`,
+      `**${vscode.l10n.t('Tools')}:** ${list(e.tools)}`,
+      ...(e.errors.length ? [`**${vscode.l10n.t('Errors')}:**\n\n${e.errors.map((x) => `- ${md(x)}`).join('\n')}`] : []),
+      ...(e.resolution ? [`**${vscode.l10n.t('Resolution')}:** ${md(e.resolution)}`] : []),
+      `**${vscode.l10n.t('Tags')}:** ${list(e.tags)}`,
+      `**${vscode.l10n.t('Source')}:** ${e.source.type} ${md(e.source.ref)}`,
+      ...(e.skill ? [`**${vscode.l10n.t('Skill followed')}:** ${md(e.skill.name)} v${e.skill.version}`] : []),
+    ];
+    return {
+      invocationMessage,
+      confirmationMessages: { title: vscode.l10n.t('Record this episode in the team memory?'), message: new vscode.MarkdownString(parts.join('\n\n')) },
+    };
+  }
+
+  invoke(options: vscode.LanguageModelToolInvocationOptions<EpisodeInput>): Promise<vscode.LanguageModelToolResult> {
+    return runTool(async () => {
+      const { id } = await runLayer<{ id: string }>(this.access, RecordEpisodeTool.id, options.input);
+      const skill = options.input.skill ? ` It counts toward the success rate of skill ${options.input.skill.name} v${options.input.skill.version}.` : '';
+      return textResult(`Recorded episode ${id} (${options.input.outcome}).${skill}`);
+    });
+  }
+}

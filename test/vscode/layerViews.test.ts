@@ -1,0 +1,138 @@
+import { strict as assert } from 'node:assert';
+import * as vscode from 'vscode';
+import type { FactNode } from '../../src/vscode/layers/factsView';
+import { api, layers, skillYaml } from './layerSupport';
+import { until } from './seed';
+
+type Subject = Extract<FactNode, { kind: 'subject' }>;
+
+/** A tooltip's text as a person reads it (appendText writes spaces as &nbsp;). */
+const plain = (tip: vscode.TreeItem['tooltip']) => (tip as vscode.MarkdownString).value.replace(/&nbsp;/g, ' ');
+
+/** The Facts view's group of `subject`, if listed. */
+async function subjectGroup(subject: string): Promise<Subject | undefined> {
+  const { layers: views } = await api();
+  return (await views.facts.getChildren()).find((n): n is Subject => n.kind === 'subject' && n.group.subject === subject);
+}
+
+describe('the Facts, Skills and Pending views', function () {
+  this.timeout(30_000);
+
+  after(async () => {
+    const { layers: views } = await api();
+    await views.facts.setShowInactive(false);
+  });
+
+  it('Facts: grouped by subject, "predicate → object" with status, confidence and verification; inactive facts only when asked', async () => {
+    const l = await layers();
+    const kept = await l.facts.assert({ subject: 'web-app', predicate: 'uses', object: 'pnpm', source: 'package.json', confidence: 0.8 });
+    const gone = await l.facts.assert({ subject: 'web-app', predicate: 'uses', object: 'yarn', source: 'old README', confidence: 0.4 });
+    await l.facts.verify({ id: kept.id, evidence: 'pnpm-lock.yaml is committed' });
+    await l.facts.retract({ id: gone.id, reason: 'moved to pnpm' });
+    const { layers: views } = await api();
+    views.facts.refresh();
+
+    const group = await subjectGroup('web-app');
+    assert.ok(group, 'the subject is listed');
+    const facts = await views.facts.getChildren(group);
+    assert.equal(facts.length, 1, 'the retracted fact is hidden');
+    const item = views.facts.getTreeItem(facts[0]!);
+    assert.equal(item.label, 'uses → pnpm');
+    assert.equal(item.description, '0.8 · verified');
+    assert.equal(item.contextValue, 'fact.active.verified');
+    assert.equal((item.iconPath as vscode.ThemeIcon).id, 'pass');
+    const tip = plain(item.tooltip);
+    for (const part of ['package.json', 'pnpm-lock.yaml is committed', 'Observed at', 'Asserted by']) assert.ok(tip.includes(part), `${part} missing from the tooltip:\n${tip}`);
+
+    await vscode.commands.executeCommand('agentMemory.showInactiveFacts');
+    const all = await views.facts.getChildren(await subjectGroup('web-app'));
+    assert.deepEqual(all.map((n) => n.kind === 'fact' && n.fact.state), ['active', 'retracted']);
+    assert.equal((views.facts.getTreeItem(all[1]!).iconPath as vscode.ThemeIcon).id, 'circle-slash');
+    await vscode.commands.executeCommand('agentMemory.hideInactiveFacts');
+  });
+
+  it('Facts: "Show Fact History" opens a read-only document of every version', async () => {
+    const l = await layers();
+    const f = await l.facts.assert({ subject: 'web-app', predicate: 'ci', object: 'github actions', source: '.github/workflows', confidence: 1 });
+    await l.facts.verify({ id: f.id, evidence: 'workflow runs on every push' });
+    await vscode.commands.executeCommand('agentMemory.showFactHistory', { id: f.id });
+    await until('the history document', () => vscode.window.activeTextEditor?.document.uri.scheme === 'agent-memory-view');
+    const textNow = vscode.window.activeTextEditor!.document.getText();
+    assert.match(textNow, /## Version 2 · edit · active/);
+    assert.match(textNow, /Verified by .* workflow runs on every push/);
+    assert.match(textNow, /## Version 1 · create · active/);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('Skills: name, version and the 30-day success rate of that version', async () => {
+    const l = await layers();
+    await l.skills.save(skillYaml('update-snapshots', 'Update the UI snapshot tests after an intended change'));
+    const { layers: views } = await api();
+    const node = async () => (await views.skills.getChildren()).find((n) => n.name === 'update-snapshots');
+    views.skills.refresh();
+    assert.equal(views.skills.getTreeItem((await node())!).description, 'v1 · no runs in 30 days');
+    for (const outcome of ['success', 'success', 'success', 'failure'] as const) {
+      await l.episodes.record({ task: 'Update the snapshots after the header redesign', outcome, source: { type: 'chat', ref: 'views-test' }, skill: { name: 'update-snapshots', version: 1 } });
+    }
+    const item = views.skills.getTreeItem((await node())!);
+    assert.equal(item.description, 'v1 · 75% of 4 in 30 days');
+    assert.equal(item.command?.arguments?.[0]?.toString(), 'agent-memory:/skills/update-snapshots.yaml');
+  });
+
+  it('Skills: "Propose Skills from Episodes" sends a draft built from repeated successes to Pending', async () => {
+    const l = await layers();
+    const runs = [
+      ['agent-a', 'Regenerate the GraphQL schema types after an API change'],
+      ['agent-b', 'Regenerate GraphQL schema types after the API change'],
+      ['agent-a', 'Regenerate the GraphQL schema types after a schema change'],
+    ];
+    for (const [executor, task] of runs) {
+      await l.episodes.record({ task, outcome: 'success', tags: ['graphql'], tools: ['npm run codegen'], executor, source: { type: 'commit', ref: 'c0ffee1' } });
+    }
+    const drafts = async () => (await l.proposals.list({ state: 'pending', target: 'skill' })).items;
+    const before = (await drafts()).length;
+    await vscode.commands.executeCommand('agentMemory.promoteSkills');
+    const after = await drafts();
+    assert.equal(after.length, before + 1);
+    assert.equal(after[0]!.proposedBy, 'promotion from episodes');
+    assert.match(after[0]!.summary, /graphql/i);
+  });
+
+  it('Pending: pending proposals with target and proposer, warnings in the tooltip, a badge with the count, and a preview', async () => {
+    const l = await layers();
+    const p = await l.proposals.propose({ target: 'fact', payload: { subject: 'web-app', predicate: 'uses', object: 'pnpm', source: 'lockfile', confidence: 0.9 }, proposedBy: 'views-test (agent)' });
+    const { layers: views } = await api();
+    views.pending.refresh();
+    const nodes = await views.pending.getChildren();
+    const node = nodes.find((n) => n.proposal.id === p.proposalId)!;
+    assert.ok(node, 'the proposal is listed');
+    const item = views.pending.getTreeItem(node);
+    assert.equal(item.description, 'fact · views-test (agent)');
+    assert.equal(item.contextValue, 'proposal.fact.create');
+    assert.match(plain(item.tooltip), /the same fact is stored/);
+    assert.equal(views.pending.view?.badge?.value, nodes.length);
+
+    const preview = await vscode.workspace.openTextDocument(vscode.Uri.parse(`agent-memory-view:/proposal/${p.proposalId}.md`));
+    assert.match(preview.getText(), /^# Pending fact proposal/);
+    assert.match(preview.getText(), /## What approving writes/);
+    assert.match(preview.getText(), /\| Object \| pnpm \|/);
+    assert.match(preview.getText(), /## Near-duplicates\n\n- fact `[0-9a-f-]{36}` \(similarity 1\)/);
+
+    // A click opens it as rendered Markdown.
+    await vscode.commands.executeCommand('agentMemory.openProposal', node);
+    await until('the Markdown preview', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputWebview && /markdown/i.test(t.input.viewType)));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+
+    await l.proposals.reject({ id: p.proposalId, by: 'views-test', reason: 'already known' });
+    views.pending.refresh();
+    assert.ok(!(await views.pending.getChildren()).some((n) => n.proposal.id === p.proposalId), 'a decided proposal leaves the view');
+  });
+
+  it('a scheduled forgetting run does nothing while the last run (of any window) is recent', async () => {
+    const l = await layers();
+    const before = (await l.lifecycle.reports({ limit: 100 })).length;
+    const { layers: views } = await api();
+    assert.equal(await views.forgetting.run('schedule'), undefined);
+    assert.equal((await l.lifecycle.reports({ limit: 100 })).length, before);
+  });
+});
