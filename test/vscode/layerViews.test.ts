@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
+import { EpisodeService } from '../../src/core/layers/episodeService';
 import type { FactNode } from '../../src/vscode/layers/factsView';
 import { api, layers, skillYaml } from './layerSupport';
 import { until } from './seed';
@@ -86,8 +87,9 @@ describe('the Facts, Skills and Pending views', function () {
       ['agent-b', 'Regenerate GraphQL schema types after the API change'],
       ['agent-a', 'Regenerate the GraphQL schema types after a schema change'],
     ];
-    for (const [executor, task] of runs) {
-      await l.episodes.record({ task, outcome: 'success', tags: ['graphql'], tools: ['npm run codegen'], executor, source: { type: 'commit', ref: 'c0ffee1' } });
+    // Reproducibility counts the identities that wrote the episodes (two teammates' agents), not a label.
+    for (const [author, task] of runs) {
+      await new EpisodeService(l.store.records, { author: `${author!}@example.com` }).record({ task, outcome: 'success', tags: ['graphql'], tools: ['npm run codegen'], source: { type: 'commit', ref: 'c0ffee1' } });
     }
     const drafts = async () => (await l.proposals.list({ state: 'pending', target: 'skill' })).items;
     const before = (await drafts()).length;
