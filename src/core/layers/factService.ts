@@ -221,7 +221,7 @@ export class FactService {
   /** A person marks a fact verified, with the evidence they checked. */
   async verify(input: unknown): Promise<FactView> {
     const v = parseInput(VerifyFactInput, input);
-    assertNoSecrets({ evidence: v.evidence });
+    assertNoSecrets({ evidence: v.evidence, by: v.by });
     const rows = await this.records.write(await this.scopeOf(v.id), async (r) => {
       const cur = FactService.existing(v.id, await r.get('fact', v.id));
       if (cur.status === 'retracted') throw new ConflictError(`fact ${v.id} was retracted; assert it again before verifying it`, cur.version);

@@ -72,6 +72,23 @@ for (const backend of BACKENDS) describe(`EpisodeService [${backend}] (what was 
     await l.close();
   });
 
+  it('refuses NUL and unpaired surrogates in every text field, naming the field, writing nothing', async () => {
+    const l = await openLayers(backend);
+    for (const [over, field] of [
+      [{ task: 'deploy \u0000' }, 'task'],
+      [{ tools: ['run', 'x\uD83D'] }, 'tools\\[1\\]'],
+      [{ errors: ['boom \uDE00'] }, 'errors\\[0\\]'],
+      [{ resolution: 'ok\u0000' }, 'resolution'],
+      [{ source: { type: 'url', ref: 'https://x/\u0000' } }, 'source.ref'],
+      [{ executor: 'bot\uD800' }, 'executor'],
+      [{ skill: { name: 'a\u0000', version: 1 } }, 'skill.name'],
+    ] as const) {
+      await rejects(l.episodes.record(episode(over)), ValidationError, new RegExp(`^${field}: line 1 contains (a NUL character|half of a UTF-16 surrogate pair)`));
+    }
+    assert.equal(await l.rows(), 0);
+    await l.close();
+  });
+
   it('says plainly when an episode does not exist', async () => {
     const l = await openLayers(backend);
     await rejects(l.episodes.show({ id: '0b6c5f1e-8f0e-4d7a-9a51-5f1d2f0c9a11' }), NotFoundError, /episode 0b6c5f1e-.* does not exist/);
