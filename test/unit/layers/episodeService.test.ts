@@ -66,6 +66,8 @@ for (const backend of BACKENDS) describe(`EpisodeService [${backend}] (what was 
     }
     await rejects(l.episodes.record(episode({ tags: [GITHUB_TOKEN] })), ValidationError, /tag contains what looks like a GitHub token/);
     await rejects(l.episodes.record(episode({ resolution: 'User: it fails\nAssistant: try again' })), ValidationError, /pasted conversation/);
+    await rejects(l.episodes.record(episode({ errors: Array.from({ length: 20 }, (_, i) => (i % 2 ? 'Assistant: retry' : 'User: it fails')) })), ValidationError, /^errors\[0\]: looks like a pasted conversation/);
+    await rejects(l.episodes.record(episode({ task: 'User: hi Assistant: hello' })), ValidationError, /^task: looks like a pasted conversation/);
     await rejects(l.episodes.record(episode({ task: 't'.repeat(501) })), ValidationError, /task: is 501 characters; the limit is 500/);
     await rejects(l.episodes.record(episode({ timestamp: '2026-03-02T00:00:00.000Z' })), ValidationError, /timestamp: is in the future/);
     assert.equal(await l.rows(), 0);
