@@ -35,9 +35,12 @@ export interface EpisodeData {
   executor: string;
 }
 
-/** Episode records: status = outcome, keys = [skill name, executor, ''], dueAt = timestamp. */
+/**
+ * Episode records: status = outcome, keys = [skill name, executor, skill version as text] ('' without
+ * a skill), dueAt = timestamp. The version in the keys lets a skill version's outcomes be counted.
+ */
 export function episodeColumns(d: EpisodeData): Pick<StoredRecord, 'status' | 'keys' | 'rank' | 'dueAt'> {
-  return { status: d.outcome, keys: [d.skill ? normalizeKey(d.skill.name) : '', normalizeKey(d.executor), ''], rank: 0, dueAt: d.timestamp };
+  return { status: d.outcome, keys: [d.skill ? normalizeKey(d.skill.name) : '', normalizeKey(d.executor), d.skill ? String(d.skill.version) : ''], rank: 0, dueAt: d.timestamp };
 }
 
 // ---------------------------------------------------------------- facts

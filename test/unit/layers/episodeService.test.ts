@@ -21,10 +21,11 @@ for (const backend of BACKENDS) describe(`EpisodeService [${backend}] (what was 
     assert.deepEqual(e.source, { type: 'pull-request', ref: 'https://github.com/acme/billing/pull/42' });
     assert.equal(e.author, 'ana@example.com');
     const stored = (await l.records.get('episode', id))!;
-    assert.deepEqual([stored.status, stored.keys, stored.dueAt], ['success', ['fix flaky test', 'ana@example.com', ''], clock.iso()]);
+    assert.deepEqual([stored.status, stored.keys, stored.dueAt], ['success', ['fix flaky test', 'ana@example.com', '2'], clock.iso()]);
     const other = await l.episodes.record(episode({ executor: 'copilot-agent', timestamp: '2026-02-01T00:00:00.000Z' }));
     const o = await l.episodes.show(other);
     assert.deepEqual([o.executor, o.timestamp, o.skill], ['copilot-agent', '2026-02-01T00:00:00.000Z', null]);
+    assert.deepEqual((await l.records.get('episode', other.id))!.keys, ['', 'copilot-agent', '']);
     await l.close();
   });
 
