@@ -1,4 +1,4 @@
-import { SecretError } from './errors';
+import { SecretError, ValidationError } from './errors';
 
 /**
  * Detection of credentials in text a person or a model wants to store. Patterns are
@@ -60,8 +60,33 @@ export function findSecret(text: string): { kind: string; line: number } | undef
   return undefined;
 }
 
-/** Throws a SecretError naming the field and the kind of secret when `text` holds one. */
+/**
+ * A NUL, or a UTF-16 surrogate without its other half (a string cut in the middle of an emoji,
+ * or a stray `\uD83D` escape). PostgreSQL text cannot hold NUL, and neither JSON nor UTF-8 can
+ * carry a lone surrogate: sql.js would keep them, PostgreSQL refuse or alter them, so a store
+ * holding one could not be migrated.
+ */
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Why `text` cannot be stored as it is (a NUL or an unpaired surrogate, with its line), or undefined. */
+export function unstorableText(text: string): string | undefined {
+  const m = UNSTORABLE.exec(text);
+  if (!m) return undefined;
+  const line = text.slice(0, m.index).split('\n').length;
+  const code = `\\u${m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+  return m[0] === '\u0000'
+    ? `line ${line} contains a NUL character (${code}), which the stores cannot keep; remove it`
+    : `line ${line} contains half of a UTF-16 surrogate pair (${code}), which is not valid Unicode; send the whole character or remove it`;
+}
+
+/**
+ * The check every text field of memories and of the other layers passes before it is stored:
+ * a ValidationError naming the field for text the stores cannot keep (unstorableText), then a
+ * SecretError naming the field and the kind of secret when `text` holds one.
+ */
 export function assertNoSecret(field: string, text: string): void {
+  const problem = unstorableText(text);
+  if (problem) throw new ValidationError(field, problem);
   const found = findSecret(text);
   if (found) throw new SecretError(field, found.kind, found.line);
 }

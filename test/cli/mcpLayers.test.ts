@@ -65,6 +65,11 @@ describe('MCP server: the tools of the other layers (dist/cli.js mcp in a child 
     const retracted = await ok<{ status: string; retraction: { by: string; reason: string } }>(s, 'agent-memory_retractFact', { id: fact.id, reason: 'moved to memcached' });
     assert.deepEqual([retracted.status, retracted.retraction.reason, retracted.retraction.by], ['retracted', 'moved to memcached', 'mcp-test@example.com']);
     assert.match(errorText(await call(s, 'agent-memory_retractFact', { id: fact.id })), /^reason: /);
+        // A fact a person verified is theirs to retract: the model is told so, and the person still can.
+    const verified = person(store, ['fact', 'assert', '--subject', 'api', '--predicate', 'uses', '--object', 'postgres', '--source', 'x', '--confidence', '1']) as { id: string };
+    person(store, ['fact', 'verify', verified.id, '--evidence', 'https://wiki/api']);
+    assert.match(errorText(await call(s, 'agent-memory_retractFact', { id: verified.id, reason: 'I think it moved' })), new RegExp(`fact ${verified.id} \\(status active\\) was verified by lead@example.com .*tell the user why you think it is wrong`));
+    assert.equal((person(store, ['fact', 'retract', verified.id, '--reason', 'moved']) as { status: string }).status, 'retracted');
     assert.match(errorText(await call(s, 'agent-memory_queryFacts', {})), /at least one of subject, predicate or object/);
   });
 });

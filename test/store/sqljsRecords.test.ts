@@ -2,10 +2,11 @@ import { strict as assert } from 'node:assert';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { StoredRecord } from '../../src/store/records';
 import initSqlJs from 'sql.js';
+import type { StoredRecord } from '../../src/store/records';
 import { MemoryService } from '../../src/core/memoryService';
 import { sha1 } from '../../src/store/sqljs/journal';
+import { RecordTable } from '../../src/store/sqljs/recordTable';
 import { migrate, MIGRATIONS } from '../../src/store/sqljs/schema';
 import { writeSnapshot } from '../../src/store/sqljs/snapshot';
 import { SqlJsStore } from '../../src/store/sqljs/sqljsStore';
@@ -22,6 +23,24 @@ function rec(over: Partial<StoredRecord> = {}): StoredRecord {
 
 describe('sql.js store: records in the journal', function () {
   this.timeout(120_000);
+
+  it('counts by the first key through its index, whatever else filters (SQLite has no statistics to choose it)', async () => {
+    const SQL = await initSqlJs();
+    const db = new SQL.Database();
+    migrate(db);
+    const table = new RecordTable(db);
+    for (let i = 0; i < 60; i++) {
+      table.insert(rec({ keys: [`skill-${i % 6}`, 'ana', String(1 + (i % 2))], status: i % 3 ? 'success' : 'failure', dueAt: new Date(Date.UTC(2026, 0, 1 + i)).toISOString() }));
+    }
+    const prepare = db.prepare.bind(db);
+    let sql = '';
+    db.prepare = (text, params) => ((sql = text), prepare(text, params));
+    // A skill version's successes before a window's start: skill name, version, outcome, due time.
+    assert.equal(table.count({ kind: 'episode', keys: ['skill-1', undefined, '2'], status: ['success'], dueBefore: '2026-02-01T00:00:00.000Z' }), 5);
+    const plan = db.exec(`EXPLAIN QUERY PLAN ${sql}`)[0]!.values.map((v) => String(v[3]));
+    assert.deepEqual(plan.map((p) => /USING (COVERING )?INDEX record_heads_key0 /.test(p)), [true], plan.join('; '));
+    db.close();
+  });
 
   it('keeps records across reopening, from the journal alone and from a checkpoint', async () => {
     const dir = tmpDir();

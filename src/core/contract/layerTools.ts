@@ -116,9 +116,11 @@ export const retractFactTool: ToolDefinition = {
   name: `${PREFIX}retractFact`,
   toolReferenceName: 'memoryRetractFact',
   displayName: 'Retract Fact',
-  userDescription: 'Retract a fact that is no longer true (kept in its history).',
+  userDescription: 'Retract a fact that is no longer true (kept in its history). Disputed and verified facts are left to a person.',
   modelDescription:
-    'Retract a fact you found to be wrong or outdated, with the reason (one line). The fact stays in its history and is no longer returned by queries; facts it was disputed with become active again when nothing else disputes them. Returns the retracted fact.',
+    'Retract an active, unverified fact you found to be wrong or outdated, with the reason (one line). The fact stays in its history and is no longer returned by queries. Returns the retracted fact. ' +
+    'A disputed fact is refused: a person resolves disputes in the Facts view (keep one, keep both, retract all), so tell the user which side you think is wrong and why. ' +
+    'A fact a person verified is refused too: tell the user why you think it is wrong instead.',
   input: RetractFactInput,
   output: FactView,
   annotations: { readOnly: false, destructive: true, idempotent: true },

@@ -78,3 +78,21 @@ export async function releasePartners(
   }
   return rows;
 }
+
+/**
+ * The disputes nobody recorded among the live facts of one subject and one single-valued
+ * relation: each pair with different objects, both still valid, not kept together by a person,
+ * that does not name the other in disputedWith. A git merge brings such pairs (each clone
+ * asserted its own object, and the journals' union holds both). Returns, per fact id, the ids
+ * to add to its dispute.
+ */
+export function unmarkedDisputes(live: readonly StoredRecord[], nowIso: string): Map<string, string[]> {
+  const valid = live.filter((r) => !isPastDue(r, nowIso));
+  const kept = (r: StoredRecord, object: string) => (asFact(r).keptWith ?? []).includes(object);
+  const out = new Map<string, string[]>();
+  for (const a of valid) {
+    const add = valid.filter((b) => b.keys[2] !== a.keys[2] && !kept(a, b.keys[2]) && !kept(b, a.keys[2]) && !asFact(a).disputedWith.includes(b.id));
+    if (add.length) out.set(a.id, add.map((b) => b.id));
+  }
+  return out;
+}

@@ -10,7 +10,8 @@
  *   ontology predicates are many-valued. A contradicting fact does not replace the other:
  *   both become disputed, pointing at each other, in one atomic write, and the answer shows
  *   both with their evidence for a person to resolve.
- * - verify and resolve are for people; the tool layer never offers them to a model.
+ * - verify and resolve are for people; the tool layer never offers them to a model, and its
+ *   retract refuses disputed and verified facts.
  */
 import { randomUUID } from 'node:crypto';
 import type { RecordStore, StoredRecord } from '../../store/records';
@@ -160,14 +161,20 @@ export class FactService {
     return factView(await this.current(id));
   }
 
-  /** Retracts a fact (a model may); facts it was disputing with are released from that dispute. */
-  async retract(input: unknown): Promise<FactView> {
+  /**
+   * Retracts a fact; facts it was disputing with are released from that dispute. A person may
+   * retract any fact; a model (`by: 'model'`, the retractFact tool) may not retract a disputed
+   * fact (that would settle the dispute for the other side) nor a verified one: both are a
+   * person's decisions. Checked in the write's decision, against the freshest state.
+   */
+  async retract(input: unknown, by: 'person' | 'model' = 'person'): Promise<FactView> {
     const { id, reason } = parseInput(RetractFactInput, input);
     assertNoSecrets({ reason });
     const rows = await this.records.write(await this.scopeOf(id), async (r) => {
       const cur = FactService.existing(id, await r.get('fact', id));
       const d = asFact(cur);
       if (d.status === 'retracted') throw new ConflictError(`fact ${id} was already retracted by ${d.retraction?.by} at ${d.retraction?.at}: ${d.retraction?.reason}`, cur.version);
+      if (by === 'model') FactService.refuseModelRetraction(cur);
       const row = await nextFactVersion(this.w, r, cur, (at) => ({ ...d, status: 'retracted', disputedWith: [], retraction: { by: this.w.author, at, reason } }));
       return [row, ...(await releasePartners(this.w, r, [cur]))];
     });
@@ -214,7 +221,7 @@ export class FactService {
   /** A person marks a fact verified, with the evidence they checked. */
   async verify(input: unknown): Promise<FactView> {
     const v = parseInput(VerifyFactInput, input);
-    assertNoSecrets({ evidence: v.evidence });
+    assertNoSecrets({ evidence: v.evidence, by: v.by });
     const rows = await this.records.write(await this.scopeOf(v.id), async (r) => {
       const cur = FactService.existing(v.id, await r.get('fact', v.id));
       if (cur.status === 'retracted') throw new ConflictError(`fact ${v.id} was retracted; assert it again before verifying it`, cur.version);
@@ -238,6 +245,18 @@ export class FactService {
 
   private async scopeOf(id: string): Promise<string> {
     return `fact:${(await this.current(id)).keys[0]}`;
+  }
+
+  /** A disputed or verified fact is a person's to retract: the model is told why and what to do instead. */
+  private static refuseModelRetraction(cur: StoredRecord): void {
+    const d = asFact(cur);
+    const tell = 'Do not retract it; tell the user why you think it is wrong.';
+    if (d.status === 'disputed') {
+      throw new ConflictError(`fact ${cur.id} (status disputed, with ${d.disputedWith.join(', ')}) cannot be retracted by a model: a person resolves disputes in the Facts view (keep one, keep both, retract all). ${tell}`, cur.version);
+    }
+    if (d.verification.state === 'verified') {
+      throw new ConflictError(`fact ${cur.id} (status ${d.status}) was verified by ${d.verification.by} at ${d.verification.at}; only a person retracts a verified fact, in the Facts view. ${tell}`, cur.version);
+    }
   }
 
   private static existing(id: string, r: StoredRecord | undefined): StoredRecord {

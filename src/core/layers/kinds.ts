@@ -35,9 +35,12 @@ export interface EpisodeData {
   executor: string;
 }
 
-/** Episode records: status = outcome, keys = [skill name, executor, ''], dueAt = timestamp. */
+/**
+ * Episode records: status = outcome, keys = [skill name, executor, skill version as text] ('' without
+ * a skill), dueAt = timestamp. The version in the keys lets a skill version's outcomes be counted.
+ */
 export function episodeColumns(d: EpisodeData): Pick<StoredRecord, 'status' | 'keys' | 'rank' | 'dueAt'> {
-  return { status: d.outcome, keys: [d.skill ? normalizeKey(d.skill.name) : '', normalizeKey(d.executor), ''], rank: 0, dueAt: d.timestamp };
+  return { status: d.outcome, keys: [d.skill ? normalizeKey(d.skill.name) : '', normalizeKey(d.executor), d.skill ? String(d.skill.version) : ''], rank: 0, dueAt: d.timestamp };
 }
 
 // ---------------------------------------------------------------- facts
@@ -155,12 +158,19 @@ export interface ReportData {
   ranAt: string;
   trigger: 'activation' | 'schedule' | 'command' | 'cli';
   expiredFacts: string[];
+  /**
+   * Facts this run marked disputed because they contradict another live fact of a single-valued
+   * relation and no write had recorded it (each side came from another clone, through a git merge).
+   */
+  disputedOnMerge: string[];
   forgottenEpisodes: number;
   archivedEpisodes: number;
   /** Skill drafts proposed from evidence in this run (proposal ids). */
   promotions: string[];
   /** Since the previous report, in this process: searches answered, results returned, results read afterwards. */
   searchReads: { searches: number; returned: number; read: number };
+  /** Where the next run's check for merged contradictions carries on (a relation and a position in its facts); null: from the start. */
+  mergeCheckResume: { relation: string; after: { rank: number; changedAt: string; id: string } | null } | null;
 }
 
 /** Report records: status 'run', keys = [trigger, '', ''], dueAt = ranAt. */

@@ -93,7 +93,7 @@ export class Layers {
       },
       now,
     });
-    this.lifecycle = new Lifecycle(store.records, { author, now, policy, promote: (c) => this.promote(c.policy) });
+    this.lifecycle = new Lifecycle(store.records, { author, now, policy, ontology, promote: (c) => this.promote(c.policy) });
     this.context = new ContextService(store, { memories, skills: this.skills, defaultMaxTokens: () => policy().working.max_tokens, now });
   }
 

@@ -1,34 +1,40 @@
 /**
  * The forgetting run: applies the lifecycle policy to what is stored, then records a report
  * a person can read. It expires facts past valid_until (a new version with status expired,
- * or purged when semantic.expired is forget) and retires episodes older than
- * episodic.ttl_days (purged when episodic.expired is forget, else a soft-delete version),
- * except episodes that a live skill keeps as evidence.
+ * then purged when semantic.expired is forget), opens the disputes a git merge left unrecorded
+ * (mergeDisputes.ts), and retires episodes older than episodic.ttl_days (purged when
+ * episodic.expired is forget, else a soft-delete version), except episodes kept as evidence by
+ * a live skill or by a pending skill proposal.
  *
  * Bounded work: each layer is read in pages of PAGE records in the store's order, with a
  * cursor, up to `maxPerRun` records per layer; what is left is handled by the next run (the
- * records it has not reached are still due). Handled records leave the query (expired,
- * deleted, purged), and a cursor is a position in the order, not a record, so paging stays
- * correct while the run changes what it pages through.
+ * records it has not reached are still due). A cursor is a position in the order, not a
+ * record, so paging stays correct while the run changes what it pages through. Forgetting is
+ * one purge per kind per run (on the workspace store each purge rewrites the journal), of the
+ * records whose current version is still the one the run decided on.
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { RecordCursor, RecordStore, StoredRecord } from '../../store/records';
+import type { RecordCursor, RecordKind, RecordStore, StoredRecord } from '../../store/records';
 import { parseInput } from '../contract/validate';
 import { isPastDue, nextFactVersion, releasePartners } from './factRules';
-import { asFact, asReport, asSkill, reportColumns, type ReportData } from './kinds';
+import { asFact, asProposal, asReport, asSkill, reportColumns, type ReportData, type SkillData } from './kinds';
+import { disputeMergedContradictions } from './mergeDisputes';
+import type { Ontology } from './ontology';
 import { DEFAULT_POLICY, type Policy } from './policy';
 import { readAll, Writer, type LayerServiceOptions } from './recordRows';
 
 const PAGE = 200;
 const DAY_MS = 24 * 3600_000;
-/** Skills read to learn which episodes are evidence; far more than any team writes. */
+/** Skills, and pending skill proposals, read to learn which episodes are evidence; far more than any team writes. */
 const SKILLS_MAX = 50_000;
 /** Due facts of one subject expired in one write. */
 const SUBJECT_MAX = 1000;
 
 export interface LifecycleOptions extends LayerServiceOptions {
   policy?: Policy | (() => Policy);
+  /** The workspace ontology, when there is one: its single-valued relations are checked for contradictions a merge brought. */
+  ontology?: Ontology | null | (() => Ontology | null | undefined);
   /** Proposes skill drafts from repeated successes (the procedural layer); returns the proposal ids. */
   promote?: (context: { now: Date; policy: Policy }) => Promise<string[]>;
   /** Most records one run handles per layer (default 5000). */
@@ -61,28 +67,33 @@ export class Lifecycle {
     return (typeof p === 'function' ? p() : p) ?? DEFAULT_POLICY;
   }
 
-  /** Runs the rules once and writes the report (also when the promotion callback fails, which is then thrown). */
+  /** Runs the rules once and writes the report (also when a step fails, which is then thrown: the ontology, the promotion). */
   async runForgetting(input: unknown): Promise<Report> {
     const run = parseInput(RunInput, input);
     const now = run.now ?? this.w.now();
     const policy = this.policy();
+    const failures: unknown[] = [];
+    const attempt = async <T>(step: () => Promise<T>, otherwise: T): Promise<T> => {
+      try {
+        return await step();
+      } catch (err) {
+        failures.push(err);
+        return otherwise;
+      }
+    };
     const expiredFacts = await this.expireFacts(now.toISOString(), policy.semantic.expired);
+    const merge = await attempt(() => this.disputeMerged(now.toISOString()), { disputed: [], resume: null });
     const episodes = await this.retireEpisodes(new Date(now.getTime() - policy.episodic.ttl_days * DAY_MS).toISOString(), policy.episodic.expired);
-    let promotions: string[] = [];
-    let failure: unknown;
-    try {
-      promotions = (await this.options.promote?.({ now, policy })) ?? [];
-    } catch (err) {
-      failure = err;
-    }
+    const promotions = await attempt(async () => (await this.options.promote?.({ now, policy })) ?? [], []);
     const data: ReportData = {
-      ranAt: now.toISOString(), trigger: run.trigger, expiredFacts,
+      ranAt: now.toISOString(), trigger: run.trigger, expiredFacts, disputedOnMerge: merge.disputed,
       forgottenEpisodes: episodes.forgotten, archivedEpisodes: episodes.archived, promotions,
       searchReads: run.searchReads ?? { searches: 0, returned: 0, read: 0 },
+      mergeCheckResume: merge.resume,
     };
     const id = randomUUID();
     await this.records.write(`report:${id}`, () => [this.w.row('report', id, 1, 'create', reportColumns(data), data)]);
-    if (failure) throw failure;
+    if (failures.length) throw failures[0];
     return { id, ...data };
   }
 
@@ -99,44 +110,55 @@ export class Lifecycle {
     return !last || Date.parse(last.ranAt) + this.policy().forgetting.run_every_hours * 3600_000 <= now.getTime();
   }
 
-  /** Live facts past valid_until: one write per subject expires them and releases their disputes. */
+  /**
+   * Live facts past valid_until: one write per subject marks them expired and releases their
+   * disputes; under forget, the expired versions are then purged in one go.
+   */
   private async expireFacts(nowIso: string, action: Policy['semantic']['expired']): Promise<string[]> {
-    const expired: string[] = [];
+    const expired: StoredRecord[] = [];
     const done = new Set<string>();
     await this.pages({ kind: 'fact', status: ['active', 'disputed'], dueBefore: nowIso }, async (page) => {
       for (const subject of new Set(page.map((r) => r.keys[0]))) {
         if (done.has(subject)) continue;
         done.add(subject);
-        let due: StoredRecord[] = [];
-        await this.records.write(`fact:${subject}`, async (r) => {
+        const rows = await this.records.write(`fact:${subject}`, async (r) => {
           // Re-read under the lock: another writer may have refreshed or retracted them since.
-          due = (await readAll(r, { kind: 'fact', keys: [subject], status: ['active', 'disputed'], dueBefore: nowIso }, SUBJECT_MAX)).filter((f) => isPastDue(f, nowIso));
-          const partners = await releasePartners(this.w, r, due);
-          if (action === 'forget') return partners;
-          const rows = await Promise.all(due.map((f) => nextFactVersion(this.w, r, f, { ...asFact(f), status: 'expired', disputedWith: [] })));
-          return [...rows, ...partners];
+          const due = (await readAll(r, { kind: 'fact', keys: [subject], status: ['active', 'disputed'], dueBefore: nowIso }, SUBJECT_MAX)).filter((f) => isPastDue(f, nowIso));
+          const mine = await Promise.all(due.map((f) => nextFactVersion(this.w, r, f, { ...asFact(f), status: 'expired', disputedWith: [] })));
+          return [...mine, ...(await releasePartners(this.w, r, due))];
         });
-        if (action === 'forget' && due.length) await this.records.purge('fact', due.map((f) => f.id));
-        expired.push(...due.map((f) => f.id));
+        // The facts' expired versions (released partners stay live).
+        expired.push(...rows.filter((x) => x.status === 'expired'));
       }
     });
-    return expired;
+    if (action === 'forget') await this.purgeUnchanged('fact', expired);
+    return expired.map((f) => f.id);
   }
 
-  /** Episodes recorded before `cutoffIso`, except the evidence of live skills: purged or archived. */
+  /** Disputes between facts of the ontology's single-valued relations that no write recorded (a git merge), from where the last run stopped. */
+  private async disputeMerged(nowIso: string): Promise<{ disputed: string[]; resume: ReportData['mergeCheckResume'] }> {
+    const o = this.options.ontology;
+    const ontology = typeof o === 'function' ? o() : o;
+    const single = (ontology?.relations ?? []).filter((r) => r.cardinality === 'one').map((r) => r.name);
+    if (single.length === 0) return { disputed: [], resume: null };
+    const [last] = await this.reports({ limit: 1 });
+    return disputeMergedContradictions(this.records, this.w, single, { nowIso, max: this.max(), from: last?.mergeCheckResume });
+  }
+
+  /**
+   * Episodes recorded before `cutoffIso`, except evidence: purged (once) or archived. The
+   * evidence is read after the candidates, so a skill or a draft that cites one meanwhile keeps it.
+   */
   private async retireEpisodes(cutoffIso: string, action: Policy['episodic']['expired']): Promise<{ forgotten: number; archived: number }> {
-    const skills = await readAll(this.records, { kind: 'skill' }, SKILLS_MAX);
-    const evidence = new Set(skills.flatMap((s) => asSkill(s).evidence?.episodes ?? []));
-    let forgotten = 0;
+    const due: StoredRecord[] = [];
+    await this.pages({ kind: 'episode', dueBefore: cutoffIso }, async (page) => void due.push(...page));
+    if (due.length === 0) return { forgotten: 0, archived: 0 };
+    const evidence = await this.evidenceEpisodes();
+    const retired = due.filter((e) => !evidence.has(e.id));
+    if (action === 'forget') return { forgotten: (await this.purgeUnchanged('episode', retired)).length, archived: 0 };
     let archived = 0;
-    await this.pages({ kind: 'episode', dueBefore: cutoffIso }, async (page) => {
-      const ids = page.filter((e) => !evidence.has(e.id)).map((e) => e.id);
-      if (ids.length === 0) return;
-      if (action === 'forget') {
-        await this.records.purge('episode', ids);
-        forgotten += ids.length;
-        return;
-      }
+    for (let i = 0; i < retired.length; i += PAGE) {
+      const ids = retired.slice(i, i + PAGE).map((e) => e.id);
       const rows = await this.records.write('episodes:archive', async (r) => {
         const out: StoredRecord[] = [];
         for (const id of ids) {
@@ -148,13 +170,36 @@ export class Lifecycle {
         return out;
       });
       archived += rows.length;
-    });
-    return { forgotten, archived };
+    }
+    return { forgotten: 0, archived };
+  }
+
+  /** Ids of the episodes that live skills, and skill drafts waiting for a person, keep as evidence. */
+  private async evidenceEpisodes(): Promise<Set<string>> {
+    const skills = await readAll(this.records, { kind: 'skill' }, SKILLS_MAX);
+    const drafts = await readAll(this.records, { kind: 'proposal', keys: ['skill'], status: ['pending'] }, SKILLS_MAX);
+    const cited = (d: Partial<SkillData> | undefined) => (Array.isArray(d?.evidence?.episodes) ? d.evidence.episodes : []);
+    return new Set([...skills.map((s) => cited(asSkill(s))), ...drafts.map((p) => cited(asProposal(p).payload as Partial<SkillData>))].flat());
+  }
+
+  /**
+   * Purges, in one call, the records of `seen` whose current version is still the one seen
+   * (checked right before: a record refreshed, restored or changed since is left alone).
+   */
+  private async purgeUnchanged(kind: RecordKind, seen: readonly StoredRecord[]): Promise<string[]> {
+    const ids: string[] = [];
+    for (const r of seen) if ((await this.records.get(kind, r.id))?.rowId === r.rowId) ids.push(r.id);
+    if (ids.length) await this.records.purge(kind, ids);
+    return ids;
+  }
+
+  private max(): number {
+    return this.options.maxPerRun ?? 5000;
   }
 
   /** Calls `handle` on each page of current records matching `q`, up to maxPerRun records. */
   private async pages(q: { kind: StoredRecord['kind']; status?: string[]; dueBefore: string }, handle: (page: StoredRecord[]) => Promise<void>): Promise<void> {
-    const max = this.options.maxPerRun ?? 5000;
+    const max = this.max();
     let after: RecordCursor | undefined;
     for (let seen = 0; seen < max; ) {
       const page = await this.records.query({ ...q, limit: Math.min(PAGE, max - seen), after });

@@ -17,7 +17,8 @@ const RUNNERS = new Map<string, Runner>([
   [T.recordEpisodeTool.name, (l, args) => l.episodes.record(args)],
   [T.queryFactsTool.name, (l, args) => l.facts.query(args)],
   [T.assertFactTool.name, (l, args, caller) => propose(l, 'fact', args, caller)],
-  [T.retractFactTool.name, (l, args) => l.facts.retract(args)],
+  // A model retracts as a model: disputed and verified facts are refused (a person settles those).
+  [T.retractFactTool.name, (l, args) => l.facts.retract(args, 'model')],
   [T.findSkillsTool.name, (l, args) => l.skills.find(args)],
   [T.readSkillTool.name, async (l, args) => {
     const { data, ...skill } = await l.skills.read(args);

@@ -7,7 +7,7 @@ import { ConflictError, NotFoundError } from '../errors';
 import { asSkill as storedSkill, normalizeKey, skillColumns, type SkillData, type SkillRecordData } from './kinds';
 import { decodeRecordCursor, encodeRecordCursor, readAll, Writer } from './recordRows';
 import { matchSkill, RELEVANCE_FLOOR, termSet } from './skillMatch';
-import { outcomeWindows, skillEpisodeSamples, type OutcomeStats } from './skillOutcomes';
+import { outcomeStats, type OutcomeStats } from './skillOutcomes';
 import { canonicalSkill, parseSkillData, SKILL_LIMITS, SKILL_NAME_PATTERN } from './skillSchemas';
 import { formatSkillYaml, parseSkillYaml } from './skillYaml';
 
@@ -190,8 +190,7 @@ export class SkillService {
   /** Success rates of one version (default: the live one) over the last 7, 30, 90 days and all time. */
   async outcomes(name: string, version?: number): Promise<OutcomeStats> {
     const v = version ?? (await this.live(name)).version;
-    const { samples, truncated } = await skillEpisodeSamples(this.store.records, name);
-    return outcomeWindows(normalizeKey(name), v, samples, this.writer.now(), truncated);
+    return outcomeStats(this.store.records, name, v, this.writer.now());
   }
 
   /** Live skills for a task, best first: triggers weigh most, then the description; unrelated tasks get []. */

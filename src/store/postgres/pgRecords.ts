@@ -20,18 +20,28 @@ const V_COLUMNS = RECORD_COLUMNS.split(', ').map((c) => `v.${c}`).join(', ');
  * decision reads through its own transaction (so it sees its lock's freshest state).
  */
 class PgRecordReader implements RecordReader {
+  /** Queries on one connection run one at a time (a decision may start several at once: Promise.all). */
+  private queue: Promise<unknown> = Promise.resolve();
+
   constructor(
     protected readonly s: PgSession,
     private readonly on: () => ClientBase | PgSession['pool'],
+    private readonly oneConnection = false,
   ) {}
 
-  protected async rows<R extends object>(doing: string, text: string, values: unknown[]): Promise<R[]> {
-    if (this.s.isClosed()) throw new StorageError('the store is closed');
-    try {
-      return (await this.on().query<R>(text, values)).rows;
-    } catch (err) {
-      throw storageError(this.s.target, err, doing);
-    }
+  protected rows<R extends object>(doing: string, text: string, values: unknown[]): Promise<R[]> {
+    const run = async () => {
+      if (this.s.isClosed()) throw new StorageError('the store is closed');
+      try {
+        return (await this.on().query<R>(text, values)).rows;
+      } catch (err) {
+        throw storageError(this.s.target, err, doing);
+      }
+    };
+    if (!this.oneConnection) return run();
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
   }
 
   async get(kind: RecordKind, id: string): Promise<StoredRecord | undefined> {
@@ -110,7 +120,7 @@ export class PgRecords extends PgRecordReader implements RecordStore {
           const reader = new PgRecordReader(this.s, () => {
             if (!open) throw new StorageError('a write decision read through its reader after the write ended');
             return client;
-          });
+          }, true);
           let rows: StoredRecord[];
           try {
             rows = await decide(reader);

@@ -23,16 +23,24 @@ function toRecord(v: SqlValue[]): StoredRecord {
   };
 }
 
-/** The WHERE clause and parameters of a record query over `record_heads h`. */
-function where(q: Omit<RecordQuery, 'limit'>): { sql: string; params: SqlValue[] } {
+/**
+ * The WHERE clause and parameters of a record query over `record_heads h`. `selectiveKey`
+ * tells SQLite that the first key given is selective (likelihood): without statistics, for a
+ * count filtered on a key and on columns its index lacks (status, another key, due_at), it
+ * scans every head of the kind or the due index instead of the key's index (measured: a skill
+ * version's 12 outcome counts at 20k episodes, 150–470 ms, against a few ms with the key index).
+ */
+function where(q: Omit<RecordQuery, 'limit'>, selectiveKey = false): { sql: string; params: SqlValue[] } {
   const parts = ['h.kind = ?', 'h.deleted = ?'];
   const params: SqlValue[] = [q.kind, q.deleted ? 1 : 0];
-  const inList = (column: string, values: readonly string[]) => {
-    parts.push(`${column} IN (${values.map(() => '?').join(', ')})`);
+  const inList = (column: string, values: readonly string[], selective = false) => {
+    const term = `${column} IN (${values.map(() => '?').join(', ')})`;
+    parts.push(selective ? `likelihood(${term}, 0.001)` : term);
     params.push(...values);
   };
+  const first = q.keys?.findIndex((m) => m !== undefined) ?? -1;
   q.keys?.forEach((m, i) => {
-    if (m !== undefined) inList(`h.key${i}`, typeof m === 'string' ? [m] : m);
+    if (m !== undefined) inList(`h.key${i}`, typeof m === 'string' ? [m] : m, selectiveKey && i === first);
   });
   if (q.status) inList('h.status', q.status);
   if (q.dueBefore !== undefined) {
@@ -117,7 +125,8 @@ export class RecordTable extends Statements {
 
   count(q: Omit<RecordQuery, 'limit' | 'after'>): number {
     checkRecordQuery({ ...q, limit: 1 });
-    const w = where(q);
+    // Counts are by a selective first key (a skill's name); no ORDER BY competes for the index.
+    const w = where(q, true);
     return this.once(`SELECT count(*) FROM record_heads h WHERE ${w.sql}`, w.params)[0]![0] as number;
   }
 

@@ -117,6 +117,22 @@ for (const backend of BACKENDS) describe(`MemoryService [${backend}] (type-2 sem
     await store.close();
   });
 
+  it('refuses NUL and unpaired surrogates in any field of create and edit, naming the field, and writes nothing', async () => {
+    // sql.js would keep them; PostgreSQL refused NUL with a misleading storage error; neither could be migrated.
+    const { service, store, footprint } = await open();
+    const { id } = await service.create(memory());
+    const before = await footprint();
+    await rejects(service.create(memory({ content: 'line one\nbefore\u0000after' })), ValidationError, /^content: line 2 contains a NUL character \(\\u0000\)/);
+    await rejects(service.create(memory({ description: 'cut emoji \uD83D' })), ValidationError, /^description: line 1 contains half of a UTF-16 surrogate pair \(\\uD83D\)/);
+    await rejects(service.edit({ id, content: 'stray \uDE00 low half' }), ValidationError, /^content: line 1 contains half of a UTF-16 surrogate pair \(\\uDE00\)/);
+    await rejects(service.edit({ id, description: 'a\u0000b' }), ValidationError, /^description: /);
+    assert.equal(await footprint(), before);
+    // A whole emoji (a surrogate pair) is ordinary text.
+    await service.edit({ id, content: 'shipped 🚀' });
+    assert.equal((await service.read({ id })).content, 'shipped 🚀');
+    await store.close();
+  });
+
   it('refuses a secret used as a tag, before lower-casing, without echoing it', async () => {
     const { service, store, footprint } = await open();
     const key = ['AIza', 'SyA1234567890abcdefghijklmnopqrstuv'].join('');

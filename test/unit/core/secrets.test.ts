@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { SecretError } from '../../../src/core/errors';
-import { assertNoSecret, findSecret } from '../../../src/core/secrets';
+import { SecretError, ValidationError } from '../../../src/core/errors';
+import { assertNoSecret, findSecret, unstorableText } from '../../../src/core/secrets';
 
 // Test secrets are assembled at run time so the repository itself holds none.
 const j = (...parts: string[]) => parts.join('');
@@ -55,5 +55,14 @@ describe('secrets', () => {
     ]) {
       assert.equal(findSecret(ok), undefined, ok);
     }
+  });
+
+  it('refuses text the stores cannot keep (NUL, half a surrogate pair) as a ValidationError naming the field and line', () => {
+    assert.equal(unstorableText('plain text, an emoji 🚀, a pair \uD83D\uDE00'), undefined);
+    assert.match(unstorableText('ok\nnul \u0000 here') ?? '', /^line 2 contains a NUL character \(\\u0000\)/);
+    assert.match(unstorableText('high \uD83D alone') ?? '', /^line 1 contains half of a UTF-16 surrogate pair \(\\uD83D\)/);
+    assert.match(unstorableText('\uDE00 low first') ?? '', /\(\\uDE00\)/);
+    assert.match(unstorableText('\uD83D\uDE00\uDE00 one low too many') ?? '', /\(\\uDE00\)/);
+    assert.throws(() => assertNoSecret('content', 'a\u0000b'), (e: unknown) => e instanceof ValidationError && e.field === 'content' && /^content: line 1 contains a NUL/.test(e.message));
   });
 });

@@ -21,10 +21,11 @@ for (const backend of BACKENDS) describe(`EpisodeService [${backend}] (what was 
     assert.deepEqual(e.source, { type: 'pull-request', ref: 'https://github.com/acme/billing/pull/42' });
     assert.equal(e.author, 'ana@example.com');
     const stored = (await l.records.get('episode', id))!;
-    assert.deepEqual([stored.status, stored.keys, stored.dueAt], ['success', ['fix flaky test', 'ana@example.com', ''], clock.iso()]);
+    assert.deepEqual([stored.status, stored.keys, stored.dueAt], ['success', ['fix flaky test', 'ana@example.com', '2'], clock.iso()]);
     const other = await l.episodes.record(episode({ executor: 'copilot-agent', timestamp: '2026-02-01T00:00:00.000Z' }));
     const o = await l.episodes.show(other);
     assert.deepEqual([o.executor, o.timestamp, o.skill], ['copilot-agent', '2026-02-01T00:00:00.000Z', null]);
+    assert.deepEqual((await l.records.get('episode', other.id))!.keys, ['', 'copilot-agent', '']);
     await l.close();
   });
 
@@ -66,8 +67,27 @@ for (const backend of BACKENDS) describe(`EpisodeService [${backend}] (what was 
     }
     await rejects(l.episodes.record(episode({ tags: [GITHUB_TOKEN] })), ValidationError, /tag contains what looks like a GitHub token/);
     await rejects(l.episodes.record(episode({ resolution: 'User: it fails\nAssistant: try again' })), ValidationError, /pasted conversation/);
+    await rejects(l.episodes.record(episode({ errors: Array.from({ length: 20 }, (_, i) => (i % 2 ? 'Assistant: retry' : 'User: it fails')) })), ValidationError, /^errors\[0\]: looks like a pasted conversation/);
+    await rejects(l.episodes.record(episode({ task: 'User: hi Assistant: hello' })), ValidationError, /^task: looks like a pasted conversation/);
     await rejects(l.episodes.record(episode({ task: 't'.repeat(501) })), ValidationError, /task: is 501 characters; the limit is 500/);
     await rejects(l.episodes.record(episode({ timestamp: '2026-03-02T00:00:00.000Z' })), ValidationError, /timestamp: is in the future/);
+    assert.equal(await l.rows(), 0);
+    await l.close();
+  });
+
+  it('refuses NUL and unpaired surrogates in every text field, naming the field, writing nothing', async () => {
+    const l = await openLayers(backend);
+    for (const [over, field] of [
+      [{ task: 'deploy \u0000' }, 'task'],
+      [{ tools: ['run', 'x\uD83D'] }, 'tools\\[1\\]'],
+      [{ errors: ['boom \uDE00'] }, 'errors\\[0\\]'],
+      [{ resolution: 'ok\u0000' }, 'resolution'],
+      [{ source: { type: 'url', ref: 'https://x/\u0000' } }, 'source.ref'],
+      [{ executor: 'bot\uD800' }, 'executor'],
+      [{ skill: { name: 'a\u0000', version: 1 } }, 'skill.name'],
+    ] as const) {
+      await rejects(l.episodes.record(episode(over)), ValidationError, new RegExp(`^${field}: line 1 contains (a NUL character|half of a UTF-16 surrogate pair)`));
+    }
     assert.equal(await l.rows(), 0);
     await l.close();
   });

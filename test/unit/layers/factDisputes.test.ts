@@ -1,7 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { ConflictError, SecretError, ValidationError } from '../../../src/core/errors';
+import { Layers } from '../../../src/core/layers/layers';
 import { Ontology } from '../../../src/core/layers/ontology';
-import { BACKENDS, prepareBackend } from '../../helpers/builders';
+import { runLayerTool } from '../../../src/core/layers/runTool';
+import { BACKENDS, openService, prepareBackend } from '../../helpers/builders';
 import { openLayers, rejects, testClock, ONTOLOGY } from './layerHelpers';
 
 const ontology = Ontology.parse(ONTOLOGY);
@@ -150,5 +152,28 @@ for (const backend of BACKENDS) describe(`FactService [${backend}] with an ontol
     const aNow = await l.facts.show({ id: a.id });
     assert.deepEqual([aNow.status, aNow.disputedWith], ['active', []]);
     await l.close();
+  });
+
+  it('the model-facing retract refuses a disputed fact and a verified one (a person decides those); people still retract them', async () => {
+    const { store, service } = await openService({ backend });
+    const layers = new Layers(store, service, { author: 'ana@example.com', ontology: () => ontology });
+    const retract = (id: string) => runLayerTool(layers, 'agent-memory_retractFact', { id, reason: 'I think it is wrong' }, 'copilot');
+    const a = await layers.facts.assert(owner('payments'));
+    const b = await layers.facts.assert(owner('platform'));
+    for (const [id, version] of [[a.id, 2], [b.id, 1]] as const) {
+      const err = await rejects(retract(id), ConflictError, new RegExp(`^fact ${id} \\(status disputed, with .*a person resolves disputes in the Facts view \\(keep one, keep both, retract all\\)\\. Do not retract it; tell the user why`));
+      assert.equal(err.currentVersion, version);
+    }
+    const verified = await layers.facts.assert({ subject: 'service:auth', predicate: 'depends_on', object: 'database:pg', source: 's', confidence: 1 });
+    await layers.facts.verify({ id: verified.id, evidence: 'https://wiki/auth' });
+    await rejects(retract(verified.id), ConflictError, new RegExp(`^fact ${verified.id} \\(status active\\) was verified by ana@example.com at .*; only a person retracts a verified fact`));
+    assert.deepEqual([(await layers.facts.show({ id: a.id })).status, (await layers.facts.show({ id: verified.id })).status], ['disputed', 'active']);
+    // An active, unverified fact the model may retract; a person may retract the others.
+    const plain = await layers.facts.assert({ subject: 'service:auth', predicate: 'depends_on', object: 'service:ledger', source: 's', confidence: 1 });
+    assert.equal(((await retract(plain.id)) as { status: string }).status, 'retracted');
+    assert.equal((await layers.facts.retract({ id: verified.id, reason: 'moved off pg' })).status, 'retracted');
+    await layers.facts.retract({ id: b.id, reason: 'platform never owned it' });
+    assert.equal((await layers.facts.show({ id: a.id })).status, 'active');
+    await store.close();
   });
 });

@@ -84,6 +84,19 @@ for (const backend of BACKENDS) describe(`FactService [${backend}] (facts with e
     await l.close();
   });
 
+  it('refuses NUL and unpaired surrogates in every text field, naming the field, writing nothing', async () => {
+    const l = await openLayers(backend);
+    for (const field of ['subject', 'predicate', 'object', 'source']) {
+      await rejects(l.facts.assert(fact({ [field]: 'pg\u0000' })), ValidationError, new RegExp(`^${field}: line 1 contains a NUL character`));
+    }
+    const { id } = await l.facts.assert(fact());
+    await rejects(l.facts.retract({ id, reason: 'wrong \uD83D' }), ValidationError, /^reason: line 1 contains half of a UTF-16 surrogate pair/);
+    await rejects(l.facts.verify({ id, evidence: 'https://wiki/\u0000' }), ValidationError, /^evidence: /);
+    await rejects(l.facts.verify({ id, by: 'ana\uDC00', evidence: 'https://wiki' }), ValidationError, /^by: /);
+    assert.equal(await l.rows(), 1);
+    await l.close();
+  });
+
   it('queries by any of subject, predicate, object: live and valid only, by confidence then recency, paged', async () => {
     const clock = testClock();
     const l = await openLayers(backend, { clock });

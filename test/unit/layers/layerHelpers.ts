@@ -48,7 +48,7 @@ export async function openLayers(
   return {
     records: store.records,
     ...make(author),
-    lifecycle: new Lifecycle(store.records, { author, now: clock.now, policy, promote: options.promote }),
+    lifecycle: new Lifecycle(store.records, { author, now: clock.now, policy, ontology: options.ontology, promote: options.promote }),
     as: make,
     rows: async () => {
       let n = 0;

@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { randomUUID } from 'node:crypto';
-import { skillColumns, type SkillData } from '../../../src/core/layers/kinds';
+import { proposalColumns, skillColumns, type ProposalData, type SkillData } from '../../../src/core/layers/kinds';
 import { Lifecycle } from '../../../src/core/layers/lifecycle';
 import { Ontology } from '../../../src/core/layers/ontology';
-import type { RecordStore } from '../../../src/store/records';
+import type { RecordKind, RecordStore } from '../../../src/store/records';
 import { BACKENDS, prepareBackend } from '../../helpers/builders';
 import { episode, fact, openLayers, testClock, ONTOLOGY } from './layerHelpers';
 
@@ -19,6 +19,27 @@ async function skillWithEvidence(records: RecordStore, episodes: string[], at: s
     rowId: randomUUID(), kind: 'skill', id, version: 1, op: 'create', ...skillColumns(data), data: { ...data },
     changedAt: at, deletedAt: null, author: 'ana',
   }]);
+}
+
+/** A skill draft waiting for a person (as promotion proposes them) that cites `episodes`; returns a function that rejects it. */
+async function pendingDraft(records: RecordStore, episodes: string[], at: string): Promise<(when: string) => Promise<void>> {
+  const data: ProposalData = {
+    target: 'skill', action: 'create', targetId: null, summary: 'skill: fix-flaky-test', proposedBy: 'promotion from episodes', proposedAt: at,
+    payload: { name: 'fix-flaky-test', evidence: { episodes, executors: ['ana', 'bo'] } }, validation: { duplicates: [], warnings: [] }, decision: null,
+  };
+  const id = randomUUID();
+  const row = (version: number, d: ProposalData, changedAt: string) =>
+    ({ rowId: randomUUID(), kind: 'proposal' as const, id, version, op: 'create' as const, ...proposalColumns(d), data: { ...d }, changedAt, deletedAt: null, author: 'ana' });
+  await records.write(`proposal:${id}`, () => [row(1, data, at)]);
+  return async (when) => void (await records.write(`proposal:${id}`, () => [row(2, { ...data, decision: { state: 'rejected', by: 'ana', at: when, reason: 'not yet', resultId: null } }, when)]));
+}
+
+/** Counts the store's purge calls by kind. */
+function countPurges(records: RecordStore): Array<[RecordKind, string[]]> {
+  const calls: Array<[RecordKind, string[]]> = [];
+  const purge = records.purge.bind(records);
+  records.purge = (kind, ids) => (calls.push([kind, [...ids]]), purge(kind, ids));
+  return calls;
 }
 
 for (const backend of BACKENDS) describe(`Lifecycle [${backend}] (the forgetting run and its reports)`, function () {
@@ -89,6 +110,72 @@ for (const backend of BACKENDS) describe(`Lifecycle [${backend}] (the forgetting
     clock.days(2);
     assert.deepEqual((await l.lifecycle.runForgetting({ trigger: 'cli' })).expiredFacts, [id]);
     assert.deepEqual(await l.records.history('fact', id), []);
+    await l.close();
+  });
+
+  it('keeps the episodes a pending skill draft cites as evidence, until the draft is decided', async () => {
+    const clock = testClock('2026-01-01T00:00:00.000Z');
+    const l = await openLayers(backend, { clock });
+    const cited = (await l.episodes.record(episode())).id;
+    const other = (await l.episodes.record(episode())).id;
+    const reject = await pendingDraft(l.records, [cited], clock.iso());
+    clock.days(91);
+    assert.equal((await l.lifecycle.runForgetting({ trigger: 'schedule' })).forgottenEpisodes, 1);
+    assert.equal(await l.records.get('episode', other), undefined);
+    assert.equal((await l.episodes.show({ id: cited })).id, cited);
+    await reject(clock.iso());
+    assert.equal((await l.lifecycle.runForgetting({ trigger: 'schedule' })).forgottenEpisodes, 1);
+    assert.equal(await l.records.get('episode', cited), undefined);
+    await l.close();
+  });
+
+  it('forget mode purges once per kind per run, and not a fact refreshed after the run decided', async () => {
+    const clock = testClock('2026-01-01T00:00:00.000Z');
+    const l = await openLayers(backend, { clock, policy: { semantic: { expired: 'forget' } } });
+    const soon = { validUntil: '2026-01-02T00:00:00.000Z' };
+    const ids = [];
+    for (const subject of ['billing', 'auth', 'ledger']) ids.push((await l.facts.assert(fact({ subject, ...soon }))).id);
+    for (let i = 0; i < 3; i++) await l.episodes.record(episode());
+    clock.days(100);
+    const purges = countPurges(l.records);
+    // Someone refreshes billing's fact right after the run decided to expire it (before the purge).
+    const write = l.records.write.bind(l.records);
+    let refreshed: Promise<string> | undefined;
+    l.records.write = async (scope, decide) => {
+      const rows = await write(scope, decide);
+      if (scope === 'fact:billing' && !refreshed) {
+        refreshed = l.facts.assert(fact({ subject: 'billing', validUntil: '2027-01-01T00:00:00.000Z' })).then((r) => r.id);
+        await refreshed;
+      }
+      return rows;
+    };
+    const report = await l.lifecycle.runForgetting({ trigger: 'schedule' });
+    assert.deepEqual([...report.expiredFacts].sort(), [...ids].sort());
+    assert.deepEqual(purges.map(([kind, purged]) => [kind, purged.length]), [['fact', 3], ['episode', 3]]);
+    for (const id of ids) assert.deepEqual(await l.records.history('fact', id), []);
+    const billing = await l.facts.query({ subject: 'billing' });
+    assert.deepEqual(billing.items.map((f) => [f.id, f.validUntil]), [[await refreshed, '2027-01-01T00:00:00.000Z']]);
+    await l.close();
+  });
+
+  it('forget mode leaves a fact whose expired version was superseded before the purge', async () => {
+    const clock = testClock('2026-01-01T00:00:00.000Z');
+    const l = await openLayers(backend, { clock, policy: { semantic: { expired: 'forget' } } });
+    const { id } = await l.facts.assert(fact({ validUntil: '2026-01-02T00:00:00.000Z' }));
+    clock.days(2);
+    const write = l.records.write.bind(l.records);
+    let once = false;
+    l.records.write = async (scope, decide) => {
+      const rows = await write(scope, decide);
+      if (scope === 'fact:billing' && !once) {
+        once = true;
+        await l.facts.verify({ id, evidence: 'https://wiki/billing' }); // a person wrote a version meanwhile
+      }
+      return rows;
+    };
+    assert.deepEqual((await l.lifecycle.runForgetting({ trigger: 'cli' })).expiredFacts, [id]);
+    const kept = await l.facts.show({ id });
+    assert.deepEqual([kept.status, kept.verification.state], ['expired', 'verified']);
     await l.close();
   });
 

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { parseInput } from '../../../src/core/contract/validate';
 import { ValidationError } from '../../../src/core/errors';
-import { EPISODE_LIMITS, ListEpisodesInput, RecordEpisodeInput, transcriptProblem } from '../../../src/core/layers/episodeSchemas';
+import { EPISODE_LIMITS, ListEpisodesInput, RecordEpisodeInput, speakerMarkers } from '../../../src/core/layers/episodeSchemas';
 import { AssertFactInput, QueryFactsInput, ResolveFactsInput } from '../../../src/core/layers/factSchemas';
 import { episode, fact } from './layerHelpers';
 
@@ -45,13 +45,32 @@ describe('Episode schemas (summaries and pointers, within limits)', () => {
 
   it('refuses what looks like a pasted transcript, saying what to write instead', () => {
     const chat = 'User: the build fails\nAssistant: let me look\nUser: thanks';
-    assert.match(refusal(RecordEpisodeInput, episode({ resolution: chat })), /resolution: looks like a pasted conversation \(3 lines start with a speaker such as "User:"\); write a short summary and put a pointer to the conversation in source.ref/);
+    assert.match(refusal(RecordEpisodeInput, episode({ resolution: chat })), /^resolution: looks like a pasted conversation \(3 speaker markers such as "User:", "Assistant:" in resolution\); write a short summary and put a pointer to the conversation in source.ref$/);
     assert.match(refusal(RecordEpisodeInput, episode({ source: { type: 'chat', ref: 'User: hi\nAssistant: hello' } })), /source.ref is a pointer .* on one line, never the transcript itself/);
     const long = Array.from({ length: EPISODE_LIMITS.linesMax + 1 }, (_, i) => `step ${i}`).join('\n');
     assert.match(refusal(RecordEpisodeInput, episode({ resolution: long })), /resolution: has 31 lines; an episode keeps a summary of at most 30 lines/);
-    assert.match(transcriptProblem('**Assistant:** sure\n> Human: go') ?? '', /2 lines start with a speaker/);
-    // One line that starts with a speaker is prose, not a transcript.
-    assert.equal(transcriptProblem('User: the reporter said it broke after the upgrade'), undefined);
+    assert.deepEqual(speakerMarkers('**Assistant:** sure\n> Human: go'), ['assistant', 'human']);
+  });
+
+  it('counts speaker markers anywhere in a line and across all text fields together', () => {
+    // A chat spread over the errors, one turn per item.
+    const turns = Array.from({ length: 20 }, (_, i) => (i % 2 ? 'Assistant: try the cache' : 'User: it still fails'));
+    assert.match(refusal(RecordEpisodeInput, episode({ errors: turns })), /^errors\[0\]: looks like a pasted conversation \(20 speaker markers such as "User:", "Assistant:" in errors\[0\], errors\[1\], errors\[2\] and 17 more fields\)/);
+    assert.match(refusal(RecordEpisodeInput, episode({ errors: Array.from({ length: 3 }, () => 'User: it still fails') })), /^errors\[0\]: looks like a pasted conversation \(3 speaker markers such as "User:"/);
+    // Both turns on one line, in the task or in the source pointer.
+    assert.match(refusal(RecordEpisodeInput, episode({ task: 'User: hi Assistant: hello' })), /^task: looks like a pasted conversation \(2 speaker markers such as "User:", "Assistant:" in task\)/);
+    assert.match(refusal(RecordEpisodeInput, episode({ source: { type: 'chat', ref: 'User: hi Assistant: hello' } })), /^source.ref: looks like a pasted conversation/);
+    // Two speakers in two fields.
+    assert.match(refusal(RecordEpisodeInput, episode({ task: 'Human: why is CI red', resolution: 'the **AI:** said to pin node' })), /^task: looks like a pasted conversation \(2 speaker markers such as "Human:", "AI:" in task, resolution\)/);
+  });
+
+  it('lets one incidental speaker marker, and prose that only looks like one, through', () => {
+    const ok = (over: Record<string, unknown>) => assert.doesNotThrow(() => parseInput(RecordEpisodeInput, episode(over)));
+    ok({ task: 'User: the reporter said it broke after the upgrade' });
+    ok({ resolution: 'Asked the reporter; the User: field of the form was empty.' });
+    ok({ errors: ['permission denied for user: bob', 'permission denied for user: carl', 'invalid user: dan'], task: 'Set model: gpt-4o for agent: copilot' });
+    ok({ task: 'User: alice reported it', resolution: 'Fixed what User: bob saw too' }); // two markers, one speaker
+    assert.deepEqual(speakerMarkers('model: gpt-4o, system: linux, user: bob'), ['model']); // only the line's start counts in lower case
   });
 
   it('lists by outcome with a bounded limit', () => {
