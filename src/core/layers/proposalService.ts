@@ -128,6 +128,7 @@ export class ProposalService {
 
   private async queue(input: unknown, id: string): Promise<{ proposal: ProposalView; queued: boolean }> {
     const p = parseInput(ProposeInput, input);
+    assertNoSecrets({ proposedBy: p.proposedBy });
     const targetId = p.targetId ?? null;
     const checked = await this.handler(p.target).validate(p.payload, p.action, targetId);
     const data: ProposalData = {
@@ -218,6 +219,7 @@ export class ProposalService {
    */
   async approve(input: unknown): Promise<DecideResult> {
     const a = parseInput(ApproveInput, input);
+    assertNoSecrets({ by: a.by });
     const before = await this.get(a.id);
     this.checkApprover(before.target, a.by);
     const handler = this.handler(before.target);
@@ -255,7 +257,7 @@ export class ProposalService {
   /** Rejects with a reason (required); nothing is written to the target. */
   async reject(input: unknown): Promise<DecideResult> {
     const r = parseInput(RejectInput, input);
-    assertNoSecrets({ reason: r.reason });
+    assertNoSecrets({ reason: r.reason, by: r.by });
     const before = await this.get(r.id);
     this.checkApprover(before.target, r.by);
     const at = this.now().toISOString();

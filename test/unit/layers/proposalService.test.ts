@@ -45,6 +45,9 @@ for (const backend of BACKENDS) describe(`ProposalService [${backend}] (propose 
     await rejects(proposals.propose({ target: 'memory', payload: memory({ content: `key ${'ghp_' + 'b'.repeat(36)}` }), proposedBy: 'copilot' }), SecretError, /GitHub token/);
     await rejects(proposals.propose({ target: 'fact', payload: {}, proposedBy: 'copilot' }), ValidationError, /fact proposals are not accepted here/);
     await rejects(proposals.propose({ target: 'memory', action: 'edit', payload: { content: 'x' }, proposedBy: 'copilot' }), ValidationError, /targetId: is missing/);
+    // Who proposes is stored too (an MCP client names itself): the same checks apply.
+    await rejects(proposals.propose({ target: 'memory', payload: memory(), proposedBy: `bot (via ${'ghp_' + 'd'.repeat(36)})` }), SecretError, /proposedBy.*GitHub token/);
+    await rejects(proposals.propose({ target: 'memory', payload: memory(), proposedBy: 'bot\u0000' }), ValidationError, /proposedBy/);
     assert.equal(await store.records.count({ kind: 'proposal' }), 0);
     await store.close();
   });
