@@ -42,6 +42,37 @@ describe('sql.js store: records in the journal', function () {
     db.close();
   });
 
+  it('queries by a key (or a due time) through that index, not by walking the order index (no statistics to choose it)', async () => {
+    const SQL = await initSqlJs();
+    const db = new SQL.Database();
+    migrate(db);
+    const table = new RecordTable(db);
+    for (let i = 0; i < 60; i++) {
+      table.insert(rec({ kind: 'fact', keys: [`subject-${i % 6}`, `p-${i % 3}`, `o-${i % 10}`], rank: (i % 7) / 7, dueAt: i % 2 ? null : new Date(Date.UTC(2026, 0, 1 + i)).toISOString() }));
+    }
+    const prepare = db.prepare.bind(db);
+    let sql = '';
+    db.prepare = (text, params) => ((sql = text), prepare(text, params));
+    const cases: Array<[Parameters<RecordTable['query']>[0], RegExp, number]> = [
+      [{ kind: 'fact', keys: ['subject-1'], limit: 5 }, /SCAN h USING INDEX record_heads_key0|SEARCH h USING INDEX record_heads_key0/, 5],
+      [{ kind: 'fact', keys: [undefined, 'p-2', 'o-5'], limit: 50 }, /INDEX record_heads_key1/, 2],
+      [{ kind: 'fact', keys: [undefined, undefined, 'o-3'], limit: 50 }, /INDEX record_heads_key2/, 6],
+      [{ kind: 'fact', dueBefore: '2026-01-11T00:00:00.000Z', limit: 50 }, /INDEX record_heads_due/, 5],
+    ];
+    for (const [q, index, n] of cases) {
+      // EXPLAIN needs the statement's parameters: bind them as the query did.
+      assert.equal(table.query(q).length, n, JSON.stringify(q));
+      const explain = db.prepare(`EXPLAIN QUERY PLAN ${sql}`);
+      const params = (sql.match(/\?/g) ?? []).map(() => null);
+      explain.bind(params);
+      const plan: string[] = [];
+      while (explain.step()) plan.push(String(explain.get()[3]));
+      explain.free();
+      assert.match(plan.join('; '), index, `${JSON.stringify(q)}: ${plan.join('; ')}`);
+    }
+    db.close();
+  });
+
   it('keeps records across reopening, from the journal alone and from a checkpoint', async () => {
     const dir = tmpDir();
     const a = rec();

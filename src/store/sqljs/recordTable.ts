@@ -56,6 +56,18 @@ function where(q: Omit<RecordQuery, 'limit'>, selectiveKey = false): { sql: stri
 }
 
 /**
+ * The index a query must use. The snapshot has no planner statistics, so SQLite takes the
+ * ORDER BY's index and walks every head of the kind until a page is full: a full scan for
+ * a lookup by subject (measured at 100k facts: 590 ms p50, against about 1 ms by the key's
+ * index). A given key (the first of them) or a due time is what narrows a query down.
+ */
+function indexFor(q: Omit<RecordQuery, 'limit'>): string {
+  const key = q.keys?.findIndex((m) => m !== undefined) ?? -1;
+  if (key >= 0) return `INDEXED BY record_heads_key${key}`;
+  return q.dueBefore !== undefined ? 'INDEXED BY record_heads_due' : '';
+}
+
+/**
  * SQL over the record tables (schema version 2) of one sql.js database: every version of
  * every record, and each (kind, id)'s current version with the lookup columns copied next
  * to it, so queries never read old versions.
@@ -117,7 +129,7 @@ export class RecordTable extends Statements {
     checkRecordQuery(q);
     const w = where(q);
     return this.once(
-      `SELECT ${COLUMNS} FROM record_heads h JOIN record_versions v ON v.seq = h.seq
+      `SELECT ${COLUMNS} FROM record_heads h ${indexFor(q)} JOIN record_versions v ON v.seq = h.seq
        WHERE ${w.sql} ORDER BY h.rank DESC, h.changed_at DESC, h.id DESC LIMIT ?`,
       [...w.params, q.limit],
     ).map(toRecord);
