@@ -37,7 +37,8 @@ async function main(): Promise<void> {
   } else {
     throw new Error(`unknown phase ${phase}`);
   }
-  process.stdout.write(`${RESULT_PREFIX}${JSON.stringify(result)}\n`);
+  // A write to a pipe completes asynchronously: exiting before it drains would cut the line.
+  await new Promise<void>((resolve, reject) => process.stdout.write(`${RESULT_PREFIX}${JSON.stringify(result)}\n`, (err) => (err ? reject(err) : resolve())));
 }
 
 main().then(

@@ -3,6 +3,7 @@
  * opened as the CLI opens it) and the real domain path (FactService with the default policy and
  * the benchmark's ontology), plus the facts lookup of the context tool on store.records.
  */
+import { createHash } from 'node:crypto';
 import { FactService } from '../src/core/layers/factService';
 import type { RecordQuery } from '../src/store/records';
 import { PgStore } from '../src/store/postgres/pgStore';
@@ -39,16 +40,16 @@ type Probe = (i: number) => Promise<string[]>;
 
 /**
  * Times `probe` over the `count` probes in turn (after 3 untimed calls), within the budget, and
- * keeps each probe's result ids the first time it runs (the report compares both sides on them).
+ * keeps each probe's answer the first time it runs (the report compares both sides on them).
  */
 export async function timeQueries(probe: Probe, count: number, budget: { iters: number; budgetMs: number }): Promise<FactQueryFigures> {
   for (let i = 0; i < 3; i++) await probe(i);
-  const ids: string[][] = [];
+  const answers: FactQueryFigures['answers'] = [];
   const samples = await sample(async (i) => {
     const got = await probe(i % count);
-    if (i < count) ids.push(got);
+    if (i < count) answers.push([got.length, createHash('sha1').update(got.join(',')).digest('hex').slice(0, 12)]);
   }, { ...budget, minIters: 20 });
-  return { summary: summarize(samples), ids };
+  return { summary: summarize(samples), answers };
 }
 
 export async function runFactsOurs(plan: FactsPlan): Promise<FactsSideFigures> {

@@ -35,8 +35,11 @@ export interface FactOpenFigures {
 
 export interface FactQueryFigures {
   summary: Summary;
-  /** Result ids of each probe run (in probe order; sorted for contextBoth, whose two lists are merged). */
-  ids: string[][];
+  /**
+   * Each probe's answer the first time it ran, in probe order: how many facts, and a digest of
+   * their ids in order (sorted for contextBoth, whose two lists are merged).
+   */
+  answers: Array<[count: number, digest: string]>;
 }
 
 /** Everything one side measured in one child process. */

@@ -17,11 +17,11 @@ const BASELINE = {
  * same ids in the same order on both sides.
  */
 function compare(o: FactsSideFigures, b: FactsSideFigures, c: QueryClass): { ours: number; naive: number; same: string } {
-  const m = Math.min(o.queries[c].ids.length, b.queries[c].ids.length);
-  const a = o.queries[c].ids.slice(0, m);
-  const z = b.queries[c].ids.slice(0, m);
-  const mean = (xs: string[][]) => xs.reduce((s, x) => s + x.length, 0) / (m || 1);
-  const k = a.filter((ids, i) => JSON.stringify(ids) === JSON.stringify(z[i])).length;
+  const m = Math.min(o.queries[c].answers.length, b.queries[c].answers.length);
+  const a = o.queries[c].answers.slice(0, m);
+  const z = b.queries[c].answers.slice(0, m);
+  const mean = (xs: Array<[number, string]>) => xs.reduce((s, x) => s + x[0], 0) / (m || 1);
+  const k = a.filter((x, i) => x[1] === z[i]![1]).length;
   return { ours: mean(a), naive: mean(z), same: `same ids for ${k}/${m} probes` };
 }
 
