@@ -160,8 +160,10 @@ async function main(): Promise<void> {
   const sqljsVersion = (JSON.parse(fs.readFileSync(path.join(path.dirname(require.resolve('sql.js')), '..', 'package.json'), 'utf8')) as { version: string }).version;
   console.log(
     `Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}, Node ${process.version}, sql.js ${sqljsVersion}, ` +
-      `${os.platform()}; files in ${os.tmpdir()}; ${args.iters} searches per class and ${args.iters} writes per kind ` +
-      '(baselines stop after 30 s, with at least 20 samples).\n',
+      `${os.platform()}; files in ${os.tmpdir()}` +
+      (results.length ? `; memories: ${args.iters} searches per class and ${args.iters} writes per kind (baselines stop after 30 s, with at least 20 samples)` : '') +
+      (facts ? `; facts: ${args.iters} calls per query class and per kind of write, on both sides, each loop stopping after 30 s with at least 20 samples` : '') +
+      '.\n',
   );
   if (facts) console.log(`## Facts table\n\n${factsSummaryTable(facts)}\n`);
   if (results.length === 0) return;
