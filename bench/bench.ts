@@ -1,26 +1,33 @@
 /**
- * `npm run bench -- --n 1000,10000 [--iters 200] [--seed 42] [--keep] [--cpu-prof DIR]`
+ * `npm run bench -- --n 1000,10000 [--facts 100000] [--only memories|facts] [--iters 200] [--seed 42] [--keep] [--cpu-prof DIR]`
  *
  * For each N: generates N memories with history (deterministic), loads them through the
  * real store (importVersions in batches, then a checkpoint), builds the naive baseline from
  * the same rows, and measures both sides in fresh child processes: open → first result,
  * searches, durable writes, file sizes, RSS. Prints one table per N, a README table and the
  * issue's targets with PASS/FAIL. Timings live here, never in tests.
+ * Then the facts benchmark (facts.ts) with --facts N facts (default 100000; 0 skips it) on the
+ * workspace store and, when it answers, PostgreSQL. --only runs one of the two.
  * --keep leaves the temporary folders in place; --cpu-prof DIR profiles every child process.
  */
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildNaiveDb } from './baselines';
+import { dropFactsScratch, type FactsResult, runFacts } from './facts';
+import { factsDetailTable, factsSummaryTable } from './factsReport';
 import { generate, prng } from './generate';
 import { loadOurs } from './ours';
 import { type NaiveFigures, type OpenFigures, type OursFigures, type Plan, RESULT_PREFIX } from './plan';
 import { checkTargets, detailTable, readmeTable, targetTable, type RunResult } from './report';
+import { runChild } from './spawn';
 import { mb } from './stats';
 
 interface Args {
   ns: number[];
+  /** Facts for the facts benchmark; 0 skips it. */
+  facts: number;
+  only?: 'memories' | 'facts';
   iters: number;
   seed: number;
   keep: boolean;
@@ -28,7 +35,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { ns: [10_000], iters: 200, seed: 42, keep: false };
+  const args: Args = { ns: [10_000], facts: 100_000, iters: 200, seed: 42, keep: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -36,35 +43,30 @@ function parseArgs(argv: string[]): Args {
       if (v === undefined) throw new Error(`${a} needs a value`);
       return v;
     };
-    const int = (v: string) => {
+    const int = (v: string, zero = false) => {
       const x = Number(v.replace(/[_k]/gi, (c) => (c.toLowerCase() === 'k' ? '000' : '')));
-      if (!Number.isInteger(x) || x <= 0) throw new Error(`${a}: "${v}" is not a positive whole number`);
+      if (!Number.isInteger(x) || x < 0 || (x === 0 && !zero)) throw new Error(`${a}: "${v}" is not a positive whole number`);
       return x;
     };
-    if (a === '--n') args.ns = value().split(',').map(int);
-    else if (a === '--iters') args.iters = int(value());
+    if (a === '--n') args.ns = value().split(',').map((v) => int(v));
+    else if (a === '--facts') args.facts = int(value(), true);
+    else if (a === '--only') {
+      const v = value();
+      if (v !== 'memories' && v !== 'facts') throw new Error(`--only takes memories or facts, not "${v}"`);
+      args.only = v;
+    } else if (a === '--iters') args.iters = int(value());
     else if (a === '--seed') args.seed = int(value());
     else if (a === '--keep') args.keep = true;
     else if (a === '--cpu-prof') args.cpuProf = path.resolve(value());
-    else throw new Error(`unknown argument ${a}; use --n 1000,10000 --iters 200 --seed 42 --keep --cpu-prof DIR`);
+    else throw new Error(`unknown argument ${a}; use --n 1000,10000 --facts 100000 --only memories|facts --iters 200 --seed 42 --keep --cpu-prof DIR`);
   }
+  if (args.only === 'facts' && args.facts === 0) throw new Error('--only facts with --facts 0 measures nothing');
   return args;
 }
 
 const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
 
-/** Runs one measurement in a fresh Node process and returns its parsed RESULT line. */
-function child<T>(args: Args, phase: string, planFile: string, dir?: string): T {
-  const prof = args.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${args.cpuProf}`, `--cpu-prof-name=${phase}-${Date.now()}.cpuprofile`] : [];
-  const res = spawnSync(
-    process.execPath,
-    [...prof, '--import', 'tsx', path.join(__dirname, 'child.ts'), phase, planFile, ...(dir ? [dir] : [])],
-    { cwd: path.resolve(__dirname, '..'), encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const line = res.stdout?.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
-  if (res.status !== 0 || !line) throw new Error(`child ${phase} failed (exit ${res.status}): ${res.stdout}`);
-  return JSON.parse(line.slice(RESULT_PREFIX.length)) as T;
-}
+const child = <T>(args: Args, phase: string, planFile: string, dir?: string): T => runChild<T>(phase, planFile, { dir, cpuProf: args.cpuProf });
 
 async function runN(args: Args, n: number, root: string): Promise<RunResult> {
   const dir = path.join(root, String(n));
@@ -137,14 +139,20 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => {
     cleanup();
-    process.exit(130);
+    void dropFactsScratch().finally(() => process.exit(130));
   });
   const results: RunResult[] = [];
+  let facts: FactsResult | undefined;
   try {
-    for (const n of args.ns) {
+    for (const n of args.only === 'facts' ? [] : args.ns) {
       const r = await runN(args, n, root);
       results.push(r);
       console.log(`${detailTable(r)}\n`);
+    }
+    if (args.only !== 'memories' && args.facts > 0) {
+      facts = await runFacts({ n: args.facts, iters: args.iters, seed: args.seed, keep: args.keep, cpuProf: args.cpuProf }, root);
+      for (const b of facts.backends) console.log(`${factsDetailTable(facts, b)}\n`);
+      if (facts.pgSkipped) console.log(`PostgreSQL not measured: ${facts.pgSkipped}.\n`);
     }
   } finally {
     cleanup();
@@ -152,9 +160,13 @@ async function main(): Promise<void> {
   const sqljsVersion = (JSON.parse(fs.readFileSync(path.join(path.dirname(require.resolve('sql.js')), '..', 'package.json'), 'utf8')) as { version: string }).version;
   console.log(
     `Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}, Node ${process.version}, sql.js ${sqljsVersion}, ` +
-      `${os.platform()}; files in ${os.tmpdir()}; ${args.iters} searches per class and ${args.iters} writes per kind ` +
-      '(baselines stop after 30 s, with at least 20 samples).\n',
+      `${os.platform()}; files in ${os.tmpdir()}` +
+      (results.length ? `; memories: ${args.iters} searches per class and ${args.iters} writes per kind (baselines stop after 30 s, with at least 20 samples)` : '') +
+      (facts ? `; facts: ${args.iters} calls per query class and per kind of write, on both sides, each loop stopping after 30 s with at least 20 samples` : '') +
+      '.\n',
   );
+  if (facts) console.log(`## Facts table\n\n${factsSummaryTable(facts)}\n`);
+  if (results.length === 0) return;
   console.log(`## README table\n\n${readmeTable(results)}\n`);
   const targets = checkTargets(results);
   console.log(`## Targets\n\n${targetTable(targets)}`);

@@ -1,17 +1,31 @@
 /**
  * One measurement in a fresh process, so that open times are cold and RSS belongs to one
  * store only. Usage: child.ts <phase> <plan.json> [dir]; prints one RESULT line of JSON.
+ * Phases open, ours, naive take a memories Plan; facts-open, facts-ours, facts-naive a FactsPlan.
  */
 import * as fs from 'node:fs';
 import { runNaive } from './baselines';
+import { runFactsNaive } from './factsNaive';
+import { openFacts, runFactsOurs } from './factsOurs';
+import type { FactsPlan } from './factsPlan';
 import { openOnce, runOurs } from './ours';
 import { type Plan, RESULT_PREFIX } from './plan';
 
 async function main(): Promise<void> {
   const [phase, planFile, dir] = process.argv.slice(2);
-  const plan = JSON.parse(fs.readFileSync(planFile!, 'utf8')) as Plan;
+  const json: unknown = JSON.parse(fs.readFileSync(planFile!, 'utf8'));
+  const plan = json as Plan;
+  const factsPlan = json as FactsPlan;
   let result: unknown;
-  if (phase === 'open') {
+  if (phase === 'facts-open') {
+    const { figures, store } = await openFacts(factsPlan);
+    result = figures;
+    await store.close();
+  } else if (phase === 'facts-ours') {
+    result = await runFactsOurs(factsPlan);
+  } else if (phase === 'facts-naive') {
+    result = await runFactsNaive(factsPlan);
+  } else if (phase === 'open') {
     const { figures, store } = await openOnce(dir ?? plan.storeDir, plan.selective[0]!);
     result = figures;
     // Closing a store opened from the journal alone would write a snapshot; nothing here needs it.
@@ -23,7 +37,8 @@ async function main(): Promise<void> {
   } else {
     throw new Error(`unknown phase ${phase}`);
   }
-  process.stdout.write(`${RESULT_PREFIX}${JSON.stringify(result)}\n`);
+  // A write to a pipe completes asynchronously: exiting before it drains would cut the line.
+  await new Promise<void>((resolve, reject) => process.stdout.write(`${RESULT_PREFIX}${JSON.stringify(result)}\n`, (err) => (err ? reject(err) : resolve())));
 }
 
 main().then(

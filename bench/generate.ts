@@ -14,7 +14,7 @@ export function prng(seed: number): () => number {
 }
 
 /** Draws indexes 0..n-1 with probability proportional to 1 / (rank + 1)^s. */
-class Zipf {
+export class Zipf {
   private readonly cdf: Float64Array;
   constructor(n: number, s: number) {
     this.cdf = new Float64Array(n);

@@ -1,0 +1,19 @@
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { RESULT_PREFIX } from './plan';
+
+/**
+ * Runs one measurement (child.ts) in a fresh Node process and returns its parsed RESULT line.
+ * `cpuProf` profiles the child into that folder.
+ */
+export function runChild<T>(phase: string, planFile: string, options: { dir?: string; cpuProf?: string } = {}): T {
+  const prof = options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProf}`, `--cpu-prof-name=${phase}-${Date.now()}.cpuprofile`] : [];
+  const res = spawnSync(
+    process.execPath,
+    [...prof, '--import', 'tsx', path.join(__dirname, 'child.ts'), phase, planFile, ...(options.dir ? [options.dir] : [])],
+    { cwd: path.resolve(__dirname, '..'), encoding: 'utf8', maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const line = res.stdout?.split('\n').find((l) => l.startsWith(RESULT_PREFIX));
+  if (res.status !== 0 || !line) throw new Error(`child ${phase} failed (exit ${res.status}): ${res.stdout}`);
+  return JSON.parse(line.slice(RESULT_PREFIX.length)) as T;
+}
