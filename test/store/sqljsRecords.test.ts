@@ -55,7 +55,8 @@ describe('sql.js store: records in the journal', function () {
     db.prepare = (text, params) => ((sql = text), prepare(text, params));
     const cases: Array<[Parameters<RecordTable['query']>[0], RegExp, number]> = [
       [{ kind: 'fact', keys: ['subject-1'], limit: 5 }, /SCAN h USING INDEX record_heads_key0|SEARCH h USING INDEX record_heads_key0/, 5],
-      [{ kind: 'fact', keys: [undefined, 'p-2', 'o-5'], limit: 50 }, /INDEX record_heads_key1/, 2],
+      [{ kind: 'fact', keys: [undefined, 'p-2', 'o-5'], limit: 50 }, /INDEX record_heads_key2/, 2],
+      [{ kind: 'fact', keys: [undefined, 'p-2'], limit: 50 }, /INDEX record_heads_key1/, 20],
       [{ kind: 'fact', keys: [undefined, undefined, 'o-3'], limit: 50 }, /INDEX record_heads_key2/, 6],
       [{ kind: 'fact', dueBefore: '2026-01-11T00:00:00.000Z', limit: 50 }, /INDEX record_heads_due/, 5],
     ];
