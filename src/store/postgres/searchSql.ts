@@ -67,6 +67,18 @@ function layout(widths: number[]): Field[] {
   });
 }
 
+/** A statement's values, each added once where the text refers to it. */
+class Params {
+  readonly values: unknown[];
+  constructor(project: string) {
+    this.values = [project];
+  }
+  /** The placeholder of a new value. */
+  add(value: unknown): string {
+    return `$${this.values.push(value)}`;
+  }
+}
+
 /**
  * The search statements of one query. A signature is one bit per query term (held or not) and
  * two bits per keyword (its tag match kind), packed in bigint digits. The key the server groups
@@ -74,42 +86,50 @@ function layout(widths: number[]): Field[] {
  * when one suffices (almost always), else the digits as text joined with ','.
  */
 export class SearchStatements {
-  private readonly values: unknown[];
   private readonly fields: Field[];
-  private readonly key: string;
   private readonly keyType: 'int8' | 'text';
-  private readonly candidate: string;
   readonly terms: string[];
 
   constructor(
-    project: string,
+    private readonly project: string,
     private readonly query: SearchQuery,
-    prefixed: PrefixedTag[],
+    private readonly prefixed: PrefixedTag[],
   ) {
-    this.values = [project];
-    const p = (value: unknown) => `$${this.values.push(value)}`;
     this.terms = queryTerms(query);
     this.fields = layout([...this.terms.map(() => 1), ...query.keywords.map(() => 2)]);
+    this.keyType = this.fields[this.fields.length - 1]!.digit === 0 ? 'int8' : 'text';
+  }
+
+  /** The signature key of row `h`. */
+  private key(p: Params): string {
     const exprs = [
-      ...this.terms.map((t) => `CASE WHEN h.search_vector @@ ${p(lexeme(t))}::tsquery THEN 1 ELSE 0 END`),
-      ...query.keywords.map((kw, k) => {
-        const stem = kw.units.length > 0 ? ` WHEN ${p(kw.tagStem)} = ANY (h.tag_stems) THEN 2` : '';
-        const tags = prefixed.filter((x) => x.k === k).map((x) => x.tag);
-        const prefix = tags.length > 0 ? ` WHEN h.tags && ${p(tags)}::text[] THEN 1` : '';
-        return `CASE WHEN ${p(kw.tag)} = ANY (h.tags) THEN 3${stem}${prefix} ELSE 0 END`;
+      ...this.terms.map((t) => `CASE WHEN h.search_vector @@ ${p.add(lexeme(t))}::tsquery THEN 1 ELSE 0 END`),
+      ...this.query.keywords.map((kw, k) => {
+        const stem = kw.units.length > 0 ? ` WHEN ${p.add(kw.tagStem)} = ANY (h.tag_stems) THEN 2` : '';
+        const tags = this.prefixed.filter((x) => x.k === k).map((x) => x.tag);
+        const prefix = tags.length > 0 ? ` WHEN h.tags && ${p.add(tags)}::text[] THEN 1` : '';
+        return `CASE WHEN ${p.add(kw.tag)} = ANY (h.tags) THEN 3${stem}${prefix} ELSE 0 END`;
       }),
     ];
     const digits: string[][] = [];
     this.fields.forEach((f, i) => (digits[f.digit] ??= []).push(`(${exprs[i]})::int8 * ${1n << BigInt(f.shift)}`));
     const sums = digits.map((d) => `(${d.join(' + ')})`);
-    [this.key, this.keyType] = sums.length === 1 ? [sums[0]!, 'int8'] : [`concat_ws(',', ${sums.join(', ')})`, 'text'];
-    // The candidate test as plain values, so the planner sees them and combines the three GIN indexes.
+    return this.keyType === 'int8' ? sums[0]! : `concat_ws(',', ${sums.join(', ')})`;
+  }
+
+  /**
+   * Live memories of the project that a keyword reaches: holding a query term or part, or
+   * carrying a keyword as a tag, as a tag stem, or a tag it is a prefix of. Plain values, so
+   * the planner sees them and combines the three GIN indexes.
+   */
+  private candidate(p: Params): string {
+    const kw = this.query.keywords;
     const reach = [
-      ...(this.terms.length > 0 ? [`h.search_vector @@ ${p(this.terms.map(lexeme).join(' | '))}::tsquery`] : []),
-      `h.tags && ${p([...new Set([...query.keywords.map((kw) => kw.tag), ...prefixed.map((x) => x.tag)])])}::text[]`,
-      `h.tag_stems && ${p(query.keywords.filter((kw) => kw.units.length > 0).map((kw) => kw.tagStem))}::text[]`,
+      ...(this.terms.length > 0 ? [`h.search_vector @@ ${p.add(this.terms.map(lexeme).join(' | '))}::tsquery`] : []),
+      `h.tags && ${p.add([...new Set([...kw.map((k) => k.tag), ...this.prefixed.map((x) => x.tag)])])}::text[]`,
+      `h.tag_stems && ${p.add(kw.filter((k) => k.units.length > 0).map((k) => k.tagStem))}::text[]`,
     ];
-    this.candidate = `h.project = $1 AND NOT h.deleted AND (${reach.join(' OR ')})`;
+    return `h.project = $1 AND NOT h.deleted AND (${reach.join(' OR ')})`;
   }
 
   /**
@@ -118,16 +138,17 @@ export class SearchStatements {
    * number of live memories of the project (memory_live_counts, kept by triggers).
    */
   groups(): { text: string; values: unknown[] } {
-    const values = [...this.values, this.query.tags];
-    const required = `$${values.length}::text[]`;
+    const p = new Params(this.project);
+    // OFFSET 0 keeps the key a column of its own: grouping by the expression, the planner would
+    // expect as many groups as rows (one per distinct search_vector) and sort them.
     const text = `
       SELECT (SELECT coalesce(sum(n), 0) FROM memory_live_counts WHERE project = $1)::float8 AS live, g.key::text AS key, g.count, g.eligible
       FROM (
         SELECT c.key, count(*)::float8 AS count, count(*) FILTER (WHERE c.eligible)::float8 AS eligible
-        FROM (SELECT ${this.key} AS key, h.tags @> ${required} AS eligible FROM memory_heads h WHERE ${this.candidate} OFFSET 0) c
+        FROM (SELECT ${this.key(p)} AS key, h.tags @> ${p.add(this.query.tags)}::text[] AS eligible FROM memory_heads h WHERE ${this.candidate(p)} OFFSET 0) c
         GROUP BY c.key
       ) g`;
-    return { text, values };
+    return { text, values: p.values };
   }
 
   /** The signatures of `groups()`' rows. */
@@ -147,26 +168,43 @@ export class SearchStatements {
   /**
    * The rows of `blocks`, in order: per block, its memories carrying the required tags, most
    * recently changed first (then by id, as SearchIndex breaks ties), at most `want` of them.
+   * Each block is read the cheaper of two ways, judged from the counts (`groups`, `live`):
+   * - walking the most recent live memories (the changed_at index) until `want` of the block
+   *   are found: about want × live / (the block's memories) rows, good for a large block;
+   * - through the GIN indexes, on what every memory of the block holds (its common terms and
+   *   exact tags), then a top-N sort: as many rows as hold all that, good for a small block.
+   * The planner cannot tell which (it does not know how many memories a signature has), so the
+   * statement's shape decides: the walk has no indexable condition but the project, the other
+   * has no order an index could give.
    */
-  fetch(blocks: FetchBlock[]): { text: string; values: unknown[] } {
-    const values = [...this.values];
-    const p = (value: unknown) => `$${values.push(value)}`;
+  fetch(blocks: FetchBlock[], groups: PgSignature[], live: number): { text: string; values: unknown[] } {
+    const p = new Params(this.project);
+    // Written once, referred to by every block (a value no statement refers to has no type: an error).
+    const key = this.key(p);
+    let candidate: string | undefined;
     const parts = blocks.map((b, i) => {
-      // What every memory of the block holds, as index conditions: a small block is found
-      // through the GIN indexes rather than by walking the most recent memories.
-      const terms = this.terms.filter((_, t) => b.signatures.every((s) => s.terms[t]));
-      const exact = this.query.keywords.filter((_, k) => b.signatures.every((s) => s.tagMatch[k] === 3)).map((kw) => kw.tag);
-      const tags = [...new Set([...this.query.tags, ...exact])];
+      const terms = this.terms.map((_, t) => b.signatures.every((s) => s.terms[t]));
+      const exact = this.query.keywords.map((_, k) => b.signatures.every((s) => s.tagMatch[k] === 3));
+      const reach = groups.filter((g) => terms.every((held, t) => !held || g.terms[t]) && exact.every((e, k) => !e || g.tagMatch[k] === 3));
+      const eligible = b.signatures.reduce((a, s) => a + s.eligible, 0);
+      const walk = (b.want * live) / eligible <= reach.reduce((a, g) => a + g.eligible, 0);
+      const inBlock = `${key} = ANY (${p.add(b.signatures.map((s) => s.key))}::${this.keyType}[])`;
+      const columns = `${i} AS block, h.id, h.description, h.tags, h.changed_at`;
+      if (walk) {
+        const required = this.query.tags.length > 0 ? [`h.tags @> ${p.add(this.query.tags)}::text[]`] : [];
+        return `(SELECT ${columns} FROM memory_heads h WHERE ${['h.project = $1 AND NOT h.deleted', ...required, inBlock].join(' AND ')}
+          ORDER BY h.changed_at DESC, h.id LIMIT ${p.add(b.want)})`;
+      }
+      const heldTerms = this.terms.filter((_, t) => terms[t]);
+      const tags = [...new Set([...this.query.tags, ...this.query.keywords.filter((_, k) => exact[k]).map((kw) => kw.tag)])];
       // No empty conditions: `tags @> '{}'` would make the GIN index read every entry.
       const held = [
-        ...(terms.length > 0 ? [`h.search_vector @@ ${p(terms.map(lexeme).join(' & '))}::tsquery`] : []),
-        ...(tags.length > 0 ? [`h.tags @> ${p(tags)}::text[]`] : []),
+        ...(heldTerms.length > 0 ? [`h.search_vector @@ ${p.add(heldTerms.map(lexeme).join(' & '))}::tsquery`] : []),
+        ...(tags.length > 0 ? [`h.tags @> ${p.add(tags)}::text[]`] : []),
       ];
-      return `(
-        SELECT ${i} AS block, h.id, h.description, h.tags, h.changed_at FROM memory_heads h
-        WHERE ${[this.candidate, ...held].join(' AND ')} AND ${this.key} = ANY (${p(b.signatures.map((s) => s.key))}::${this.keyType}[])
-        ORDER BY h.changed_at DESC, h.id LIMIT ${p(b.want)})`;
+      return `(SELECT * FROM (SELECT ${columns} FROM memory_heads h WHERE ${[(candidate ??= this.candidate(p)), ...held, inBlock].join(' AND ')} OFFSET 0) s
+          ORDER BY s.changed_at DESC, s.id LIMIT ${p.add(b.want)})`;
     });
-    return { text: `SELECT * FROM (${parts.join(' UNION ALL ')}) r ORDER BY block, changed_at DESC, id`, values };
+    return { text: `SELECT * FROM (${parts.join(' UNION ALL ')}) r ORDER BY block, changed_at DESC, id`, values: p.values };
   }
 }

@@ -20,9 +20,10 @@ export async function searchOnServer(client: PoolClient, project: string, query:
   const groups = await client.query<{ live: number; key: string; count: number; eligible: number }>(statements.groups());
   if (groups.rows.length === 0) return [];
   const live = Number(groups.rows[0]!.live);
-  const blocks = pickBlocks(rankSignatures(query, statements.signatures(groups.rows), live), query.limit);
+  const signatures = statements.signatures(groups.rows);
+  const blocks = pickBlocks(rankSignatures(query, signatures, live), query.limit);
   if (blocks.length === 0) return [];
-  const { rows } = await client.query<{ id: string; description: string; tags: string[]; changed_at: Date }>(statements.fetch(blocks));
+  const { rows } = await client.query<{ id: string; description: string; tags: string[]; changed_at: Date }>(statements.fetch(blocks, signatures, live));
   return rows.map((r) => ({ id: r.id, description: r.description, tags: r.tags, changedAt: r.changed_at.toISOString() }));
 }
 
