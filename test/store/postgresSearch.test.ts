@@ -1,8 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { randomUUID } from 'node:crypto';
+import { Client, type PoolClient } from 'pg';
 import type { IndexedMemory } from '../../src/core/search/analysis';
 import { analyzeQuery } from '../../src/core/search/query';
 import { SearchIndex } from '../../src/core/search/searchIndex';
+import { SEARCH_TRANSACTION, searchOnServer } from '../../src/store/postgres/serverSearch';
 import type { StoredVersion } from '../../src/store/store';
 import { liveMemories, openPg, SYNTHETIC_QUERIES, syntheticRows } from '../helpers/builders';
 import { requirePostgres } from '../helpers/postgres';
@@ -110,6 +112,31 @@ describe('PostgreSQL search on the server: ranked by match signature', function 
     const live = await Promise.all((await pg.store.list({ deleted: false, limit: 100 })).map(async (m) => ({ id: m.id, description: m.description, tags: m.tags, changedAt: m.changedAt })));
     const [server, local] = await both(pg, indexOf(live), ['narwhal', 'ice'], [], 50);
     assert.deepEqual(server, local, 'the IDF counts only live memories');
+    await pg.store.close();
+  });
+
+  it('counts and reads in one snapshot: a delete committed between the two is not half seen', async () => {
+    const pg = await openPg({ localIndex: 'off' });
+    const rows = Array.from({ length: 6 }, (_, i) => created(randomUUID(), `Puffin colony note ${i}`, ['puffin'], minute(i)));
+    await pg.store.importVersions(rows);
+    const before = indexOf(liveMemories(rows)).search(analyzeQuery(['puffin'], [], 3)).map((h) => h.id);
+    const client = new Client({ connectionString: pg.url });
+    await client.connect();
+    // The newest memory is deleted by another client right after the counts were read.
+    const spy = {
+      query: async (...args: Parameters<Client['query']>) => {
+        const result = await (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
+        const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text;
+        if (text.includes('AS eligible')) await pg.service.delete({ id: before[0]! });
+        return result;
+      },
+    } as unknown as PoolClient;
+    await client.query(SEARCH_TRANSACTION);
+    const hits = await searchOnServer(spy, pg.project, analyzeQuery(['puffin'], [], 3));
+    await client.query('COMMIT');
+    await client.end();
+    assert.deepEqual(hits.map((h) => h.id), before, 'the rows of the snapshot the counts came from');
+    assert.ok(!(await pg.store.search(analyzeQuery(['puffin'], [], 3))).some((h) => h.id === before[0]), 'the next search does not see it');
     await pg.store.close();
   });
 

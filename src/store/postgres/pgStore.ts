@@ -8,7 +8,7 @@ import { LocalIndex, type LocalIndexMode } from './localIndex';
 import { lockId, lockPurges } from './locks';
 import { PgRecords } from './pgRecords';
 import { migrate } from './schema';
-import { searchOnServer } from './serverSearch';
+import { SEARCH_TRANSACTION, searchOnServer } from './serverSearch';
 import { type PgSession, runQuery, runTransaction } from './session';
 import { advanceHeads, insertVersions, isVersionTaken, reanalyzeIfNeeded, toVersion, VERSION_COLUMNS, type VersionRecord } from './versionRows';
 
@@ -155,7 +155,7 @@ export class PgStore implements Store {
       throw storageError(this.target, err, 'searching');
     }
     try {
-      return await this.transaction('searching', (client) => searchOnServer(client, this.project, query));
+      return await runTransaction(this.session, 'searching', (client) => searchOnServer(client, this.project, query), SEARCH_TRANSACTION);
     } catch (err) {
       throw storageError(this.target, err, 'searching');
     }

@@ -4,16 +4,18 @@ import { rankSignatures } from '../../core/search/signatures';
 import type { StoredHit } from '../store';
 import { type FetchBlock, type PgSignature, type PrefixedTag, prefixedTagsStatement, SearchStatements } from './searchSql';
 
+/** How a search's transaction begins: one snapshot for its statements, nothing written. */
+export const SEARCH_TRANSACTION = 'BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY';
+
 /**
  * A search answered by the server, ranked as SearchIndex ranks, without scoring every memory a
  * broad keyword reaches: the server counts the reached memories per match signature, core
  * ranks the signatures (signatures.ts, the formulas SearchIndex uses), and only the rows of
- * the best groups are read, `limit` at most. Runs in one REPEATABLE READ transaction on
- * `client`, so the counts and the rows come from the same snapshot.
+ * the best groups are read, `limit` at most. Run it in a SEARCH_TRANSACTION on `client`, so
+ * the counts and the rows come from the same snapshot.
  */
 export async function searchOnServer(client: PoolClient, project: string, query: SearchQuery): Promise<StoredHit[]> {
   if (query.keywords.length === 0 || query.limit <= 0) return [];
-  await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
   const prefixes = prefixedTagsStatement(project, query);
   const prefixed = prefixes ? (await client.query<PrefixedTag>(prefixes.text, prefixes.values)).rows : [];
   const statements = new SearchStatements(project, query, prefixed);
