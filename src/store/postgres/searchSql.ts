@@ -7,7 +7,8 @@ import { mayPrefixTag, queryTerms, type Signature } from '../../core/search/sign
  * - `groups`: the live memories any keyword reaches (GIN on search_vector, tags, tag_stems),
  *   counted per signature: which query terms each holds, and per keyword its best tag match;
  * - `fetch`: the rows of the best groups only, most recently changed first, with LIMIT.
- * Every value is a parameter; only the shape (how many terms and keywords) is in the text.
+ * Every value is a parameter; only the shape (how many terms, keywords and blocks, the bit
+ * positions) is in the text.
  */
 
 /** A tag a keyword (by its position in the query) is a prefix of, carried by a live memory. */
