@@ -5,7 +5,7 @@ import { MemoryService } from '../../src/core/memoryService';
 import type { LocalIndexMode } from '../../src/store/postgres/localIndex';
 import { PgStore } from '../../src/store/postgres/pgStore';
 import { SqlJsStore, type SqlJsStoreOptions } from '../../src/store/sqljs/sqljsStore';
-import type { Store } from '../../src/store/store';
+import type { Store, StoredVersion } from '../../src/store/store';
 import { freshProject, requirePostgres, scratchDatabase } from './postgres';
 import { tmpDir } from './tmp';
 
@@ -103,3 +103,69 @@ export async function openService(options: Common & PgOptions & { backend: Backe
 export async function openService(options: Partial<SqlJsStoreOptions> & Common & PgOptions & { backend?: Backend } = {}): Promise<Opened> {
   return options.backend === 'postgres' ? openPg(options) : openSqlJs(options);
 }
+
+/** mulberry32: a small seeded PRNG, so synthetic corpora are the same on every run. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Shared words, inflections, compounds and tags that prefix or inflect each other, so broad queries meet many match kinds. */
+const WORDS = ['cache', 'caching', 'cached', 'build', 'builds', 'error', 'errors', 'timeout', 'retry', 'keep-alive', 'keepalive', 'keep', 'alive',
+  'getByRole', 'role', 'docker', 'compose', 'typescript', 'type', 'config', 'index', 'indexes', 'fail', 'failing', 'flaky', 'test', 'testing',
+  'network', 'socket', 'the', 'with', 'after', 'node_modules', 'webpack', 'slow', 'deploy', 'rollback', 'migration', 'schema', 'lock'];
+const TAGS = ['cache', 'caching', 'build', 'build-system', 'typescript', 'typescript-config', 'type', 'docker', 'docker-compose', 'test', 'testing',
+  'tests', 'network', 'keep-alive', 'error', 'index', 'ci', 'c#', 'deploy', 'schema-migration', 'lock'];
+
+/** A UUID-shaped id from `rnd`. */
+function syntheticId(rnd: () => number): string {
+  const h = Array.from({ length: 32 }, () => Math.floor(rnd() * 16).toString(16)).join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20)}`;
+}
+
+/**
+ * `count` current memories over a small shared vocabulary, as version rows of one project;
+ * every `deleteEvery`-th is deleted by a second version. Their times take only `count / 8`
+ * distinct values, so equal signatures tie on changedAt and the id must break the tie.
+ */
+export function syntheticRows(count: number, seed = 7, deleteEvery = 9): StoredVersion[] {
+  const rnd = seeded(seed);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
+  const base = Date.UTC(2025, 0, 1);
+  const rows: StoredVersion[] = [];
+  for (let i = 0; i < count; i++) {
+    const words = Array.from({ length: 2 + Math.floor(rnd() * 6) }, () => pick(WORDS));
+    const tags = [...new Set(Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => pick(TAGS)))];
+    const changedAt = new Date(base + Math.floor(rnd() * Math.max(1, count / 8)) * 60_000).toISOString();
+    const create: StoredVersion = {
+      rowId: syntheticId(rnd), id: syntheticId(rnd), version: 1, op: 'create', description: `Note ${words.join(' ')}`, tags,
+      content: 'synthetic', changedAt, deletedAt: null, author: 'synthetic', restoredFrom: null,
+    };
+    rows.push(create);
+    if (i % deleteEvery === deleteEvery - 1) {
+      const at = new Date(Date.parse(changedAt) + 1000).toISOString();
+      rows.push({ ...create, rowId: syntheticId(rnd), version: 2, op: 'delete', changedAt: at, deletedAt: at });
+    }
+  }
+  return rows;
+}
+
+/** The live memories of `syntheticRows`' output: each id's newest row, unless it deletes. */
+export function liveMemories(rows: StoredVersion[]): Array<{ id: string; description: string; tags: string[]; changedAt: string }> {
+  const newest = new Map<string, StoredVersion>();
+  for (const r of rows) if ((newest.get(r.id)?.version ?? 0) < r.version) newest.set(r.id, r);
+  return [...newest.values()].filter((r) => !r.deletedAt).map((r) => ({ id: r.id, description: r.description, tags: r.tags, changedAt: r.changedAt }));
+}
+
+/** Queries over `syntheticRows`' vocabulary: broad words, several keywords, compounds, inflections, tag prefixes, stop words, pasted text. */
+export const SYNTHETIC_QUERIES: string[][] = [
+  ['cache'], ['caching'], ['error'], ['build'], ['type'], ['test'], ['keep-alive'], ['keepAlive'], ['getByRole'], ['docker compose'],
+  ['cache', 'build'], ['error', 'timeout', 'retry'], ['the'], ['the', 'cache'], ['c#'], ['typescript config'], ['schema migration lock'],
+  ['flaky test failing after deploy with timeout errors'], ['node_modules', 'webpack', 'slow'], ['indexes'], ['unknownword'], ['cache', 'unknownword'],
+];

@@ -1,8 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
+import { Client, Pool } from 'pg';
 import { ANALYZER_VERSION } from '../../src/core/search/analysis';
 import { analyzeQuery } from '../../src/core/search/query';
+import { LocalIndex } from '../../src/store/postgres/localIndex';
 import { advanceHeads, insertVersions } from '../../src/store/postgres/versionRows';
 import type { StoredVersion } from '../../src/store/store';
 import { memory, openPg } from '../helpers/builders';
@@ -138,6 +139,21 @@ describe('PostgreSQL local search index: catching up with other clients', functi
     assert.equal(large.store.localIndexSize, undefined, 'too large from the start: never held');
     await small.store.close();
     await large.store.close();
+  });
+
+  it('reads no heads when the project already has more live memories than maxLocalIndex', async () => {
+    const o = await openPg({ localIndex: 'off' });
+    for (let i = 0; i < 4; i++) await o.service.create(memory({ description: `large note ${i}`, tags: ['large'] }));
+    const pool = new Pool({ connectionString: o.url, max: 1 });
+    const texts: string[] = [];
+    const spy = { query: (text: string, values?: unknown[]) => (texts.push(text), pool.query(text, values)) } as unknown as Pool;
+    const local = new LocalIndex(spy, o.project, 'eager', 3, (err) => assert.fail(err as Error));
+    assert.equal(await local.search(analyzeQuery(['large'], [], 10)), undefined, 'the server answers');
+    assert.equal(local.size, undefined);
+    assert.ok(texts.length > 0 && !texts.some((t) => t.includes('FROM memory_heads')), texts.join('\n'));
+    await local.stop();
+    await pool.end();
+    await o.store.close();
   });
 
   it('answers the first search on the server while loading in the background, then locally', async () => {

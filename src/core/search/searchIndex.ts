@@ -2,6 +2,7 @@ import { add, type Analysis, analyzeMemory, type Doc, type IndexedMemory, remove
 import type { AnalyzedKeyword, SearchQuery } from './query';
 import { ScoreTable } from './scoreTable';
 import { better, DEFAULT_RANKING, MIN_PREFIX, type RankingOptions, type SearchHit, TagMatch } from './ranking';
+import { Scoring, unitWeights } from './scoring';
 
 export { type Analysis, ANALYZER_VERSION, type IndexedMemory, type SavedIndex } from './analysis';
 export { DEFAULT_RANKING, type RankingOptions, type SearchHit } from './ranking';
@@ -162,38 +163,30 @@ export class SearchIndex {
     return out;
   }
 
-  /** Inverse document frequency of something `df` of the current memories have (never 0). */
-  private idf(df: number): number {
-    return Math.log(1 + this.size / (df + 0.5));
-  }
-
   /** Marks every memory the keyword reaches: word shares, and the tags it names, inflects or prefixes. */
   private collect(k: AnalyzedKeyword, i: number): void {
     const t = this.table;
     // Each word of the keyword weighs its IDF; a memory earns a word's weight when it holds
     // the word, or, for a compound, the IDF-weighted share of its parts it holds.
     const units = k.units;
-    const weights = units.map((u) => this.idf(this.termPostings.get(u.term)?.size ?? 0));
-    const total = weights.reduce((a, b) => a + b, 0);
+    const weights = unitWeights(units, (term) => this.termPostings.get(term)?.size ?? 0, this.size);
     for (let j = 0; j < units.length; j++) {
       const u = units[j]!;
-      const w = weights[j]! / total;
+      const w = weights[j]!;
       const whole = this.termPostings.get(u.term);
       const mark = u.parts.length > 0 ? t.nextStamp() : 0;
       if (whole) {
         for (const slot of whole) {
           const cell = t.cellOf(slot) + i;
-          t.share[cell] = t.share[cell]! + w;
+          t.share[cell] = t.share[cell]! + w.whole;
           if (mark) t.stamp[slot] = mark;
         }
       }
       if (!mark) continue;
-      const partWeights = u.parts.map((p) => this.idf(this.termPostings.get(p)?.size ?? 0));
-      const partTotal = partWeights.reduce((a, b) => a + b, 0);
       for (let pj = 0; pj < u.parts.length; pj++) {
         const postings = this.termPostings.get(u.parts[pj]!);
         if (!postings) continue;
-        const pw = (w * partWeights[pj]!) / partTotal;
+        const pw = w.parts[pj]!;
         for (const slot of postings) {
           if (t.stamp[slot] === mark) continue; // holds the whole word: already credited in full
           const cell = t.cellOf(slot) + i;
@@ -230,48 +223,20 @@ export class SearchIndex {
     for (let i = 0; i < n; i++) this.collect(keywords[i]!, i);
     const { rowCount: rows, share, tagMatch, rowSlots } = this.table;
 
-    // The more words a keyword has (pasted error text), the fewer a paraphrasing memory repeats.
-    const threshold = keywords.map((k) => (k.units.length >= o.longKeywordWords ? o.longMatchThreshold : o.matchThreshold) - 1e-9);
-    // Keyword weights: the IDF of the keyword over the memories it matches (an unknown keyword weighs most).
+    const scoring = new Scoring(keywords, o);
+    // Keyword weights: the IDF of the keyword over the memories it matches.
     const df = new Array<number>(n).fill(0);
     for (let r = 0, cell = 0; r < rows; r++) {
-      for (let i = 0; i < n; i++, cell++) if (tagMatch[cell] !== TagMatch.None || share[cell]! >= threshold[i]!) df[i]!++;
+      for (let i = 0; i < n; i++, cell++) if (scoring.matches(i, tagMatch[cell]!, share[cell]!)) df[i]!++;
     }
-    // A keyword of stop words only that names no tag is ignored, so it cannot lower coverage.
-    const weight = keywords.map((k, i) => (k.stopWordsOnly && df[i] === 0 ? 0 : this.idf(df[i]!)));
-    const totalWeight = weight.reduce((a, b) => a + b, 0);
-    if (totalWeight === 0) return [];
-    // Coverage is measured in full description matches: 1 = every keyword's words in the description.
-    const fullScore = o.description * totalWeight;
-    const minScore = o.minCoverage * fullScore;
-    const tagBase = [0, o.prefixTag, o.inflectedTag, o.exactTag];
+    if (!scoring.weigh(df, this.size)) return [];
 
     const limit = query.limit;
     const top: SearchHit[] = [];
     for (let r = 0; r < rows; r++) {
-      let matched = 0;
-      let score = 0;
-      for (let i = 0, cell = r * n; i < n; i++, cell++) {
-        const kind = tagMatch[cell]!;
-        const sh = share[cell]!;
-        if (kind === TagMatch.None && sh === 0) continue;
-        const full = sh >= threshold[i]!;
-        let s: number;
-        if (kind !== TagMatch.None) {
-          // A tag match, plus a bonus when the description also holds the keyword.
-          s = Math.max(tagBase[kind]! + o.tagAndDescriptionBonus * sh, full ? o.description * sh : 0);
-          matched++;
-        } else if (full) {
-          s = o.description * sh;
-          matched++;
-        } else {
-          // Some words of a keyword: not a match, but it orders memories that match as many keywords.
-          s = o.description * sh * o.partialFactor;
-        }
-        score += weight[i]! * s;
-      }
-      // A memory that matches no keyword, or too small a share of what was asked, is not returned.
-      if (matched === 0 || score < minScore) continue;
+      const score = scoring.score(tagMatch, share, r * n);
+      const matched = scoring.matched;
+      if (!scoring.passes(matched, score)) continue;
       if (top.length === limit) {
         const worst = top[limit - 1]!;
         if (matched < worst.matchedKeywords || (matched === worst.matchedKeywords && score < worst.score)) continue;
@@ -281,7 +246,7 @@ export class SearchIndex {
       const doc = this.slots[slot]!;
       const hit: SearchHit = {
         id: doc.id, description: doc.description, tags: doc.tags, changedAt: doc.changedAt,
-        matchedKeywords: matched, score, coverage: score / fullScore,
+        matchedKeywords: matched, score, coverage: score / scoring.fullScore,
       };
       // Bounded insertion into the best-first list: no sort of every candidate.
       if (top.length === limit && !better(hit, top[limit - 1]!)) continue;

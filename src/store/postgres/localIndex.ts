@@ -107,9 +107,17 @@ export class LocalIndex {
   private async build(): Promise<void> {
     // Taken before the first page: anything a page misses was written by a transaction at
     // or above this xmin, and the first catch-up reads it again (see the class comment).
-    const { rows: snap } = await this.pool.query<{ xmin: string; analyzer: string | null }>(
-      `SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin, (SELECT value FROM agent_memory_meta WHERE key = 'analyzer') AS analyzer`,
+    const { rows: snap } = await this.pool.query<{ xmin: string; analyzer: string | null; live: number }>(
+      `SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin, (SELECT value FROM agent_memory_meta WHERE key = 'analyzer') AS analyzer,
+         (SELECT coalesce(sum(n), 0) FROM memory_live_counts WHERE project = $1)::float8 AS live`,
+      [this.project],
     );
+    // Too large already (memory_live_counts, kept by triggers): reading up to `max` heads only
+    // to drop them cost every client of a large project seconds of CPU and its heap.
+    if (snap[0]!.live > this.max) {
+      this.tooLarge = true;
+      return;
+    }
     // The heads keep core's analysis of each memory (versionRows.ts); made by this release's
     // analyser, it is used as it is, which halves the load. Otherwise every memory is analysed here.
     const sameAnalysis = snap[0]!.analyzer === String(ANALYZER_VERSION);

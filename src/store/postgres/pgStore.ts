@@ -8,7 +8,7 @@ import { LocalIndex, type LocalIndexMode } from './localIndex';
 import { lockId, lockPurges } from './locks';
 import { PgRecords } from './pgRecords';
 import { migrate } from './schema';
-import { type PrefixedTag, prefixedTagsStatement, searchStatement } from './searchSql';
+import { SEARCH_TRANSACTION, searchOnServer } from './serverSearch';
 import { type PgSession, runQuery, runTransaction } from './session';
 import { advanceHeads, insertVersions, isVersionTaken, reanalyzeIfNeeded, toVersion, VERSION_COLUMNS, type VersionRecord } from './versionRows';
 
@@ -33,7 +33,7 @@ const BATCH = 1000;
  * inserts a version) with its analysed search terms; every statement is filtered by project.
  * A write holds a per-id advisory lock for its transaction, so `decide` sees the freshest
  * row of every other client. Searches are ranked in a local index when it is loaded
- * (localIndex.ts), else on the server (searchSql.ts). `records`, the other layers' records,
+ * (localIndex.ts), else on the server (serverSearch.ts). `records`, the other layers' records,
  * live in tables of their own (pgRecords.ts). See docs/ARCHITECTURE.md.
  */
 export class PgStore implements Store {
@@ -154,12 +154,11 @@ export class PgStore implements Store {
     } catch (err) {
       throw storageError(this.target, err, 'searching');
     }
-    const prefixes = prefixedTagsStatement(this.project, query);
-    const prefixed = prefixes ? await this.query<PrefixedTag>('searching', prefixes.text, prefixes.values) : [];
-    const statement = searchStatement(this.project, query, prefixed);
-    if (!statement) return [];
-    const rows = await this.query<{ id: string; description: string; tags: string[]; changed_at: Date }>('searching', statement.text, statement.values);
-    return rows.map((r) => ({ id: r.id, description: r.description, tags: r.tags, changedAt: r.changed_at.toISOString() }));
+    try {
+      return await runTransaction(this.session, 'searching', (client) => searchOnServer(client, this.project, query), SEARCH_TRANSACTION);
+    } catch (err) {
+      throw storageError(this.target, err, 'searching');
+    }
   }
 
   async tagCounts(): Promise<Array<{ tag: string; count: number }>> {

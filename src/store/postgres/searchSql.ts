@@ -1,98 +1,15 @@
 import type { SearchQuery } from '../../core/search/query';
-import { DEFAULT_RANKING, MIN_PREFIX } from '../../core/search/ranking';
+import { mayPrefixTag, queryTerms, type Signature } from '../../core/search/signatures';
 
 /**
- * Search on the server, ranked as `SearchIndex` (src/core/search/searchIndex.ts) ranks:
- * the same analysed query (core's `analyzeQuery`), the same terms per memory (core's
- * `analyzeMemory`, kept in memory_heads.search_vector), the same formulas and constants
- * (DEFAULT_RANKING). Only ties broken by floating-point rounding may come out in another order.
- *
- * Outline: a small query first (`prefixedTagsStatement`) finds the tags each keyword is a
- * prefix of; then one statement:
- * - cand: live heads of the project holding any query term or part (GIN on search_vector),
- *   carrying a keyword as a tag, as a tag stem, or a tag the keyword is a prefix of (GIN on
- *   tags, tag_stems). Every memory a keyword can reach is a candidate, so document
- *   frequencies counted over the candidates equal those over the whole project.
- * - unit_w / part_w: each word of a keyword weighs its IDF; a compound's parts share its weight.
- * - share: per candidate and keyword, the weight of the words it holds (whole, else parts).
- * - judged: the tag match kind (3 exact, 2 inflection, 1 prefix) and whether the keyword matches.
- * - kw_weight: a keyword weighs the IDF of the memories it matches (0 for an ignored stop word).
- * - scored: matched keywords and score; the relevance floor; the tag filter; the order.
+ * The statements of a search on the server, ranked by match signature (core's signatures.ts):
+ * - `prefixedTagsStatement`: the tags each keyword is a prefix of (a btree range on memory_head_tags);
+ * - `groups`: the live memories any keyword reaches (GIN on search_vector, tags, tag_stems),
+ *   counted per signature: which query terms each holds, and per keyword its best tag match;
+ * - `fetch`: the rows of the best groups only, most recently changed first, with LIMIT.
+ * Every value is a parameter; only the shape (how many terms, keywords and blocks, the bit
+ * positions) is in the text.
  */
-const SEARCH_SQL = `
-WITH
-kw AS (
-  SELECT * FROM unnest($2::int[], $3::text[], $4::text[], $5::bool[], $6::bool[], $7::float8[], $8::bool[])
-    AS k(k, tag, tag_stem, has_units, prefix_ok, threshold, stop_only)
-),
-unit AS (SELECT * FROM unnest($9::int[], $10::int[], $11::text[]) AS u(k, j, term)),
-part AS (SELECT * FROM unnest($12::int[], $13::int[], $14::text[]) AS p(k, j, term)),
-word AS (
-  SELECT term, ('''' || replace(replace(term, '\\', '\\\\'), '''', '''''') || '''')::tsquery AS q
-  FROM (SELECT term FROM unit UNION SELECT term FROM part) w
-),
-live AS (SELECT coalesce(sum(n), 0)::float8 AS n FROM memory_live_counts WHERE project = $1),
-prefixed AS (SELECT * FROM unnest($22::int[], $23::text[]) AS p(k, tag)),
--- The candidate test as plain values, so the planner sees them and combines the GIN indexes.
-cand AS MATERIALIZED (
-  SELECT h.id, h.description, h.tags, h.tag_stems, h.changed_at, h.search_vector AS sv
-  FROM memory_heads h
-  WHERE h.project = $1 AND NOT h.deleted AND (h.search_vector @@ $24::tsquery OR h.tags && $25::text[] OR h.tag_stems && $26::text[])
-),
-term_df AS (
-  SELECT w.term, count(c.id)::float8 AS df FROM word w LEFT JOIN cand c ON c.sv @@ w.q GROUP BY w.term
-),
-unit_w AS (
-  SELECT u.k, u.j, w.q, ln(1 + live.n / (d.df + 0.5)) / nullif(sum(ln(1 + live.n / (d.df + 0.5))) OVER (PARTITION BY u.k), 0) AS w
-  FROM unit u JOIN term_df d ON d.term = u.term JOIN word w ON w.term = u.term CROSS JOIN live
-),
-part_w AS (
-  SELECT p.k, p.j, w.q, uw.w * ln(1 + live.n / (d.df + 0.5)) / nullif(sum(ln(1 + live.n / (d.df + 0.5))) OVER (PARTITION BY p.k, p.j), 0) AS w
-  FROM part p JOIN unit_w uw ON uw.k = p.k AND uw.j = p.j JOIN term_df d ON d.term = p.term JOIN word w ON w.term = p.term CROSS JOIN live
-),
-part_credit AS (
-  SELECT c.id, pw.k, pw.j, sum(pw.w) AS w FROM cand c JOIN part_w pw ON c.sv @@ pw.q GROUP BY c.id, pw.k, pw.j
-),
-share AS (
-  SELECT c.id, uw.k, sum(CASE WHEN c.sv @@ uw.q THEN uw.w ELSE coalesce(pc.w, 0) END) AS share
-  FROM cand c CROSS JOIN unit_w uw LEFT JOIN part_credit pc ON pc.id = c.id AND pc.k = uw.k AND pc.j = uw.j
-  GROUP BY c.id, uw.k
-),
-judged AS (
-  SELECT c.id, kw.k, coalesce(s.share, 0) AS share, kw.threshold,
-    CASE WHEN kw.tag = ANY (c.tags) THEN 3
-         WHEN kw.has_units AND kw.tag_stem = ANY (c.tag_stems) THEN 2
-         WHEN EXISTS (SELECT 1 FROM prefixed p WHERE p.k = kw.k AND p.tag = ANY (c.tags)) THEN 1
-         ELSE 0 END AS kind
-  FROM cand c CROSS JOIN kw LEFT JOIN share s ON s.id = c.id AND s.k = kw.k
-),
-matches AS (SELECT *, (kind > 0 OR share >= threshold) AS hit FROM judged),
-kw_weight AS (
-  SELECT kw.k, CASE WHEN kw.stop_only AND count(m.id) FILTER (WHERE m.hit) = 0 THEN 0
-                    ELSE ln(1 + live.n / (count(m.id) FILTER (WHERE m.hit) + 0.5)) END AS weight
-  FROM kw CROSS JOIN live LEFT JOIN matches m ON m.k = kw.k
-  GROUP BY kw.k, kw.stop_only, live.n
-),
-total AS (SELECT sum(weight) AS w FROM kw_weight),
-scored AS (
-  SELECT m.id, count(*) FILTER (WHERE m.hit) AS matched,
-    sum(kw.weight * CASE
-      WHEN m.kind > 0 THEN greatest(($16::float8[])[m.kind + 1] + $17::float8 * m.share, CASE WHEN m.share >= m.threshold THEN $18::float8 * m.share ELSE 0 END)
-      WHEN m.share >= m.threshold THEN $18::float8 * m.share
-      ELSE $18::float8 * m.share * $19::float8 END) AS score
-  FROM matches m JOIN kw_weight kw ON kw.k = m.k
-  GROUP BY m.id
-)
-SELECT c.id, c.description, c.tags, c.changed_at
-FROM scored s JOIN cand c ON c.id = s.id CROSS JOIN total
-WHERE total.w > 0 AND s.matched > 0 AND s.score >= $20::float8 * $18::float8 * total.w AND c.tags @> $15::text[]
-ORDER BY s.matched DESC, s.score DESC, c.changed_at DESC, c.id ASC
-LIMIT $21::int`;
-
-/** The statement and its parameters for `query` in `project`; undefined when nothing can match. */
-const PREFIXED_SQL = `
-SELECT DISTINCT k.k, t.tag FROM unnest($2::int[], $3::text[]) AS k(k, tag) JOIN memory_head_tags t
-  ON t.project = $1 AND t.tag >= k.tag AND t.tag < k.tag || '~' AND left(t.tag, length(k.tag)) = k.tag AND t.tag <> k.tag`;
 
 /** A tag a keyword (by its position in the query) is a prefix of, carried by a live memory. */
 export interface PrefixedTag {
@@ -100,66 +17,195 @@ export interface PrefixedTag {
   tag: string;
 }
 
-/** Long enough keywords with words complete tags (`type` → `typescript-config`). */
-function prefixKeywords(query: SearchQuery): number[] {
-  return query.keywords.flatMap((kw, k) => (kw.units.length > 0 && kw.tag.length >= MIN_PREFIX ? [k] : []));
+/** A signature as the server counted it; `key` names it in `fetch`. */
+export interface PgSignature extends Signature {
+  key: string;
+  /** Of `count`, the memories carrying every required tag: those that may be returned. */
+  eligible: number;
 }
+
+/** A group of signatures to fetch rows of, best first, and how many rows of it are wanted. */
+export interface FetchBlock {
+  signatures: PgSignature[];
+  want: number;
+}
+
+const PREFIXED_SQL = `
+SELECT DISTINCT k.k, t.tag FROM unnest($2::int[], $3::text[]) AS k(k, tag) JOIN memory_head_tags t
+  ON t.project = $1 AND t.tag >= k.tag AND t.tag < k.tag || '~' AND left(t.tag, length(k.tag)) = k.tag AND t.tag <> k.tag`;
 
 /** The query for the tags the keywords are prefixes of; undefined when no keyword can be one. */
 export function prefixedTagsStatement(project: string, query: SearchQuery): { text: string; values: unknown[] } | undefined {
-  const ks = prefixKeywords(query);
+  const ks = query.keywords.flatMap((_, k) => (mayPrefixTag(query, k) ? [k] : []));
   if (ks.length === 0 || query.limit <= 0) return undefined;
   return { text: PREFIXED_SQL, values: [project, ks, ks.map((k) => query.keywords[k]!.tag)] };
 }
 
-/** A tsquery matching any of `terms`, each quoted as a lexeme (as `to_tsquery` would not). */
-function anyTerm(terms: string[]): string | null {
-  if (terms.length === 0) return null;
-  return [...new Set(terms)].map((t) => `'${t.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`).join(' | ');
+/** A term as a one-lexeme tsquery, quoted (as `to_tsquery` would not). */
+function lexeme(term: string): string {
+  return `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 }
 
-export function searchStatement(project: string, query: SearchQuery, prefixed: PrefixedTag[]): { text: string; values: unknown[] } | undefined {
-  const o = DEFAULT_RANKING;
-  const keywords = query.keywords;
-  if (keywords.length === 0 || query.limit <= 0) return undefined;
-  const units = { k: [] as number[], j: [] as number[], term: [] as string[] };
-  const parts = { k: [] as number[], j: [] as number[], term: [] as string[] };
-  keywords.forEach((kw, k) => {
-    kw.units.forEach((u, j) => {
-      units.k.push(k);
-      units.j.push(j);
-      units.term.push(u.term);
-      for (const p of u.parts) {
-        parts.k.push(k);
-        parts.j.push(j);
-        parts.term.push(p);
-      }
-    });
+/** Bits per digit of a signature key (a bigint, sign bit unused). */
+const DIGIT_BITS = 62;
+
+/** Where a field of the signature sits: the digit, the bit offset in it, its width. */
+interface Field {
+  digit: number;
+  shift: number;
+  width: number;
+}
+
+/** Lays fields of the given widths out in digits of DIGIT_BITS bits, none straddling two digits. */
+function layout(widths: number[]): Field[] {
+  let digit = 0;
+  let shift = 0;
+  return widths.map((width) => {
+    if (shift + width > DIGIT_BITS) [digit, shift] = [digit + 1, 0];
+    const f = { digit, shift, width };
+    shift += width;
+    return f;
   });
-  const values = [
-    project,
-    keywords.map((_, k) => k),
-    keywords.map((kw) => kw.tag),
-    keywords.map((kw) => kw.tagStem),
-    keywords.map((kw) => kw.units.length > 0),
-    keywords.map((kw) => kw.units.length > 0 && kw.tag.length >= MIN_PREFIX),
-    // The same thresholds as SearchIndex.search, with its allowance for rounding.
-    keywords.map((kw) => (kw.units.length >= o.longKeywordWords ? o.longMatchThreshold : o.matchThreshold) - 1e-9),
-    keywords.map((kw) => kw.stopWordsOnly),
-    units.k, units.j, units.term,
-    parts.k, parts.j, parts.term,
-    query.tags,
-    [0, o.prefixTag, o.inflectedTag, o.exactTag],
-    o.tagAndDescriptionBonus,
-    o.description,
-    o.partialFactor,
-    o.minCoverage,
-    query.limit,
-    prefixed.map((p) => p.k),
-    prefixed.map((p) => p.tag),
-    anyTerm([...units.term, ...parts.term]),
-    [...new Set([...keywords.map((kw) => kw.tag), ...prefixed.map((p) => p.tag)])],
-    keywords.filter((kw) => kw.units.length > 0).map((kw) => kw.tagStem),
-  ];
-  return { text: SEARCH_SQL, values };
+}
+
+/** A statement's values, each added once where the text refers to it. */
+class Params {
+  readonly values: unknown[];
+  constructor(project: string) {
+    this.values = [project];
+  }
+  /** The placeholder of a new value. */
+  add(value: unknown): string {
+    return `$${this.values.push(value)}`;
+  }
+}
+
+/**
+ * The search statements of one query. A signature is one bit per query term (held or not) and
+ * two bits per keyword (its tag match kind), packed in bigint digits. The key the server groups
+ * by is one expression, so the planner expects few groups and hashes them: the digit itself
+ * when one suffices (almost always), else the digits as text joined with ','.
+ */
+export class SearchStatements {
+  private readonly fields: Field[];
+  private readonly keyType: 'int8' | 'text';
+  readonly terms: string[];
+
+  constructor(
+    private readonly project: string,
+    private readonly query: SearchQuery,
+    private readonly prefixed: PrefixedTag[],
+  ) {
+    this.terms = queryTerms(query);
+    this.fields = layout([...this.terms.map(() => 1), ...query.keywords.map(() => 2)]);
+    this.keyType = this.fields[this.fields.length - 1]!.digit === 0 ? 'int8' : 'text';
+  }
+
+  /** The signature key of row `h`. */
+  private key(p: Params): string {
+    const exprs = [
+      ...this.terms.map((t) => `CASE WHEN h.search_vector @@ ${p.add(lexeme(t))}::tsquery THEN 1 ELSE 0 END`),
+      ...this.query.keywords.map((kw, k) => {
+        const stem = kw.units.length > 0 ? ` WHEN ${p.add(kw.tagStem)} = ANY (h.tag_stems) THEN 2` : '';
+        const tags = this.prefixed.filter((x) => x.k === k).map((x) => x.tag);
+        const prefix = tags.length > 0 ? ` WHEN h.tags && ${p.add(tags)}::text[] THEN 1` : '';
+        return `CASE WHEN ${p.add(kw.tag)} = ANY (h.tags) THEN 3${stem}${prefix} ELSE 0 END`;
+      }),
+    ];
+    const digits: string[][] = [];
+    this.fields.forEach((f, i) => (digits[f.digit] ??= []).push(`(${exprs[i]})::int8 * ${1n << BigInt(f.shift)}`));
+    const sums = digits.map((d) => `(${d.join(' + ')})`);
+    return this.keyType === 'int8' ? sums[0]! : `concat_ws(',', ${sums.join(', ')})`;
+  }
+
+  /**
+   * Live memories of the project that a keyword reaches: holding a query term or part, or
+   * carrying a keyword as a tag, as a tag stem, or a tag it is a prefix of. Plain values, so
+   * the planner sees them and combines the three GIN indexes.
+   */
+  private candidate(p: Params): string {
+    const kw = this.query.keywords;
+    const reach = [
+      ...(this.terms.length > 0 ? [`h.search_vector @@ ${p.add(this.terms.map(lexeme).join(' | '))}::tsquery`] : []),
+      `h.tags && ${p.add([...new Set([...kw.map((k) => k.tag), ...this.prefixed.map((x) => x.tag)])])}::text[]`,
+      `h.tag_stems && ${p.add(kw.filter((k) => k.units.length > 0).map((k) => k.tagStem))}::text[]`,
+    ];
+    return `h.project = $1 AND NOT h.deleted AND (${reach.join(' OR ')})`;
+  }
+
+  /**
+   * Every live memory a keyword reaches, counted per signature (all of them: the document
+   * frequencies are summed from these counts), with how many carry the required tags, and the
+   * number of live memories of the project (memory_live_counts, kept by triggers).
+   */
+  groups(): { text: string; values: unknown[] } {
+    const p = new Params(this.project);
+    // OFFSET 0 keeps the key a column of its own: grouping by the expression, the planner would
+    // expect as many groups as rows (one per distinct search_vector) and sort them.
+    const text = `
+      SELECT (SELECT coalesce(sum(n), 0) FROM memory_live_counts WHERE project = $1)::float8 AS live, g.key::text AS key, g.count, g.eligible
+      FROM (
+        SELECT c.key, count(*)::float8 AS count, count(*) FILTER (WHERE c.eligible)::float8 AS eligible
+        FROM (SELECT ${this.key(p)} AS key, h.tags @> ${p.add(this.query.tags)}::text[] AS eligible FROM memory_heads h WHERE ${this.candidate(p)} OFFSET 0) c
+        GROUP BY c.key
+      ) g`;
+    return { text, values: p.values };
+  }
+
+  /** The signatures of `groups()`' rows. */
+  signatures(rows: Array<{ key: string; count: number; eligible: number }>): PgSignature[] {
+    return rows.map((r) => {
+      const digits = r.key.split(',').map(BigInt);
+      const field = (i: number) => {
+        const f = this.fields[i]!;
+        return Number((digits[f.digit]! >> BigInt(f.shift)) & ((1n << BigInt(f.width)) - 1n));
+      };
+      const terms = this.terms.map((_, t) => field(t) === 1);
+      const tagMatch = this.query.keywords.map((_, k) => field(this.terms.length + k));
+      return { key: r.key, terms, tagMatch, count: r.count, eligible: r.eligible };
+    });
+  }
+
+  /**
+   * The rows of `blocks`, in order: per block, its memories carrying the required tags, most
+   * recently changed first (then by id, as SearchIndex breaks ties), at most `want` of them.
+   * Each block is read the cheaper of two ways, judged from the counts (`groups`, `live`):
+   * - walking the most recent live memories (the changed_at index) until `want` of the block
+   *   are found: about want × live / (the block's memories) rows, good for a large block;
+   * - through the GIN indexes, on what every memory of the block holds (its common terms and
+   *   exact tags), then a top-N sort: as many rows as hold all that, good for a small block.
+   * The planner cannot tell which (it does not know how many memories a signature has), so the
+   * statement's shape decides: the walk has no indexable condition but the project, the other
+   * has no order an index could give.
+   */
+  fetch(blocks: FetchBlock[], groups: PgSignature[], live: number): { text: string; values: unknown[] } {
+    const p = new Params(this.project);
+    // Written once, referred to by every block (a value no statement refers to has no type: an error).
+    const key = this.key(p);
+    let candidate: string | undefined;
+    const parts = blocks.map((b, i) => {
+      const terms = this.terms.map((_, t) => b.signatures.every((s) => s.terms[t]));
+      const exact = this.query.keywords.map((_, k) => b.signatures.every((s) => s.tagMatch[k] === 3));
+      const reach = groups.filter((g) => terms.every((held, t) => !held || g.terms[t]) && exact.every((e, k) => !e || g.tagMatch[k] === 3));
+      const eligible = b.signatures.reduce((a, s) => a + s.eligible, 0);
+      const walk = (b.want * live) / eligible <= reach.reduce((a, g) => a + g.eligible, 0);
+      const inBlock = `${key} = ANY (${p.add(b.signatures.map((s) => s.key))}::${this.keyType}[])`;
+      const columns = `${i} AS block, h.id, h.description, h.tags, h.changed_at`;
+      if (walk) {
+        const required = this.query.tags.length > 0 ? [`h.tags @> ${p.add(this.query.tags)}::text[]`] : [];
+        return `(SELECT ${columns} FROM memory_heads h WHERE ${['h.project = $1 AND NOT h.deleted', ...required, inBlock].join(' AND ')}
+          ORDER BY h.changed_at DESC, h.id LIMIT ${p.add(b.want)})`;
+      }
+      const heldTerms = this.terms.filter((_, t) => terms[t]);
+      const tags = [...new Set([...this.query.tags, ...this.query.keywords.filter((_, k) => exact[k]).map((kw) => kw.tag)])];
+      // No empty conditions: `tags @> '{}'` would make the GIN index read every entry.
+      const held = [
+        ...(heldTerms.length > 0 ? [`h.search_vector @@ ${p.add(heldTerms.map(lexeme).join(' & '))}::tsquery`] : []),
+        ...(tags.length > 0 ? [`h.tags @> ${p.add(tags)}::text[]`] : []),
+      ];
+      return `(SELECT * FROM (SELECT ${columns} FROM memory_heads h WHERE ${[(candidate ??= this.candidate(p)), ...held, inBlock].join(' AND ')} OFFSET 0) s
+          ORDER BY s.changed_at DESC, s.id LIMIT ${p.add(b.want)})`;
+    });
+    return { text: `SELECT * FROM (${parts.join(' UNION ALL ')}) r ORDER BY block, changed_at DESC, id`, values: p.values };
+  }
 }

@@ -22,10 +22,11 @@ export async function runQuery<R extends object>(s: PgSession, doing: string, te
 }
 
 /**
- * Runs `fn` in a transaction on one connection; a throw rolls everything back. Errors of `fn`
- * pass through as they are (callers map them: some are retried, some are the caller's own).
+ * Runs `fn` in a transaction on one connection (opened by `begin`, which may set its isolation);
+ * a throw rolls everything back. Errors of `fn` pass through as they are (callers map them:
+ * some are retried, some are the caller's own).
  */
-export async function runTransaction<T>(s: PgSession, doing: string, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+export async function runTransaction<T>(s: PgSession, doing: string, fn: (client: PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
   if (s.isClosed()) throw new StorageError('the store is closed');
   let client: PoolClient;
   try {
@@ -35,7 +36,7 @@ export async function runTransaction<T>(s: PgSession, doing: string, fn: (client
   }
   let broken: Error | undefined;
   try {
-    await client.query('BEGIN');
+    await client.query(begin);
     const result = await fn(client);
     await client.query('COMMIT');
     return result;

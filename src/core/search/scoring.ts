@@ -1,0 +1,138 @@
+import type { TermUnit } from '../text';
+import type { AnalyzedKeyword } from './query';
+import { type RankingOptions, TagMatch } from './ranking';
+
+// The ranking's formulas, in one place: SearchIndex applies them to every memory its postings
+// reach, the team store to groups of memories that meet the query the same way (signatures.ts).
+// Both must add the same numbers in the same order, so equal inputs give bit-identical scores.
+
+/** Inverse document frequency of something `df` of `n` memories have (never 0 while n > 0). */
+export function idf(n: number, df: number): number {
+  return Math.log(1 + n / (df + 0.5));
+}
+
+/** What holding one word of a keyword is worth: `whole` for the word, `parts[p]` for each part of a compound held instead. */
+export interface UnitWeight {
+  whole: number;
+  /** Empty for a plain word. */
+  parts: number[];
+}
+
+/**
+ * Each word of a keyword weighs its IDF, normalised so the keyword's words sum to 1; a
+ * compound's parts share its weight by their own IDFs. `df` is how many memories hold a term.
+ */
+export function unitWeights(units: TermUnit[], df: (term: string) => number, n: number): UnitWeight[] {
+  const weights = units.map((u) => idf(n, df(u.term)));
+  const total = weights.reduce((a, b) => a + b, 0);
+  return units.map((u, j) => {
+    const w = weights[j]! / total;
+    if (u.parts.length === 0) return { whole: w, parts: [] };
+    const partWeights = u.parts.map((p) => idf(n, df(p)));
+    const partTotal = partWeights.reduce((a, b) => a + b, 0);
+    return { whole: w, parts: partWeights.map((pw) => (w * pw) / partTotal) };
+  });
+}
+
+/**
+ * The share of a keyword's words a memory holds: a word's weight when it holds the word,
+ * else, for a compound, the weights of the parts it holds. Added in SearchIndex's order
+ * (word by word, parts in order), so the sum is the one SearchIndex accumulates.
+ */
+export function shareOf(units: TermUnit[], weights: UnitWeight[], holds: (term: string) => boolean): number {
+  let share = 0;
+  for (let j = 0; j < units.length; j++) {
+    const u = units[j]!;
+    const w = weights[j]!;
+    if (holds(u.term)) {
+      share += w.whole;
+      continue;
+    }
+    for (let p = 0; p < u.parts.length; p++) if (holds(u.parts[p]!)) share += w.parts[p]!;
+  }
+  return share;
+}
+
+/**
+ * The scoring of one query: thresholds, keyword weights, the relevance floor, and the score
+ * of a memory from its per-keyword tag matches and shares. Use: `weigh` with how many
+ * memories match each keyword (counted with `matches`), then `score` per memory or group.
+ */
+export class Scoring {
+  /** Per keyword, the share of its words that counts as a match by text (with an allowance for rounding). */
+  readonly threshold: number[];
+  /** Per keyword, its weight (see weigh). */
+  weight: number[] = [];
+  /** Score of a memory holding every keyword in its description: coverage 1. */
+  fullScore = 0;
+  /** Below this a memory is not returned (the relevance floor). */
+  minScore = 0;
+  /** Set by `score`: how many keywords the memory just scored matches. */
+  matched = 0;
+  private readonly tagBase: number[];
+
+  constructor(
+    private readonly keywords: AnalyzedKeyword[],
+    private readonly o: RankingOptions,
+  ) {
+    // The more words a keyword has (pasted error text), the fewer a paraphrasing memory repeats.
+    this.threshold = keywords.map((k) => (k.units.length >= o.longKeywordWords ? o.longMatchThreshold : o.matchThreshold) - 1e-9);
+    this.tagBase = [0, o.prefixTag, o.inflectedTag, o.exactTag];
+  }
+
+  /** True when keyword `i` counts as matched by a memory with this tag match and share. */
+  matches(i: number, tagMatch: number, share: number): boolean {
+    return tagMatch !== TagMatch.None || share >= this.threshold[i]!;
+  }
+
+  /**
+   * Keyword weights: the IDF of the keyword over the `df[i]` of `n` memories it matches (an
+   * unknown keyword weighs most); a keyword of stop words only that names no tag is ignored,
+   * so it cannot lower coverage. False when the query weighs nothing (nothing to return).
+   */
+  weigh(df: number[], n: number): boolean {
+    this.weight = this.keywords.map((k, i) => (k.stopWordsOnly && df[i] === 0 ? 0 : idf(n, df[i]!)));
+    const totalWeight = this.weight.reduce((a, b) => a + b, 0);
+    // Coverage is measured in full description matches: 1 = every keyword's words in the description.
+    this.fullScore = this.o.description * totalWeight;
+    this.minScore = this.o.minCoverage * this.fullScore;
+    return totalWeight !== 0;
+  }
+
+  /**
+   * The score of one memory from its cells (`tagMatch[first + i]`, `share[first + i]` for
+   * keyword i); sets `matched`. Compare with `minScore` and `matched > 0` before returning it.
+   */
+  score(tagMatch: ArrayLike<number>, share: ArrayLike<number>, first: number): number {
+    const o = this.o;
+    const n = this.keywords.length;
+    let matched = 0;
+    let score = 0;
+    for (let i = 0, cell = first; i < n; i++, cell++) {
+      const kind = tagMatch[cell]!;
+      const sh = share[cell]!;
+      if (kind === TagMatch.None && sh === 0) continue;
+      const full = sh >= this.threshold[i]!;
+      let s: number;
+      if (kind !== TagMatch.None) {
+        // A tag match, plus a bonus when the description also holds the keyword.
+        s = Math.max(this.tagBase[kind]! + o.tagAndDescriptionBonus * sh, full ? o.description * sh : 0);
+        matched++;
+      } else if (full) {
+        s = o.description * sh;
+        matched++;
+      } else {
+        // Some words of a keyword: not a match, but it orders memories that match as many keywords.
+        s = o.description * sh * o.partialFactor;
+      }
+      score += this.weight[i]! * s;
+    }
+    this.matched = matched;
+    return score;
+  }
+
+  /** A memory that matches no keyword, or too small a share of what was asked, is not returned. */
+  passes(matched: number, score: number): boolean {
+    return matched > 0 && score >= this.minScore;
+  }
+}

@@ -1,0 +1,93 @@
+import type { SearchQuery } from './query';
+import { DEFAULT_RANKING, MIN_PREFIX, type RankingOptions } from './ranking';
+import { Scoring, shareOf, unitWeights } from './scoring';
+
+// Ranking by match signature, for a store that cannot afford to score every memory a broad
+// query reaches (the team store on PostgreSQL). A memory's score depends only on which query
+// terms it holds and, per keyword, its best tag match; memories alike in both are one group
+// with one score. The store counts memories per group, this module ranks the groups with
+// SearchIndex's own formulas (scoring.ts), and the store fetches only the best groups' rows,
+// most recently changed first.
+
+/** The distinct terms of a query, words and compound parts, in order: a signature's `terms` index this list. */
+export function queryTerms(query: SearchQuery): string[] {
+  const out = new Set<string>();
+  for (const k of query.keywords) {
+    for (const u of k.units) {
+      out.add(u.term);
+      for (const p of u.parts) out.add(p);
+    }
+  }
+  return [...out];
+}
+
+/** Whether keyword `k` may match a tag it is a prefix of (`type` → `typescript`), as SearchIndex allows. */
+export function mayPrefixTag(query: SearchQuery, k: number): boolean {
+  const kw = query.keywords[k]!;
+  return kw.units.length > 0 && kw.tag.length >= MIN_PREFIX;
+}
+
+/** Memories that meet the query the same way. */
+export interface Signature {
+  /** Per query term (queryTerms order): held by these memories' descriptions or tag words. */
+  terms: boolean[];
+  /** Per keyword: the best TagMatch (0 none, 1 prefix, 2 inflection, 3 exact). */
+  tagMatch: number[];
+  /** Live memories of the project with this signature: the document frequencies are summed from these. */
+  count: number;
+}
+
+/** Groups of equal rank (same matched keywords, same score): their memories are ordered by changedAt, then id. */
+export interface RankedBlock<S extends Signature> {
+  matchedKeywords: number;
+  score: number;
+  signatures: S[];
+}
+
+/**
+ * The groups that pass the relevance floor, in blocks of equal rank, best first, ranked
+ * exactly as `SearchIndex.search` ranks their memories. `groups` must hold every live memory
+ * that holds a query term or meets a keyword as a tag (the document frequencies are counted
+ * over them), `live` the number of live memories. Required tags are the caller's filter.
+ */
+export function rankSignatures<S extends Signature>(query: SearchQuery, groups: S[], live: number, options: RankingOptions = DEFAULT_RANKING): RankedBlock<S>[] {
+  const keywords = query.keywords;
+  const n = keywords.length;
+  if (n === 0 || live === 0 || groups.length === 0) return [];
+  const terms = queryTerms(query);
+  const termDf = new Map<string, number>(terms.map((t) => [t, 0]));
+  for (const g of groups) g.terms.forEach((held, t) => held && termDf.set(terms[t]!, termDf.get(terms[t]!)! + g.count));
+  const position = new Map(terms.map((t, i) => [t, i]));
+  const df = (term: string) => termDf.get(term) ?? 0;
+
+  // Per group and keyword, the share of the keyword's words held; then the cells scoring reads.
+  const share = new Float64Array(groups.length * n);
+  const tagMatch = new Uint8Array(groups.length * n);
+  keywords.forEach((k, i) => {
+    const weights = unitWeights(k.units, df, live);
+    groups.forEach((g, r) => {
+      share[r * n + i] = shareOf(k.units, weights, (term) => g.terms[position.get(term)!]!);
+      tagMatch[r * n + i] = g.tagMatch[i]!;
+    });
+  });
+  const scoring = new Scoring(keywords, options);
+  const matchCount = new Array<number>(n).fill(0);
+  groups.forEach((g, r) => {
+    for (let i = 0; i < n; i++) if (scoring.matches(i, tagMatch[r * n + i]!, share[r * n + i]!)) matchCount[i]! += g.count;
+  });
+  if (!scoring.weigh(matchCount, live)) return [];
+
+  const ranked: Array<{ matched: number; score: number; g: S }> = [];
+  groups.forEach((g, r) => {
+    const score = scoring.score(tagMatch, share, r * n);
+    if (scoring.passes(scoring.matched, score)) ranked.push({ matched: scoring.matched, score, g });
+  });
+  ranked.sort((a, b) => b.matched - a.matched || b.score - a.score);
+  const blocks: RankedBlock<S>[] = [];
+  for (const x of ranked) {
+    const last = blocks[blocks.length - 1];
+    if (last && last.matchedKeywords === x.matched && last.score === x.score) last.signatures.push(x.g);
+    else blocks.push({ matchedKeywords: x.matched, score: x.score, signatures: [x.g] });
+  }
+  return blocks;
+}
