@@ -8,6 +8,8 @@ import { SqlJsStore, type SqlJsStoreOptions } from '../../src/store/sqljs/sqljsS
 import type { Store, StoredVersion } from '../../src/store/store';
 import { freshProject, requirePostgres, scratchDatabase } from './postgres';
 import { tmpDir } from './tmp';
+// The benchmarks' seeded PRNG (mulberry32): synthetic corpora are the same on every run.
+import { prng } from '../../bench/generate';
 
 /** A memory input with sensible defaults. */
 export function memory(over: Partial<{ description: string; tags: string[]; content: string }> = {}) {
@@ -104,17 +106,6 @@ export async function openService(options: Partial<SqlJsStoreOptions> & Common &
   return options.backend === 'postgres' ? openPg(options) : openSqlJs(options);
 }
 
-/** mulberry32: a small seeded PRNG, so synthetic corpora are the same on every run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Shared words, inflections, compounds and tags that prefix or inflect each other, so broad queries meet many match kinds. */
 const WORDS = ['cache', 'caching', 'cached', 'build', 'builds', 'error', 'errors', 'timeout', 'retry', 'keep-alive', 'keepalive', 'keep', 'alive',
@@ -135,7 +126,7 @@ function syntheticId(rnd: () => number): string {
  * distinct values, so equal signatures tie on changedAt and the id must break the tie.
  */
 export function syntheticRows(count: number, seed = 7, deleteEvery = 9): StoredVersion[] {
-  const rnd = seeded(seed);
+  const rnd = prng(seed);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
   const base = Date.UTC(2025, 0, 1);
   const rows: StoredVersion[] = [];
