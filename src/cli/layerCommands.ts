@@ -42,10 +42,10 @@ const TRIPLE = { subject: { type: 'string' as const }, predicate: { type: 'strin
 
 export const LAYER_COMMANDS: Record<string, Command> = {
   'episode record': {
-    usage: 'episode record --task T --outcome success|failure|partial --source TYPE:REF [--tools a,b] [--error E]… [--resolution R | --resolution-file F] [--tags a,b] [--skill NAME@V] [--executor X] [--timestamp ISO]',
+    usage: 'episode record --task T --outcome success|failure|partial --source TYPE:REF [--tools a,b] [--input I]… [--error E]… [--resolution R | --resolution-file F] [--tags a,b] [--skill NAME@V] [--executor X] [--timestamp ISO]',
     summary: 'record what was tried and how it ended (a summary and a pointer, never a transcript); prints its id',
     options: {
-      task: { type: 'string' }, outcome: { type: 'string' }, source: { type: 'string' }, tools: { type: 'string' }, error: { type: 'string', multiple: true },
+      task: { type: 'string' }, outcome: { type: 'string' }, source: { type: 'string' }, tools: { type: 'string' }, input: { type: 'string', multiple: true }, error: { type: 'string', multiple: true },
       resolution: { type: 'string' }, 'resolution-file': { type: 'string' }, tags: { type: 'string' }, skill: { type: 'string' }, executor: { type: 'string' }, timestamp: { type: 'string' },
     },
     positionals: 'none',
@@ -57,6 +57,7 @@ export const LAYER_COMMANDS: Record<string, Command> = {
         ...(resolutionFile !== undefined ? { resolution: readTextFile('resolution-file', resolutionFile) } : {}),
         ...(f.source !== undefined ? { source: source(str(f, 'source')) } : {}),
         ...(f.tools !== undefined ? { tools: splitList(str(f, 'tools')) } : {}),
+        ...(f.input !== undefined ? { inputs: f.input as unknown as string[] } : {}),
         ...(f.error !== undefined ? { errors: f.error as unknown as string[] } : {}),
         ...(f.tags !== undefined ? { tags: splitList(str(f, 'tags')) } : {}),
         ...(f.skill !== undefined ? { skill: skillRef(str(f, 'skill')) } : {}),

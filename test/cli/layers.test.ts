@@ -63,9 +63,9 @@ describe('CLI: episodes, facts, skills, pending, lifecycle, context (dist/cli.js
     refused(cli(s, ['episode', 'record', '--task', `Rotate ${['AKIA', 'ABCDEFGHIJKLMNOP'].join('')}`, '--outcome', 'success', '--source', 'issue:#1']), /task: line 1 .*AWS access key/);
     refused(cli(s, ['episode', 'record', '--task', 'Fix CI', '--outcome', 'done', '--source', 'issue:#1']), /outcome: is one of success, failure, partial/);
     assert.equal(fs.existsSync(s), false, 'a refused command creates nothing, not even the folder');
-    const { id } = json<{ id: string }>(cli(s, ['--json', 'episode', 'record', '--task', 'Fix the flaky vitest run', '--outcome', 'failure', '--source', 'issue:#42', '--tools', 'vitest,git', '--error', 'open handles', '--error', 'timeout', '--skill', 'fix-flaky-vitest@1']));
-    const shown = json<{ id: string; errors: string[]; tools: string[]; skill: { name: string; version: number }; executor: string }>(cli(s, ['--json', 'episode', 'show', id]));
-    assert.deepEqual([shown.errors, shown.tools, shown.skill, shown.executor], [['open handles', 'timeout'], ['vitest', 'git'], { name: 'fix-flaky-vitest', version: 1 }, 'ana@example.com']);
+    const { id } = json<{ id: string }>(cli(s, ['--json', 'episode', 'record', '--task', 'Fix the flaky vitest run', '--outcome', 'failure', '--source', 'issue:#42', '--tools', 'vitest,git', '--input', 'vitest --repeat 20', '--error', 'open handles', '--error', 'timeout', '--skill', 'fix-flaky-vitest@1']));
+    const shown = json<{ id: string; errors: string[]; tools: string[]; inputs: string[]; skill: { name: string; version: number }; executor: string }>(cli(s, ['--json', 'episode', 'show', id]));
+    assert.deepEqual([shown.errors, shown.tools, shown.inputs, shown.skill, shown.executor], [['open handles', 'timeout'], ['vitest', 'git'], ['vitest --repeat 20'], { name: 'fix-flaky-vitest', version: 1 }, 'ana@example.com']);
     assert.match(ok(cli(s, ['episode', 'list', '--outcome', 'failure'])), new RegExp(`${id}  .*failure  Fix the flaky vitest run`));
     assert.match(ok(cli(s, ['episode', 'list', '--outcome', 'success'])), /No episodes\./);
     refused(cli(s, ['episode', 'remove', id]), /unknown subcommand "remove": record, list, show/);

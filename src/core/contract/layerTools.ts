@@ -78,7 +78,7 @@ export const recordEpisodeTool: ToolDefinition = {
   displayName: 'Record Episode',
   userDescription: 'Record what an agent tried and how it ended (a summary with a pointer, never a transcript).',
   modelDescription:
-    'Record an episode when you finish a task or give up on one: the task in a sentence or two, the outcome (success, failure, partial), the tools you used, the errors you met, how it was resolved, tags, and a source pointer (a commit, an issue, a pull request, a chat id, a URL), never a transcript. ' +
+    'Record an episode when you finish a task or give up on one: the task in a sentence or two, the outcome (success, failure, partial), the tools you used and their key inputs (a command line, a file, a flag), the errors you met, how it was resolved, tags, and a source pointer (a commit, an issue, a pull request, a chat id, a URL), never a transcript. ' +
     'If you followed a skill, give its name and version so its success rate stays true. Repeated successes of the same kind of task become skill proposals for a person to review. Secrets are refused. Returns the episode id.',
   input: RecordEpisodeInput,
   output: z.object({ id: z.string() }),

@@ -13,6 +13,8 @@ export const EPISODE_LIMITS = {
   toolNameMax: 100,
   errorsMax: 20,
   errorMax: 500,
+  inputsMax: 20,
+  inputMax: 300,
   resolutionMax: 2000,
   refMax: 500,
   tagsMax: 12,
@@ -113,6 +115,11 @@ export const RecordEpisodeInput = z
       .max(EPISODE_LIMITS.toolsMax, { error: (iss) => `${(iss.input as unknown[]).length} tools given; the limit is ${EPISODE_LIMITS.toolsMax}` })
       .default([])
       .describe('Names of the tools used, as they were called.'),
+    inputs: z
+      .array(Summary('an input', EPISODE_LIMITS.inputMax))
+      .max(EPISODE_LIMITS.inputsMax, { error: (iss) => `${(iss.input as unknown[]).length} inputs given; the limit is ${EPISODE_LIMITS.inputsMax}` })
+      .default([])
+      .describe(`The key inputs given to those tools (a command line, a file, a flag, a parameter), each at most ${EPISODE_LIMITS.inputMax} characters; what a teammate needs to repeat it.`),
     errors: z
       .array(Summary('an error', EPISODE_LIMITS.errorMax))
       .max(EPISODE_LIMITS.errorsMax, { error: (iss) => `${(iss.input as unknown[]).length} errors given; the limit is ${EPISODE_LIMITS.errorsMax}` })
@@ -143,7 +150,8 @@ export const RecordEpisodeInput = z
   .superRefine((e, ctx) => {
     // Across every text field together: a chat spread over 20 errors is still a chat.
     const problem = transcriptProblem([
-      [['task'], e.task], ...e.tools.map((t, i) => [['tools', i], t] as const), ...e.errors.map((t, i) => [['errors', i], t] as const),
+      [['task'], e.task], ...e.tools.map((t, i) => [['tools', i], t] as const), ...e.inputs.map((t, i) => [['inputs', i], t] as const),
+      ...e.errors.map((t, i) => [['errors', i], t] as const),
       [['resolution'], e.resolution], [['source', 'ref'], e.source.ref], [['executor'], e.executor ?? ''], [['skill', 'name'], e.skill?.name ?? ''],
     ]);
     if (problem) ctx.addIssue({ code: 'custom', path: [...problem.path], message: problem.message });

@@ -51,12 +51,13 @@ export class EpisodeService {
     if (e.timestamp && Date.parse(e.timestamp) > now.getTime() + CLOCK_SKEW_MS) {
       throw new ValidationError('timestamp', `is in the future (${e.timestamp}); give the time the episode happened, or leave it out for now`);
     }
-    assertNoSecrets({ task: e.task, tools: e.tools, errors: e.errors, resolution: e.resolution, 'source.ref': e.source.ref, 'skill.name': e.skill?.name, executor: e.executor });
+    assertNoSecrets({ task: e.task, tools: e.tools, inputs: e.inputs, errors: e.errors, resolution: e.resolution, 'source.ref': e.source.ref, 'skill.name': e.skill?.name, executor: e.executor });
     const data: EpisodeData = {
       timestamp: e.timestamp ?? now.toISOString(),
       task: e.task,
       outcome: e.outcome,
       tools: e.tools,
+      inputs: e.inputs,
       errors: e.errors,
       resolution: e.resolution,
       tags: e.tags,

@@ -22,6 +22,8 @@ export interface EpisodeData {
   outcome: Outcome;
   /** Tools used (names as the agent called them). */
   tools: string[];
+  /** The key inputs given to them (a command line, a file, a flag); absent in episodes recorded before inputs were kept. */
+  inputs?: string[];
   /** Errors met on the way (messages, shortened). */
   errors: string[];
   /** How it was resolved (summary), '' when not. */

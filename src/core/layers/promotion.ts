@@ -140,6 +140,10 @@ export function draftSkill(group: readonly PromotionEpisode[], taken: ReadonlySe
   const tags = [...eps[0]!.data.tags].filter((t) => eps.every((e) => e.data.tags.includes(t)));
   const triggers = [...new Map([words.join(' '), ...tasks].filter(Boolean).map((t) => [normalizeKey(t), clip(t.trim(), SKILL_LIMITS.phraseMax)])).values()];
   const toolCounts = counted(eps.flatMap((e) => [...new Set(e.data.tools)])).map(([tool, episodes]) => ({ tool, episodes }));
+  // The inputs the successful runs gave their tools, most shared first: what a person repeating it needs at hand.
+  const inputs = counted(eps.flatMap((e) => [...new Set(e.data.inputs ?? [])]))
+    .slice(0, SKILL_LIMITS.itemsMax)
+    .map(([input, n]) => clip(`input used in ${n} of ${eps.length} successful runs: ${input}`, SKILL_LIMITS.itemMax));
   const resolutions = counted(eps.map((e) => e.data.resolution.trim()).filter(Boolean));
   const steps = resolutions.slice(0, MAX_STEPS).map(([resolution]) => {
     const from = eps.filter((e) => e.data.resolution.trim() === resolution);
@@ -162,7 +166,7 @@ export function draftSkill(group: readonly PromotionEpisode[], taken: ReadonlySe
     name,
     description: clip(`${words.length ? `${capitalise(words.join(' '))}: d` : 'D'}rafted from ${eps.length} successful episodes recorded by ${authors} authors${tags.length ? ` (${tags.join(', ')})` : ''}; review the steps and checks before approving.`, SKILL_LIMITS.descriptionMax),
     trigger: triggers.slice(0, MAX_TRIGGERS),
-    preconditions: [],
+    preconditions: inputs,
     tools: toolCounts.slice(0, SKILL_LIMITS.toolsMax).map((t) => clip(t.tool, SKILL_LIMITS.toolMax)),
     steps,
     success_checks: [`the task ends in success as in the ${eps.length} source episodes; confirm it the way they did`],

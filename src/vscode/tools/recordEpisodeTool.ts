@@ -9,6 +9,7 @@ interface EpisodeInput {
   task: string;
   outcome: 'success' | 'failure' | 'partial';
   tools?: string[];
+  inputs?: string[];
   errors?: string[];
   resolution?: string;
   tags?: string[];
@@ -38,6 +39,7 @@ export class RecordEpisodeTool implements vscode.LanguageModelTool<EpisodeInput>
       `**${vscode.l10n.t('Task')}:** ${md(e.task)}`,
       `**${vscode.l10n.t('Outcome')}:** ${e.outcome}`,
       `**${vscode.l10n.t('Tools')}:** ${list(e.tools)}`,
+      ...(e.inputs.length ? [`**${vscode.l10n.t('Inputs')}:** ${list(e.inputs)}`] : []),
       ...(e.errors.length ? [`**${vscode.l10n.t('Errors')}:**\n\n${e.errors.map((x) => `- ${md(x)}`).join('\n')}`] : []),
       ...(e.resolution ? [`**${vscode.l10n.t('Resolution')}:** ${md(e.resolution)}`] : []),
       `**${vscode.l10n.t('Tags')}:** ${list(e.tags)}`,

@@ -13,8 +13,9 @@ for (const backend of BACKENDS) describe(`EpisodeService [${backend}] (what was 
   it('records an episode with the author as executor and now as timestamp, and shows it', async () => {
     const clock = testClock();
     const l = await openLayers(backend, { clock });
-    const { id } = await l.episodes.record(episode({ skill: { name: 'Fix Flaky Test', version: 2 } }));
+    const { id } = await l.episodes.record(episode({ skill: { name: 'Fix Flaky Test', version: 2 }, inputs: ['npx mocha --repeat 20', 'CI=true'] }));
     const e = await l.episodes.show({ id });
+    assert.deepEqual(e.inputs, ['npx mocha --repeat 20', 'CI=true']);
     assert.equal(e.executor, 'ana@example.com');
     assert.equal(e.timestamp, clock.iso());
     assert.deepEqual(e.skill, { name: 'Fix Flaky Test', version: 2 });
@@ -57,6 +58,7 @@ for (const backend of BACKENDS) describe(`EpisodeService [${backend}] (what was 
     for (const over of [
       { task: `deploy with ${GITHUB_TOKEN}` },
       { tools: ['run', GITHUB_TOKEN] },
+      { inputs: [`gh auth login --with-token ${GITHUB_TOKEN}`] },
       { errors: [`401 for token ${GITHUB_TOKEN}`] },
       { resolution: `rotated ${GITHUB_TOKEN}` },
       { source: { type: 'url', ref: 'postgres://app:hunter2@db.internal/billing' } },

@@ -13,9 +13,9 @@ const ep = (id: string, over: Parameters<typeof episode>[0] = {}, author?: strin
 /** Three successes of one kind of task, by two executors, with what failed on the way. */
 function flakyTests() {
   return [
-    episode({ task: 'Fix the flaky login test in CI', executor: 'ana@example.com', tools: ['npx mocha', 'git bisect'], errors: ['Timeout of 2000ms exceeded'], resolution: 'Awaited the login promise before asserting', timestamp: '2026-03-01T10:00:00.000Z' }),
-    episode({ task: 'Fix flaky checkout test on CI', executor: 'copilot', tools: ['npx mocha'], errors: [], resolution: 'Awaited the login promise before asserting', timestamp: '2026-03-02T10:00:00.000Z' }),
-    episode({ task: 'fix the flaky signup test in CI', executor: 'ana@example.com', tools: ['npx mocha'], errors: ['ECONNRESET from the mock server'], resolution: 'Reset the mock server between tests', timestamp: '2026-03-03T10:00:00.000Z' }),
+    episode({ task: 'Fix the flaky login test in CI', executor: 'ana@example.com', tools: ['npx mocha', 'git bisect'], inputs: ['npx mocha --repeat 20 test/login.spec.ts'], errors: ['Timeout of 2000ms exceeded'], resolution: 'Awaited the login promise before asserting', timestamp: '2026-03-01T10:00:00.000Z' }),
+    episode({ task: 'Fix flaky checkout test on CI', executor: 'copilot', tools: ['npx mocha'], inputs: ['npx mocha --repeat 20 test/checkout.spec.ts', 'CI=true'], errors: [], resolution: 'Awaited the login promise before asserting', timestamp: '2026-03-02T10:00:00.000Z' }),
+    episode({ task: 'fix the flaky signup test in CI', executor: 'ana@example.com', tools: ['npx mocha'], inputs: ['CI=true'], errors: ['ECONNRESET from the mock server'], resolution: 'Reset the mock server between tests', timestamp: '2026-03-03T10:00:00.000Z' }),
   ];
 }
 
@@ -52,6 +52,12 @@ describe('promotion grouping (pure)', () => {
     assert.ok(d.data.trigger.includes('Fix flaky checkout test on CI'));
     assert.deepEqual(d.toolCounts, [{ tool: 'npx mocha', episodes: 3 }, { tool: 'git bisect', episodes: 1 }]);
     assert.deepEqual(d.data.tools, ['npx mocha', 'git bisect']);
+    // The inputs the runs gave their tools, most shared first.
+    assert.deepEqual(d.data.preconditions, [
+      'input used in 2 of 3 successful runs: CI=true',
+      'input used in 1 of 3 successful runs: npx mocha --repeat 20 test/checkout.spec.ts',
+      'input used in 1 of 3 successful runs: npx mocha --repeat 20 test/login.spec.ts',
+    ]);
     assert.deepEqual(d.data.steps.map((s) => s.do), ['Awaited the login promise before asserting', 'Reset the mock server between tests']);
     assert.equal(d.data.steps[1]!.tool, 'npx mocha');
     assert.match(d.data.failure_handling[0]!, /^when "Timeout of 2000ms exceeded" appears: Awaited the login promise/);
