@@ -21,13 +21,15 @@ const ID2 = '1b6c5f1e-8f0e-4d7a-9a51-5f1d2f0c9a11';
 describe('Episode schemas (summaries and pointers, within limits)', () => {
   it('fills the defaults and normalises tags', () => {
     const e = parseInput(RecordEpisodeInput, { task: 'Release 1.2', outcome: 'partial', source: { type: 'commit', ref: 'a1b2c3d' }, tags: ['Release', 'release'] });
-    assert.deepEqual(e, { task: 'Release 1.2', outcome: 'partial', tools: [], errors: [], resolution: '', tags: ['release'], source: { type: 'commit', ref: 'a1b2c3d' } });
+    assert.deepEqual(e, { task: 'Release 1.2', outcome: 'partial', tools: [], inputs: [], errors: [], resolution: '', tags: ['release'], source: { type: 'commit', ref: 'a1b2c3d' } });
   });
 
   it('enforces every size limit with the number and the limit', () => {
     assert.match(refusal(RecordEpisodeInput, episode({ task: 'x'.repeat(501) })), /^task: is 501 characters; the limit is 500$/);
     assert.match(refusal(RecordEpisodeInput, episode({ tools: Array.from({ length: 31 }, (_, i) => `t${i}`) })), /31 tools given; the limit is 30/);
     assert.match(refusal(RecordEpisodeInput, episode({ errors: Array.from({ length: 21 }, () => 'e') })), /21 errors given; the limit is 20/);
+    assert.match(refusal(RecordEpisodeInput, episode({ inputs: Array.from({ length: 21 }, () => 'i') })), /21 inputs given; the limit is 20/);
+    assert.match(refusal(RecordEpisodeInput, episode({ inputs: ['i'.repeat(301)] })), /inputs\[0\]: an input is 301 characters; the limit is 300/);
     assert.match(refusal(RecordEpisodeInput, episode({ errors: ['e'.repeat(501)] })), /errors\[0\]: an error is 501 characters; the limit is 500/);
     assert.match(refusal(RecordEpisodeInput, episode({ resolution: 'r'.repeat(2001) })), /resolution: is 2001 characters; the limit is 2000/);
     assert.match(refusal(RecordEpisodeInput, episode({ tags: Array.from({ length: 13 }, (_, i) => `t${i}`) })), /13 tags given; the limit is 12/);
