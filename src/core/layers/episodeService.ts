@@ -6,13 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import type { RecordStore, StoredRecord } from '../../store/records';
 import { parseInput } from '../contract/validate';
-import { NotFoundError, ValidationError } from '../errors';
+import { NotFoundError } from '../errors';
 import { asEpisode, episodeColumns, normalizeKey, type EpisodeData } from './kinds';
 import { EPISODE_LIMITS, ListEpisodesInput, RecordEpisodeInput, ShowEpisodeInput } from './episodeSchemas';
 import { assertNoSecrets, pageOf, Writer, type LayerServiceOptions } from './recordRows';
 
-/** How far ahead of the clock an episode's timestamp may be (clocks of teammates differ a little). */
-const CLOCK_SKEW_MS = 5 * 60_000;
 
 /** One episode as show returns it. */
 export interface EpisodeView extends EpisodeData {
@@ -48,9 +46,7 @@ export class EpisodeService {
   async record(input: unknown): Promise<{ id: string }> {
     const e = parseInput(RecordEpisodeInput, input);
     const now = this.w.now();
-    if (e.timestamp && Date.parse(e.timestamp) > now.getTime() + CLOCK_SKEW_MS) {
-      throw new ValidationError('timestamp', `is in the future (${e.timestamp}); give the time the episode happened, or leave it out for now`);
-    }
+    this.w.checkNotFuture('timestamp', e.timestamp, 'give the time the episode happened', now);
     assertNoSecrets({ task: e.task, tools: e.tools, inputs: e.inputs, errors: e.errors, resolution: e.resolution, 'source.ref': e.source.ref, 'skill.name': e.skill?.name, executor: e.executor });
     const data: EpisodeData = {
       timestamp: e.timestamp ?? now.toISOString(),

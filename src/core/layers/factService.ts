@@ -24,8 +24,6 @@ import type { Ontology } from './ontology';
 import { DEFAULT_POLICY, type Policy } from './policy';
 import { assertNoSecrets, pageOf, readAll, Writer, type LayerServiceOptions } from './recordRows';
 
-/** How far ahead of the clock observedAt may be (clocks of teammates differ a little). */
-const CLOCK_SKEW_MS = 5 * 60_000;
 /** Live facts of one subject and a single-valued predicate a decision reads (there should be one or two). */
 const LIVE_MAX = 1000;
 
@@ -76,7 +74,7 @@ export class FactService {
     if (missing.length) throw new ValidationError(missing[0]![0], missing[0]![1], missing.map(([field, rule]) => `${field}: ${rule}`).join('; '));
     const now = this.w.now();
     const observedAt = f.observedAt ?? now.toISOString();
-    if (Date.parse(observedAt) > now.getTime() + CLOCK_SKEW_MS) throw new ValidationError('observedAt', `is in the future (${observedAt}); give when it was observed, or leave it out for now`);
+    this.w.checkNotFuture('observedAt', observedAt, 'give when it was observed', now);
     if (f.validUntil && f.validUntil <= observedAt) throw new ValidationError('validUntil', `(${f.validUntil}) must be later than observedAt (${observedAt})`);
     if (f.validUntil && Date.parse(f.validUntil) <= now.getTime()) throw new ValidationError('validUntil', `(${f.validUntil}) has already passed; the fact would be hidden at once`);
     assertNoSecrets({ subject: f.subject, predicate: f.predicate, object: f.object, source: f.source });

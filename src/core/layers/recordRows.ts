@@ -18,6 +18,9 @@ export interface LayerServiceOptions {
   now?: () => Date;
 }
 
+/** How far ahead of the clock a time a caller gives may be (clocks of teammates differ a little). */
+export const CLOCK_SKEW_MS = 5 * 60_000;
+
 /** The author and the clock of a service. */
 export class Writer {
   private resolved: string | undefined;
@@ -30,6 +33,14 @@ export class Writer {
   get author(): string {
     const a = this.options.author;
     return (this.resolved ??= typeof a === 'function' ? a() : a);
+  }
+
+  /**
+   * Refuses a time a caller gave (when something happened) that lies ahead of this clock by
+   * more than teammates' clocks differ (CLOCK_SKEW_MS); `hint` says what to give instead.
+   */
+  checkNotFuture(field: string, iso: string | undefined, hint: string, now = this.now()): void {
+    if (iso !== undefined && Date.parse(iso) > now.getTime() + CLOCK_SKEW_MS) throw new ValidationError(field, `is in the future (${iso}); ${hint}, or leave it out for now`);
   }
 
   /** A changedAt later than `previous` even when the clock has not moved (or went back). */
