@@ -106,6 +106,13 @@ export async function advanceHeads(client: ClientBase, project: string, inserted
     `WITH r AS (
        SELECT * FROM jsonb_to_recordset($2::jsonb) AS r(id text, seq bigint, row_id text, version int, changed_at timestamptz,
          deleted_at timestamptz, max_version int, description text, tags text[], tag_stems text[], terms text[])
+     ), was AS MATERIALIZED (
+       -- The tag rows there are to look at: the tags the heads had before this statement (its
+       -- snapshot), each found through the primary key (project, tag, id). Matching tag rows on
+       -- (project, id) alone reads every tag row of the project on each write, and a join the
+       -- planner may reorder can fall back to that, hence the materialised list of pairs.
+       SELECT h.id, old.tag FROM memory_heads h CROSS JOIN LATERAL unnest(h.tags) AS old(tag)
+       WHERE h.project = $1 AND h.id = ANY ($3::text[]) AND NOT h.deleted
      ), up AS (
        INSERT INTO memory_heads AS h (project, id, seq, row_id, version, changed_at, deleted_at, max_version, description, tags, tag_stems, search_vector)
        SELECT $1, r.id, r.seq, r.row_id, r.version, r.changed_at, r.deleted_at, r.max_version, r.description, r.tags, r.tag_stems, array_to_tsvector(r.terms)
@@ -120,13 +127,13 @@ export async function advanceHeads(client: ClientBase, project: string, inserted
        UPDATE memory_heads h SET max_version = r.max_version FROM r
        WHERE h.project = $1 AND h.id = r.id AND h.max_version < r.max_version AND r.id NOT IN (SELECT id FROM up)
      ), gone AS (
-       DELETE FROM memory_head_tags t USING up
-       WHERE t.project = $1 AND t.id = up.id AND (up.deleted_at IS NOT NULL OR NOT (t.tag = ANY (up.tags)))
+       DELETE FROM memory_head_tags t USING was JOIN up ON up.id = was.id
+       WHERE t.project = $1 AND t.tag = was.tag AND t.id = was.id AND (up.deleted_at IS NOT NULL OR NOT (t.tag = ANY (up.tags)))
      )
      INSERT INTO memory_head_tags (project, tag, id)
      SELECT $1, tag, up.id FROM up CROSS JOIN LATERAL unnest(up.tags) AS tag WHERE up.deleted_at IS NULL
      ON CONFLICT DO NOTHING`,
-    [project, JSON.stringify(payload)],
+    [project, JSON.stringify(payload), payload.map((r) => r.id)],
   );
 }
 
