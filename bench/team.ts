@@ -6,7 +6,9 @@
  * through the local index (long-lived clients) with its load time, and a naive ILIKE scan, in the same run.
  * BENCH_TEAM_LOCAL sets the load clients' localIndex mode (default background, as shipped).
  * Needs the server at AGENT_MEMORY_TEST_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres);
- * works in a scratch database that it drops at the end.
+ * works in a scratch database that it drops at the end. BENCH_TEAM_DB=name keeps the seeded
+ * database instead (seeding 1M memories takes about 15 minutes) and, when it exists already,
+ * runs against it without seeding again (the writes of earlier runs stay in it; drop it yourself).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -60,23 +62,39 @@ async function naiveSearch(c: Client, keywords: string[]): Promise<unknown[]> {
   return rows;
 }
 
+async function databaseExists(name: string): Promise<boolean> {
+  const c = new Client({ connectionString: ADMIN });
+  await c.connect();
+  try {
+    return (await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount === 1;
+  } finally {
+    await c.end();
+  }
+}
+
 async function main(): Promise<void> {
-  const db = `agent_memory_bench_${randomBytes(4).toString('hex')}`;
+  const keep = process.env.BENCH_TEAM_DB;
+  if (keep !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(keep)) throw new Error('BENCH_TEAM_DB must be a plain lower-case database name');
+  const db = keep ?? `agent_memory_bench_${randomBytes(4).toString('hex')}`;
   const url = (() => { const u = new URL(ADMIN); u.pathname = `/${db}`; return u.toString(); })();
-  await admin(`CREATE DATABASE ${escapeIdentifier(db)}`);
+  const reuse = keep !== undefined && (await databaseExists(db));
+  if (!reuse) await admin(`CREATE DATABASE ${escapeIdentifier(db)}`);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'am-bench-team-'));
   try {
     const data = generate(N);
     const store = await PgStore.open({ connectionString: url, project: PROJECT, localIndex: 'off' });
     const service = new MemoryService(store, { author: 'bench' });
-    let t = performance.now();
-    for (let i = 0; i < data.rows.length; i += 5000) await store.importVersions(data.rows.slice(i, i + 5000));
-    const seedMs = performance.now() - t;
     const c = new Client({ connectionString: url });
     await c.connect();
-    await c.query('VACUUM ANALYZE');
-    const seeded = await store.countVersions();
-    console.log(`seeded ${N} memories (${seeded} versions) via importVersions in ${(seedMs / 1000).toFixed(1)} s`);
+    let t = performance.now();
+    if (reuse) {
+      console.log(`reusing database ${db} (${await store.countVersions()} versions; BENCH_TEAM_N must be the N it was seeded with)`);
+    } else {
+      for (let i = 0; i < data.rows.length; i += 5000) await store.importVersions(data.rows.slice(i, i + 5000));
+      const seedMs = performance.now() - t;
+      await c.query('VACUUM ANALYZE');
+      console.log(`seeded ${N} memories (${await store.countVersions()} versions) via importVersions in ${(seedMs / 1000).toFixed(1)} s${keep ? `; kept as database ${db}` : ''}`);
+    }
 
     const queries = [...data.selective, ...data.broad];
     fs.writeFileSync(path.join(tmp, 'ids.json'), JSON.stringify(data.live.slice(0, 1000)));
@@ -145,7 +163,7 @@ async function main(): Promise<void> {
     if (lost !== 0 || unacknowledged !== 0 || gaps.rows[0]!.n !== 0) process.exitCode = 1;
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
-    await admin(`DROP DATABASE IF EXISTS ${escapeIdentifier(db)} WITH (FORCE)`);
+    if (keep === undefined) await admin(`DROP DATABASE IF EXISTS ${escapeIdentifier(db)} WITH (FORCE)`);
   }
 }
 
