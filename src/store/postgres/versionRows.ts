@@ -110,9 +110,12 @@ export async function advanceHeads(client: ClientBase, project: string, inserted
        -- The tag rows there are to look at: the tags the heads had before this statement (its
        -- snapshot), each found through the primary key (project, tag, id). Matching tag rows on
        -- (project, id) alone reads every tag row of the project on each write, and a join the
-       -- planner may reorder can fall back to that, hence the materialised list of pairs.
-       SELECT h.id, old.tag FROM memory_heads h CROSS JOIN LATERAL unnest(h.tags) AS old(tag)
-       WHERE h.project = $1 AND h.id = ANY ($3::text[]) AND NOT h.deleted
+       -- planner may reorder can fall back to that, hence the materialised list of pairs. Each
+       -- head is looked up by its key on its own (OFFSET 0 keeps the subquery per id), so
+       -- statistics that lag behind a large import cannot turn the lookup into a project scan.
+       SELECT u.id, old.tag FROM unnest($3::text[]) AS u(id)
+         CROSS JOIN LATERAL (SELECT h.tags FROM memory_heads h WHERE h.project = $1 AND h.id = u.id AND NOT h.deleted OFFSET 0) w
+         CROSS JOIN LATERAL unnest(w.tags) AS old(tag)
      ), up AS (
        INSERT INTO memory_heads AS h (project, id, seq, row_id, version, changed_at, deleted_at, max_version, description, tags, tag_stems, search_vector)
        SELECT $1, r.id, r.seq, r.row_id, r.version, r.changed_at, r.deleted_at, r.max_version, r.description, r.tags, r.tag_stems, array_to_tsvector(r.terms)
