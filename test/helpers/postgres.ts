@@ -61,6 +61,16 @@ export async function withClient<T>(url: string, fn: (c: Client) => Promise<T>):
   }
 }
 
+/** Resolves once `n` lock requests in the database are waiting (the interleaving a test needs). */
+export async function waitersAtLeast(admin: Client, n: number): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted');
+    if (rows[0]!.n >= n) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`fewer than ${n} lock waiters after 30 s`);
+}
+
 /** A project key of its own for each store a test opens: tests never see each other's memories. */
 export function freshProject(): string {
   return `test-${randomBytes(6).toString('hex')}`;

@@ -1,9 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { randomUUID } from 'node:crypto';
-import type { PgStore } from '../../src/store/postgres/pgStore';
+import { Client } from 'pg';
+import { PgStore } from '../../src/store/postgres/pgStore';
+import { advanceHeads, insertVersions } from '../../src/store/postgres/versionRows';
 import type { StoredVersion } from '../../src/store/store';
 import { memory, openPg, syntheticRows } from '../helpers/builders';
-import { requirePostgres, withClient } from '../helpers/postgres';
+import { requirePostgres, waitersAtLeast, withClient } from '../helpers/postgres';
 
 /**
  * memory_head_tags holds one row per (tag, live memory): the vocabulary with its counts and
@@ -57,6 +59,38 @@ describe('PostgreSQL store: the tag rows follow the live heads', function () {
       assert.deepEqual(await mismatches(project), { stray: [], missing: [] });
     } finally {
       await store.close();
+    }
+  });
+
+  it('leaves no stale tag row when an import moves a head another transaction is moving (imports take no per-id lock)', async () => {
+    const a = await openPg();
+    const b = await PgStore.open({ connectionString: a.url, project: a.project, pool: { max: 2 }, localIndex: 'off' });
+    const first = new Client({ connectionString: a.url });
+    const admin = new Client({ connectionString: a.url });
+    await first.connect();
+    await admin.connect();
+    try {
+      const { id } = await a.service.create(memory({ tags: ['alpha'] }));
+      const [v1] = await exported(a.store, id);
+      const next = (version: number, tags: string[]): StoredVersion => ({
+        ...v1!, rowId: randomUUID(), version, op: 'edit', tags, changedAt: new Date(Date.parse(v1!.changedAt) + version * 1000).toISOString(),
+      });
+      // One import moves the head to [beta] and has not committed; a second, newer one waits
+      // for the head, then moves it to [gamma] once the first commits.
+      await first.query('BEGIN');
+      await advanceHeads(first, a.project, await insertVersions(first, a.project, [next(2, ['beta'])], true));
+      const importing = b.importVersions([next(3, ['gamma'])]);
+      await waitersAtLeast(admin, 1);
+      await first.query('COMMIT');
+      await importing;
+      assert.deepEqual((await a.store.current(id))?.tags, ['gamma']);
+      assert.deepEqual(await mismatches(a.project), { stray: [], missing: [] });
+      assert.deepEqual((await a.service.tags({})).tags, [{ tag: 'gamma', count: 1 }]);
+    } finally {
+      await first.end();
+      await admin.end();
+      await b.close();
+      await a.store.close();
     }
   });
 

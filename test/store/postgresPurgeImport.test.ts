@@ -3,17 +3,7 @@ import { Client } from 'pg';
 import { PgStore } from '../../src/store/postgres/pgStore';
 import type { StoredVersion } from '../../src/store/store';
 import { memory, openPg } from '../helpers/builders';
-import { requirePostgres } from '../helpers/postgres';
-
-/** Resolves once `n` lock requests in the database are waiting (the interleaving the test needs). */
-async function waitersAtLeast(admin: Client, n: number): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted');
-    if (rows[0]!.n >= n) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`fewer than ${n} lock waiters after 30 s`);
-}
+import { requirePostgres, waitersAtLeast } from '../helpers/postgres';
 
 describe('PostgreSQL store: a purge racing an import of the same memory', function () {
   this.timeout(60_000);

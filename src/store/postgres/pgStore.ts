@@ -244,9 +244,11 @@ export class PgStore implements Store {
         await lockId(client, this.project, id);
         const { rowCount } = await client.query('DELETE FROM memory_versions WHERE project = $1 AND id = $2', [this.project, id]);
         if (!rowCount) return 0;
-        const head = await client.query<{ tags: string[] }>('DELETE FROM memory_heads WHERE project = $1 AND id = $2 RETURNING tags', [this.project, id]);
-        // By the primary key (project, tag, id): the head's tags name the tag rows there can be.
-        await client.query('DELETE FROM memory_head_tags WHERE project = $1 AND tag = ANY ($3::text[]) AND id = $2', [this.project, id, head.rows[0]?.tags ?? []]);
+        await client.query('DELETE FROM memory_heads WHERE project = $1 AND id = $2', [this.project, id]);
+        // Every tag row of the id, not only those of the head's tags: a purge is rare, and it must
+        // leave nothing of the memory behind, not even a row a race left stale (this reads the
+        // project's tag rows, about a second at 1M memories).
+        await client.query('DELETE FROM memory_head_tags WHERE project = $1 AND id = $2', [this.project, id]);
         await client.query('INSERT INTO memory_purged (project, id, purged_at) VALUES ($1, $2, now()) ON CONFLICT DO NOTHING', [this.project, id]);
         return rowCount;
       });

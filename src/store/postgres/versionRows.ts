@@ -81,7 +81,8 @@ export async function insertVersions(
  * Moves the heads of the ids of `inserted` forward, in the same transaction. The update is
  * monotonic (only a newer version, by changedAt, version, rowId, replaces a head; the
  * highest version number is kept either way), so two transactions touching one id in any
- * order leave the same head. The row lock on a head orders its tag rows too.
+ * order leave the same head. The row lock on a head, taken first, orders its tag rows too
+ * (two first inserts of one id by concurrent imports excepted: there is no row to lock yet).
  */
 export async function advanceHeads(client: ClientBase, project: string, inserted: Array<StoredVersion & { seq: string }>): Promise<void> {
   if (inserted.length === 0) return;
@@ -102,20 +103,26 @@ export async function advanceHeads(client: ClientBase, project: string, inserted
         max_version: r.maxVersion, description: r.description, tags: r.tags, tag_stems: analysis.tagStems, terms: analysis.terms,
       };
     });
+  // The tag rows this statement replaces are those of the tags the heads have now. Imports take
+  // no per-id lock, so lock the heads first (in id order, as the upsert does) and read their tags
+  // as last committed: the statement below starts after any concurrent writer of these heads
+  // has committed, and its snapshot holds that writer's tag rows. Each pair is then deleted
+  // through the primary key (project, tag, id); matching on (project, id) alone, as before,
+  // read every tag row of the project on each write (no index leads with id).
+  const { rows: heads } = await client.query<{ id: string; tags: string[]; deleted: boolean }>(
+    // One lookup by key per id, in the payload's order (a subquery with FOR UPDATE is not
+    // flattened): statistics lagging behind a large import cannot make it a scan of the project.
+    `SELECT h.id, h.tags, h.deleted FROM unnest($2::text[]) AS u(id)
+       CROSS JOIN LATERAL (SELECT id, tags, deleted FROM memory_heads WHERE project = $1 AND id = u.id FOR UPDATE) h`,
+    [project, payload.map((r) => r.id)],
+  );
+  const was = heads.filter((h) => !h.deleted).flatMap((h) => h.tags.map((tag) => ({ id: h.id, tag })));
   await client.query(
     `WITH r AS (
        SELECT * FROM jsonb_to_recordset($2::jsonb) AS r(id text, seq bigint, row_id text, version int, changed_at timestamptz,
          deleted_at timestamptz, max_version int, description text, tags text[], tag_stems text[], terms text[])
-     ), was AS MATERIALIZED (
-       -- The tag rows there are to look at: the tags the heads had before this statement (its
-       -- snapshot), each found through the primary key (project, tag, id). Matching tag rows on
-       -- (project, id) alone reads every tag row of the project on each write, and a join the
-       -- planner may reorder can fall back to that, hence the materialised list of pairs. Each
-       -- head is looked up by its key on its own (OFFSET 0 keeps the subquery per id), so
-       -- statistics that lag behind a large import cannot turn the lookup into a project scan.
-       SELECT u.id, old.tag FROM unnest($3::text[]) AS u(id)
-         CROSS JOIN LATERAL (SELECT h.tags FROM memory_heads h WHERE h.project = $1 AND h.id = u.id AND NOT h.deleted OFFSET 0) w
-         CROSS JOIN LATERAL unnest(w.tags) AS old(tag)
+     ), was AS (
+       SELECT * FROM unnest($3::text[], $4::text[]) AS was(id, tag)
      ), up AS (
        INSERT INTO memory_heads AS h (project, id, seq, row_id, version, changed_at, deleted_at, max_version, description, tags, tag_stems, search_vector)
        SELECT $1, r.id, r.seq, r.row_id, r.version, r.changed_at, r.deleted_at, r.max_version, r.description, r.tags, r.tag_stems, array_to_tsvector(r.terms)
@@ -136,7 +143,7 @@ export async function advanceHeads(client: ClientBase, project: string, inserted
      INSERT INTO memory_head_tags (project, tag, id)
      SELECT $1, tag, up.id FROM up CROSS JOIN LATERAL unnest(up.tags) AS tag WHERE up.deleted_at IS NULL
      ON CONFLICT DO NOTHING`,
-    [project, JSON.stringify(payload), payload.map((r) => r.id)],
+    [project, JSON.stringify(payload), was.map((w) => w.id), was.map((w) => w.tag)],
   );
 }
 
