@@ -73,7 +73,7 @@ async function databaseExists(name: string): Promise<boolean> {
 }
 
 async function main(): Promise<void> {
-  const keep = process.env.BENCH_TEAM_DB;
+  const keep = process.env.BENCH_TEAM_DB || undefined;
   if (keep !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(keep)) throw new Error('BENCH_TEAM_DB must be a plain lower-case database name');
   const db = keep ?? `agent_memory_bench_${randomBytes(4).toString('hex')}`;
   const url = (() => { const u = new URL(ADMIN); u.pathname = `/${db}`; return u.toString(); })();
@@ -88,7 +88,13 @@ async function main(): Promise<void> {
     await c.connect();
     let t = performance.now();
     if (reuse) {
-      console.log(`reusing database ${db} (${await store.countVersions()} versions; BENCH_TEAM_N must be the N it was seeded with)`);
+      // A seed that was interrupted, another N, or a database that is not a bench's: refuse.
+      const stored = await store.countVersions();
+      const seededHere = (await store.current(data.live[0]!)) && (await store.current(data.live[data.live.length - 1]!));
+      if (stored < data.rows.length || !seededHere) {
+        throw new Error(`database ${db} does not hold the ${data.rows.length} versions that seeding ${N} memories writes (it has ${stored} in project ${PROJECT}): drop it (DROP DATABASE ${db}) or set BENCH_TEAM_N to the N it was seeded with`);
+      }
+      console.log(`reusing database ${db} (${stored} versions: the seed's ${data.rows.length} and ${stored - data.rows.length} written by earlier runs)`);
     } else {
       for (let i = 0; i < data.rows.length; i += 5000) {
         await store.importVersions(data.rows.slice(i, i + 5000));
