@@ -104,13 +104,15 @@ export async function main(argv: string[], io: CliIo = processIo, env: NodeJS.Pr
     let resolved: string | undefined;
     const author = () => (resolved ??= resolveAuthor((p.flags.author as string | undefined) ?? env.AGENT_MEMORY_AUTHOR, cwd));
     const service = new MemoryService(store, { author });
-    // policy.yaml and ontology.yaml live in the store folder (for a database: the workspace's).
-    const config = new LayerConfig(spec.kind === 'dir' ? spec.dir : defaultStoreDir(cwd));
+    // policy.yaml and ontology.yaml live in the store folder (for a database: the workspace's,
+    // found only by the commands that read them: finding it may ask git).
+    let config: LayerConfig | undefined;
+    const layerConfig = () => (config ??= new LayerConfig(spec.kind === 'dir' ? spec.dir : defaultStoreDir(cwd)));
     const opened = store;
     const layers = new Layers(store, service, {
       author,
-      policy: () => config.policy(),
-      ontology: () => config.ontology(),
+      policy: () => layerConfig().policy(),
+      ontology: () => layerConfig().ontology(),
       memoriesFor: (who) => new MemoryService(opened, { author: who }),
     });
     await p.command.run({ service, layers, author, storeDir: spec.kind === 'dir' ? spec.dir : undefined, flags: p.flags, args: p.args, json: Boolean(p.flags.json), io });

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import { ValidationError } from '../core/errors';
+import { skillDocument } from '../core/layers/skillService';
 import type { Command, CommandContext } from './commands';
 import { intFlag, pageFlags, readTextFile, str } from './io';
 import { show, showPage } from './layerCommands';
@@ -34,7 +35,7 @@ export const PLAYBOOK_COMMANDS: Record<string, Command> = {
     run: async (ctx) => {
       const version = intFlag('version', str(ctx.flags, 'version'));
       const out = await ctx.layers.skills.read({ name: ctx.args[0], ...(version !== undefined ? { version } : {}) });
-      const yaml = await ctx.layers.skills.exportYaml(out.name, out.version);
+      const yaml = skillDocument(out);
       const o = out.outcomes;
       show(ctx, out, `${yaml}# success rate of version ${out.version}: 7 days ${rate(o.last7Days.rate)}, 30 days ${rate(o.last30Days.rate)}, 90 days ${rate(o.last90Days.rate)}, all time ${rate(o.allTime.rate)} (${o.allTime.total} episodes)\n`);
     },

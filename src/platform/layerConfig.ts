@@ -4,8 +4,8 @@ import { Ontology } from '../core/layers/ontology';
 import { type Policy, resolvePolicy } from '../core/layers/policy';
 
 /** The repository's files next to the store: the team's lifecycle policy and its ontology. */
-export const POLICY_FILE = 'policy.yaml';
-export const ONTOLOGY_FILE = 'ontology.yaml';
+const POLICY_FILE = 'policy.yaml';
+const ONTOLOGY_FILE = 'ontology.yaml';
 
 interface Cached<T> {
   stamp: string;

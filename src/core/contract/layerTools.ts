@@ -63,7 +63,7 @@ export const ReadSkillOutput = SkillSummary.extend({
 export const ProposeSkillInput = z
   .object({ yaml: z.string({ error: 'yaml must be the skill as a YAML document (text)' }).min(1).max(64_000).describe('The skill as a YAML document with name, description, trigger, preconditions, tools, steps (do, tool, expect), success_checks, failure_handling.') })
   .strict();
-export const ContextOutput = z.object({
+const ContextOutput = z.object({
   note: z.string(),
   tokenEstimate: z.string(),
   budget: z.number(),

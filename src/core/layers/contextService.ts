@@ -6,6 +6,7 @@ import { parseInput } from '../contract/validate';
 import type { MemoryService } from '../memoryService';
 import { isStopWord, words } from '../text';
 import { packContext, type Candidate, type PackedContext, type Provenance } from './contextPacking';
+import { LIVE_STATUSES } from './factRules';
 import { asFact, normalizeKey } from './kinds';
 import type { SkillService } from './skillService';
 
@@ -127,7 +128,7 @@ export class ContextService {
   private async factCandidates(task: string): Promise<Candidate[]> {
     const keys = entityCandidates(task);
     if (keys.length === 0) return [];
-    const status = ['active', 'disputed'];
+    const status = LIVE_STATUSES;
     const [bySubject, byObject] = await Promise.all([
       this.store.records.query({ kind: 'fact', keys: [keys], status, limit: MAX_FACTS }),
       this.store.records.query({ kind: 'fact', keys: [undefined, undefined, keys], status, limit: MAX_FACTS }),

@@ -59,7 +59,7 @@ const fieldName = (path: EpisodeText[0]) => path.map((p, i) => (typeof p === 'nu
  * speakers, or more than speakerMarkersMax markers), with the path of the first field holding a
  * marker; or undefined. One incidental "User:" is prose.
  */
-export function transcriptProblem(fields: readonly EpisodeText[]): { path: EpisodeText[0]; message: string } | undefined {
+function transcriptProblem(fields: readonly EpisodeText[]): { path: EpisodeText[0]; message: string } | undefined {
   const found = fields.map(([path, text]) => ({ path, speakers: speakerMarkers(text) })).filter((f) => f.speakers.length > 0);
   const all = found.flatMap((f) => f.speakers);
   const distinct = [...new Set(all)];

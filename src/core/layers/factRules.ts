@@ -22,6 +22,11 @@ export function factView(r: StoredRecord): FactView {
   return { id: r.id, version: r.version, ...d, assertedBy: assertedBy ?? r.author, changedAt: r.changedAt };
 }
 
+/** The statuses of a fact in force (what queries and decisions read unless asked for more). */
+export const LIVE_STATUSES = ['active', 'disputed'];
+/** Live facts of one subject and one single-valued relation a decision reads (there should be one or two). */
+export const RELATION_LIVE_MAX = 1000;
+
 /** True when the fact's valid_until has passed (it is hidden even before a forgetting run marks it). */
 export function isPastDue(r: StoredRecord, nowIso: string): boolean {
   return r.dueAt !== null && r.dueAt <= nowIso;
@@ -91,7 +96,7 @@ export function unmarkedDisputes(live: readonly StoredRecord[], nowIso: string):
   const kept = (r: StoredRecord, object: string) => (asFact(r).keptWith ?? []).includes(object);
   const out = new Map<string, string[]>();
   for (const a of valid) {
-    const add = valid.filter((b) => b.keys[2] !== a.keys[2] && !kept(a, b.keys[2]) && !kept(b, a.keys[2]) && !asFact(a).disputedWith.includes(b.id));
+    const add = rivalsOf(valid, a.keys[2], nowIso).filter((b) => !kept(a, b.keys[2]) && !asFact(a).disputedWith.includes(b.id));
     if (add.length) out.set(a.id, add.map((b) => b.id));
   }
   return out;

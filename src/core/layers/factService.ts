@@ -18,14 +18,11 @@ import type { RecordStore, StoredRecord } from '../../store/records';
 import { parseInput } from '../contract/validate';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { AssertFactInput, FACT_LIMITS, FactIdInput, QueryFactsInput, ResolveFactsInput, RetractFactInput, VerifyFactInput } from './factSchemas';
-import { factView, isPastDue, nextFactVersion, releasePartners, rivalsOf, withoutDisputes, type FactView } from './factRules';
+import { factView, isPastDue, LIVE_STATUSES, nextFactVersion, RELATION_LIVE_MAX, releasePartners, rivalsOf, withoutDisputes, type FactView } from './factRules';
 import { asFact, factColumns, normalizeKey, type FactData } from './kinds';
 import type { Ontology } from './ontology';
 import { DEFAULT_POLICY, type Policy } from './policy';
 import { assertNoSecrets, pageOf, readAll, Writer, type LayerServiceOptions } from './recordRows';
-
-/** Live facts of one subject and a single-valued predicate a decision reads (there should be one or two). */
-const LIVE_MAX = 1000;
 
 export interface FactServiceOptions extends LayerServiceOptions {
   /** The policy in force (read at every call, so a changed setting applies at once). */
@@ -94,8 +91,8 @@ export class FactService {
    */
   async preview(input: unknown): Promise<{ fact: Omit<FactData, 'assertedBy' | 'keptWith'>; same: FactView | null; rivals: FactView[] }> {
     const { data, keys: [s, p, o], single, now } = this.validated(input);
-    const [same] = await this.records.query({ kind: 'fact', keys: [s, p, o], status: ['active', 'disputed'], limit: 1 });
-    const live = !same && single ? await readAll(this.records, { kind: 'fact', keys: [s, p], status: ['active', 'disputed'] }, LIVE_MAX) : [];
+    const [same] = await this.records.query({ kind: 'fact', keys: [s, p, o], status: LIVE_STATUSES, limit: 1 });
+    const live = !same && single ? await readAll(this.records, { kind: 'fact', keys: [s, p], status: LIVE_STATUSES }, RELATION_LIVE_MAX) : [];
     const { assertedBy: _a, keptWith: _k, ...fact } = data;
     return { fact, same: same ? factView(same) : null, rivals: rivalsOf(live, o, now.toISOString()).map(factView) };
   }
@@ -105,7 +102,7 @@ export class FactService {
     const { data, keys: [s, p, o], single, now } = this.validated(input);
     const observedAt = data.observedAt;
     const rows = await this.records.write(`fact:${s}`, async (r) => {
-      const [same] = await r.query({ kind: 'fact', keys: [s, p, o], status: ['active', 'disputed'], limit: 1 });
+      const [same] = await r.query({ kind: 'fact', keys: [s, p, o], status: LIVE_STATUSES, limit: 1 });
       if (same) {
         const old = asFact(same);
         const evidence = { source: data.source, observedAt, confidence: data.confidence, validUntil: data.validUntil, assertedBy: data.assertedBy };
@@ -113,7 +110,7 @@ export class FactService {
       }
       const id = randomUUID();
       // Only a single-valued relation can be contradicted; its live objects are few.
-      const live = single ? await readAll(r, { kind: 'fact', keys: [s, p], status: ['active', 'disputed'] }, LIVE_MAX) : [];
+      const live = single ? await readAll(r, { kind: 'fact', keys: [s, p], status: LIVE_STATUSES }, RELATION_LIVE_MAX) : [];
       const rivals = rivalsOf(live, o, now.toISOString());
       if (rivals.length === 0) return [this.w.row('fact', id, 1, 'create', factColumns(data), data)];
       const mine: FactData = { ...data, status: 'disputed', disputedWith: rivals.map((x) => x.id) };
@@ -144,7 +141,7 @@ export class FactService {
       {
         kind: 'fact',
         keys: [entity(q.subject), q.predicate === undefined ? undefined : normalizeKey(q.predicate), entity(q.object)],
-        status: q.includeInactive ? undefined : ['active', 'disputed'],
+        status: q.includeInactive ? undefined : LIVE_STATUSES,
       },
       q.limit ?? FACT_LIMITS.queryDefault,
       q.cursor,

@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { RecordCursor, RecordKind, RecordStore, StoredRecord } from '../../store/records';
 import { parseInput } from '../contract/validate';
-import { isPastDue, nextFactVersion, releasePartners } from './factRules';
+import { isPastDue, LIVE_STATUSES, nextFactVersion, releasePartners } from './factRules';
 import { asFact, asProposal, asReport, asSkill, reportColumns, type ReportData, type SkillData } from './kinds';
 import { disputeMergedContradictions } from './mergeDisputes';
 import type { Ontology } from './ontology';
@@ -117,13 +117,13 @@ export class Lifecycle {
   private async expireFacts(nowIso: string, action: Policy['semantic']['expired']): Promise<string[]> {
     const expired: StoredRecord[] = [];
     const done = new Set<string>();
-    await this.pages({ kind: 'fact', status: ['active', 'disputed'], dueBefore: nowIso }, async (page) => {
+    await this.pages({ kind: 'fact', status: LIVE_STATUSES, dueBefore: nowIso }, async (page) => {
       for (const subject of new Set(page.map((r) => r.keys[0]))) {
         if (done.has(subject)) continue;
         done.add(subject);
         const rows = await this.records.write(`fact:${subject}`, async (r) => {
           // Re-read under the lock: another writer may have refreshed or retracted them since.
-          const due = (await readAll(r, { kind: 'fact', keys: [subject], status: ['active', 'disputed'], dueBefore: nowIso }, SUBJECT_MAX)).filter((f) => isPastDue(f, nowIso));
+          const due = (await readAll(r, { kind: 'fact', keys: [subject], status: LIVE_STATUSES, dueBefore: nowIso }, SUBJECT_MAX)).filter((f) => isPastDue(f, nowIso));
           const mine = await Promise.all(due.map((f) => nextFactVersion(this.w, r, f, { ...asFact(f), status: 'expired', disputedWith: [] })));
           return [...mine, ...(await releasePartners(this.w, r, due))];
         });

@@ -11,21 +11,17 @@
  * run carries on from there, and starts again from the first relation once all were checked.
  */
 import type { RecordCursor, RecordStore, StoredRecord } from '../../store/records';
-import { nextFactVersion, unmarkedDisputes } from './factRules';
+import { LIVE_STATUSES, nextFactVersion, RELATION_LIVE_MAX, unmarkedDisputes } from './factRules';
 import { asFact } from './kinds';
 import { readAll, type Writer } from './recordRows';
 
 const PAGE = 200;
-/** Live facts of one subject and one single-valued relation a decision reads (there should be one or two). */
-const SUBJECT_MAX = 1000;
 
 /** Where a check stopped: the relation, and the position in its facts (store order; null: its start). */
 export interface MergeCheckPosition {
   relation: string;
   after: RecordCursor | null;
 }
-
-const LIVE = ['active', 'disputed'];
 
 /**
  * Opens the disputes a merge left unrecorded among the facts of `relations` (single-valued, by
@@ -47,7 +43,7 @@ export async function disputeMergedContradictions(
     let after = from?.relation === relation ? from.after ?? undefined : undefined;
     for (;;) {
       if (budget <= 0) return { disputed, resume: { relation, after: after ?? null } };
-      const page = await records.query({ kind: 'fact', keys: [undefined, relation], status: LIVE, limit: Math.min(PAGE, budget), after });
+      const page = await records.query({ kind: 'fact', keys: [undefined, relation], status: LIVE_STATUSES, limit: Math.min(PAGE, budget), after });
       if (page.length === 0) break;
       budget -= page.length;
       disputed.push(...(await disputeSubjects(records, w, relation, page, options.nowIso)));
@@ -61,7 +57,7 @@ export async function disputeMergedContradictions(
 /** For the subjects of one page: every live fact of `relation` looked up at once, one write per subject with an unrecorded contradiction. */
 async function disputeSubjects(records: RecordStore, w: Writer, relation: string, page: StoredRecord[], nowIso: string): Promise<string[]> {
   const subjects = [...new Set(page.map((r) => r.keys[0]))];
-  const live = await readAll(records, { kind: 'fact', keys: [subjects, relation], status: LIVE }, subjects.length * 10);
+  const live = await readAll(records, { kind: 'fact', keys: [subjects, relation], status: LIVE_STATUSES }, subjects.length * 10);
   const bySubject = new Map<string, StoredRecord[]>();
   for (const f of live) bySubject.set(f.keys[0], [...(bySubject.get(f.keys[0]) ?? []), f]);
   const out: string[] = [];
@@ -69,7 +65,7 @@ async function disputeSubjects(records: RecordStore, w: Writer, relation: string
     if (facts.length < 2 || unmarkedDisputes(facts, nowIso).size === 0) continue;
     const rows = await records.write(`fact:${subject}`, async (r) => {
       // Under the scope: the freshest state decides (a person may have resolved it meanwhile).
-      const fresh = await readAll(r, { kind: 'fact', keys: [subject, relation], status: LIVE }, SUBJECT_MAX);
+      const fresh = await readAll(r, { kind: 'fact', keys: [subject, relation], status: LIVE_STATUSES }, RELATION_LIVE_MAX);
       const add = unmarkedDisputes(fresh, nowIso);
       return Promise.all(fresh.filter((f) => add.has(f.id)).map((f) => {
         const d = asFact(f);

@@ -19,7 +19,7 @@ export interface LayerServiceOptions {
 }
 
 /** How far ahead of the clock a time a caller gives may be (clocks of teammates differ a little). */
-export const CLOCK_SKEW_MS = 5 * 60_000;
+const CLOCK_SKEW_MS = 5 * 60_000;
 
 /** The author and the clock of a service. */
 export class Writer {

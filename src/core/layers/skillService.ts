@@ -176,6 +176,12 @@ export class SkillService {
 
   /** The live skill (or one of its versions), with the outcomes of the episodes that followed that version. */
   async read(input: unknown): Promise<SkillRecord> {
+    const rec = await this.readVersion(input);
+    return { ...rec, outcomes: await this.outcomes(rec.name, rec.version) };
+  }
+
+  /** `read` without the outcomes (which cost the store a dozen counts): for documents and checks. */
+  async readVersion(input: unknown): Promise<Omit<SkillRecord, 'outcomes'>> {
     const r = parseInput(ReadSkillInput, input);
     const cur = await this.live(r.name);
     let rec = cur;
@@ -184,7 +190,7 @@ export class SkillService {
       if (!found) throw new NotFoundError(`skill "${r.name}" has no version ${r.version}; its current version is ${cur.version}`);
       rec = found;
     }
-    return { ...SkillService.summary(rec), data: asSkill(rec), deletedAt: rec.deletedAt, outcomes: await this.outcomes(r.name, rec.version) };
+    return { ...SkillService.summary(rec), data: asSkill(rec), deletedAt: rec.deletedAt };
   }
 
   /** Success rates of one version (default: the live one) over the last 7, 30, 90 days and all time. */
@@ -250,8 +256,7 @@ export class SkillService {
 
   /** The live skill (or a version of it) as its YAML document, with a provenance comment. */
   async exportYaml(name: string, version?: number): Promise<string> {
-    const s = await this.read({ name, ...(version === undefined ? {} : { version }) });
-    return formatSkillYaml(s.data, s.version, [`skill ${s.name} · version ${s.version} · ${s.changedAt} · ${s.author}`]);
+    return skillDocument(await this.readVersion({ name, ...(version === undefined ? {} : { version }) }));
   }
 
   /** Saves a YAML document (a new skill or the next version of its name); unchanged text writes nothing. */
@@ -259,4 +264,9 @@ export class SkillService {
     if (typeof text !== 'string') throw new TypeError('importYaml takes the YAML text');
     return this.save(text, options);
   }
+}
+
+/** A skill version as its YAML document, with a provenance comment (and any further comment lines). */
+export function skillDocument(s: Omit<SkillRecord, 'outcomes'>, comments: string[] = []): string {
+  return formatSkillYaml(s.data, s.version, [`skill ${s.name} · version ${s.version} · ${s.changedAt} · ${s.author}`, ...comments]);
 }

@@ -7,7 +7,7 @@ import { type RankingOptions, TagMatch } from './ranking';
 // Both must add the same numbers in the same order, so equal inputs give bit-identical scores.
 
 /** Inverse document frequency of something `df` of `n` memories have (never 0 while n > 0). */
-export function idf(n: number, df: number): number {
+function idf(n: number, df: number): number {
   return Math.log(1 + n / (df + 0.5));
 }
 

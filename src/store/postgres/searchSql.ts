@@ -37,7 +37,7 @@ SELECT DISTINCT k.k, t.tag FROM unnest($2::int[], $3::text[]) AS k(k, tag) JOIN 
 /** The query for the tags the keywords are prefixes of; undefined when no keyword can be one. */
 export function prefixedTagsStatement(project: string, query: SearchQuery): { text: string; values: unknown[] } | undefined {
   const ks = query.keywords.flatMap((_, k) => (mayPrefixTag(query, k) ? [k] : []));
-  if (ks.length === 0 || query.limit <= 0) return undefined;
+  if (ks.length === 0) return undefined;
   return { text: PREFIXED_SQL, values: [project, ks, ks.map((k) => query.keywords[k]!.tag)] };
 }
 

@@ -35,7 +35,7 @@ export class SqlJsStore implements Store {
   private readonly warningList: StoreWarning[] = [];
   private checkpointTimer: NodeJS.Immediate | undefined;
   private closed = false;
-  /** Whether this process has made sure the git files exist (once, at its first write). */
+  /** Whether this process has looked for the git files in a folder it did not create (once, at its first write). */
   private gitFilesChecked = false;
   readonly records: RecordStore = new SqlJsRecords({
     exclusive: (fn) => this.exclusive((t) => fn(t.records)),
@@ -103,7 +103,7 @@ export class SqlJsStore implements Store {
       // committed by accident (docs/ARCHITECTURE.md, "Sharing through git"); so does a folder
       // a person made first (say, for ontology.yaml) that has no .gitattributes yet.
       const created = fs.mkdirSync(this.location, { recursive: true }) !== undefined;
-      if (!this.gitFilesChecked && (created || !fs.existsSync(path.join(this.location, '.gitattributes')))) writeGitFiles(this.location);
+      if (created || (!this.gitFilesChecked && !fs.existsSync(path.join(this.location, '.gitattributes')))) writeGitFiles(this.location);
       this.gitFilesChecked = true;
     } catch (err) {
       return Promise.reject(new StorageError(`cannot create the store at ${this.location}: ${(err as Error).message}`, { cause: err }));

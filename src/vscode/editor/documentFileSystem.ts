@@ -12,7 +12,7 @@ import { isSkillPath } from './skillUris';
  * reason as memory documents: package.json turns auto-save off for it, since every save of a
  * skill is a version.
  */
-export const SKILL_LANGUAGE = 'agent-memory-skill';
+const SKILL_LANGUAGE = 'agent-memory-skill';
 
 /**
  * One scheme, two kinds of document: `/skills/…` and `/new-skill/…` are skills, everything

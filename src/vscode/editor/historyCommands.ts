@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { MemoryService } from '../../core/memoryService';
 import type { StoreChanges } from '../storeChanges';
-import { commandTarget, reportErrors } from '../view/target';
+import { commandTarget, reportingCommand } from '../view/target';
 import { memoryUri } from './memoryUris';
 
 type HistoryEntry = Awaited<ReturnType<MemoryService['history']>>[number];
@@ -17,8 +17,7 @@ export function registerHistoryCommands(
   changes: StoreChanges,
   log: vscode.LogOutputChannel,
 ): void {
-  const command = (name: string, body: (arg?: unknown) => Promise<void>) =>
-    vscode.commands.registerCommand(name, (arg?: unknown) => reportErrors(log, () => body(arg)));
+  const command = reportingCommand(log);
 
   const restore = async (entry: HistoryEntry, current: HistoryEntry) => {
     const yes = vscode.l10n.t('Restore');

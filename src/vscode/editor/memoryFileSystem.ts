@@ -4,6 +4,7 @@ import { formatMemoryDocument, type MemoryFields, parseMemoryDocument } from '..
 import type { StoreChanges } from '../storeChanges';
 import { NotFoundError } from '../../core/errors';
 import { type MemoryPath, memoryUri, parseMemoryUri, SCHEME } from './memoryUris';
+import { replaceDraftTab } from './draftTabs';
 
 type Read = Awaited<ReturnType<MemoryService['read']>>;
 
@@ -54,7 +55,7 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
         const id = this.toReplace.get(doc.uri.toString());
         if (id === undefined) return;
         this.toReplace.delete(doc.uri.toString());
-        void this.replaceDraft(doc.uri, id);
+        void replaceDraftTab(doc.uri, memoryUri(id));
       }),
     );
   }
@@ -165,13 +166,6 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
       if (err instanceof NotFoundError) throw vscode.FileSystemError.FileNotFound(uri);
       throw err;
     }
-  }
-
-  /** Opens the memory a draft became, in the draft's place, and closes the (saved) draft. */
-  private async replaceDraft(draft: vscode.Uri, id: string): Promise<void> {
-    const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === draft.toString());
-    await vscode.window.showTextDocument(memoryUri(id), { preview: false, viewColumn: tab?.group.viewColumn });
-    if (tab && !tab.isDirty) await vscode.window.tabGroups.close(tab);
   }
 
   private render(target: MemoryPath, m?: Read): string {

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { NotFoundError, ValidationError } from '../../core/errors';
 import type { Layers } from '../../core/layers/layers';
-import { SkillService } from '../../core/layers/skillService';
-import { formatSkillYaml } from '../../core/layers/skillYaml';
+import { SkillService, skillDocument } from '../../core/layers/skillService';
 import type { StoreChanges } from '../storeChanges';
 import { parseSkillUri, type SkillPath, skillUri } from './skillUris';
+import { replaceDraftTab } from './draftTabs';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -60,7 +60,7 @@ export class SkillFileSystem implements vscode.FileSystemProvider, vscode.Dispos
         const name = this.toReplace.get(doc.uri.toString());
         if (name === undefined) return;
         this.toReplace.delete(doc.uri.toString());
-        void this.replaceDraft(doc.uri, name);
+        void replaceDraftTab(doc.uri, skillUri(name));
       }),
     );
   }
@@ -105,7 +105,7 @@ export class SkillFileSystem implements vscode.FileSystemProvider, vscode.Dispos
     const data = SkillService.validate(text);
     const skills = (await this.getLayers()).skills;
     if (target.kind === 'draft') {
-      const existing = await skills.read({ name: data.name }).catch((err: unknown) => (err instanceof NotFoundError ? undefined : Promise.reject(err)));
+      const existing = await skills.readVersion({ name: data.name }).catch((err: unknown) => (err instanceof NotFoundError ? undefined : Promise.reject(err)));
       if (existing) throw new ValidationError('name', `a skill named "${data.name}" exists (version ${existing.version}); open it from the Skills view to change it, or choose another name`);
       const out = await skills.save(text);
       this.created.set(target.draft, out.name);
@@ -115,7 +115,7 @@ export class SkillFileSystem implements vscode.FileSystemProvider, vscode.Dispos
       if (data.name !== target.name) {
         throw new ValidationError('name', `this document is the skill "${target.name}"; renaming it to "${data.name}" would be another skill: create that one with New Skill`);
       }
-      const expectedVersion = this.shown.get(target.name) ?? (await skills.read({ name: target.name })).version;
+      const expectedVersion = this.shown.get(target.name) ?? (await skills.readVersion({ name: target.name })).version;
       const out = await skills.save(text, { expectedVersion });
       if (!out.changed) return;
       this.shown.set(target.name, out.version);
@@ -153,7 +153,7 @@ export class SkillFileSystem implements vscode.FileSystemProvider, vscode.Dispos
     const skills = (await this.getLayers()).skills;
     let s;
     try {
-      s = await skills.read(target.kind === 'version' ? { name: target.name, version: target.version } : { name: target.name });
+      s = await skills.readVersion(target.kind === 'version' ? { name: target.name, version: target.version } : { name: target.name });
     } catch (err) {
       if (err instanceof NotFoundError) throw vscode.FileSystemError.FileNotFound(uri);
       throw err;
@@ -161,14 +161,7 @@ export class SkillFileSystem implements vscode.FileSystemProvider, vscode.Dispos
     const hint = target.kind === 'version'
       ? vscode.l10n.t('An older version: read-only.')
       : vscode.l10n.t('Saving writes version {0}; "version" is informational.', s.version + 1);
-    const text = formatSkillYaml(s.data, s.version, [`skill ${s.name} · version ${s.version} · ${s.changedAt} · ${s.author}`, hint]);
+    const text = skillDocument(s, [hint]);
     return { text, version: s.version, changedAt: s.changedAt };
-  }
-
-  /** Opens the skill a draft became, in the draft's place, and closes the (saved) draft. */
-  private async replaceDraft(draft: vscode.Uri, name: string): Promise<void> {
-    const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === draft.toString());
-    await vscode.window.showTextDocument(skillUri(name), { preview: false, viewColumn: tab?.group.viewColumn });
-    if (tab && !tab.isDirty) await vscode.window.tabGroups.close(tab);
   }
 }

@@ -27,7 +27,7 @@ const SETTINGS: ReadonlyArray<[setting: string, section: keyof PolicyOverrides, 
  * a person set are passed: the defaults are the policy's own, and the repository's
  * policy.yaml wins over both (src/core/layers/policy.ts).
  */
-export function policySettings(): PolicyOverrides {
+function policySettings(): PolicyOverrides {
   const config = vscode.workspace.getConfiguration('agentMemory');
   const out: Record<string, Record<string, unknown>> = {};
   for (const [setting, section, key] of SETTINGS) {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { FactView } from '../../core/layers/factRules';
 import type { StoreChanges } from '../storeChanges';
-import { reportErrors } from '../view/target';
+import { reportingCommand } from '../view/target';
 import type { LayerAccess } from './composeLayers';
 import type { FactNode } from './factsView';
 import { type ReadOnlyDocs, viewDocUri } from './readOnlyDocs';
@@ -26,8 +26,7 @@ const required = (what: string) => (v: string) => (v.trim() ? undefined : vscode
  * fact service, so the policy, the ontology and the secret check hold as for an agent.
  */
 export function registerFactCommands(context: vscode.ExtensionContext, access: LayerAccess, docs: ReadOnlyDocs, changes: StoreChanges, log: vscode.LogOutputChannel): void {
-  const command = (name: string, body: (arg?: unknown) => Promise<void>) =>
-    vscode.commands.registerCommand(name, (arg?: unknown) => reportErrors(log, () => body(arg)));
+  const command = reportingCommand(log);
   const facts = async () => (await access.getLayers()).facts;
   const ask = (title: string, prompt: string, validateInput?: (v: string) => string | undefined, value = '') =>
     vscode.window.showInputBox({ title, prompt, value, ignoreFocusOut: true, validateInput });

@@ -1,7 +1,7 @@
 import type { FactView } from '../../core/layers/factRules';
 
 /** Where a fact stands as the Facts view shows it: `expired` also for a live fact whose valid-until has passed. */
-export type FactState = FactView['status'];
+type FactState = FactView['status'];
 
 /** A fact as the Facts view shows it. */
 export interface ViewFact extends FactView {

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Layers } from '../../core/layers/layers';
 import type { Report } from '../../core/layers/lifecycle';
 import type { StoreChanges } from '../storeChanges';
-import { reportErrors } from '../view/target';
+import { reportingCommand } from '../view/target';
 import { type ReadOnlyDocs, showMarkdown, viewDocUri } from './readOnlyDocs';
 import { lifecycleReportMarkdown } from './reportMarkdown';
 
@@ -12,7 +12,7 @@ const MAX_WAIT = 6 * HOUR;
 const MIN_WAIT = 60_000;
 
 /** One line for the log and the messages. */
-export function reportSummary(r: Report): string {
+function reportSummary(r: Report): string {
   return vscode.l10n.t('{0} facts expired, {1} episodes forgotten, {2} archived, {3} skill drafts proposed; {4} of {5} search results read',
     r.expiredFacts.length, r.forgottenEpisodes, r.archivedEpisodes, r.promotions.length, r.searchReads.read, r.searchReads.returned);
 }
@@ -103,7 +103,7 @@ export function registerForgetting(context: vscode.ExtensionContext, getLayers: 
     }
     return lifecycleReportMarkdown(await layers.lifecycle.reports({ limit: 20 }), policy);
   });
-  const command = (name: string, body: () => Promise<void>) => vscode.commands.registerCommand(name, () => reportErrors(log, body));
+  const command = reportingCommand(log);
   context.subscriptions.push(
     scheduler,
     command('agentMemory.runForgetting', async () => {

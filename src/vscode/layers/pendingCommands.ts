@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { formatMemoryDocument } from '../../core/memoryDocument';
 import { memoryUri } from '../editor/memoryUris';
 import type { StoreChanges } from '../storeChanges';
-import { reportErrors } from '../view/target';
+import { reportingCommand } from '../view/target';
 import type { LayerAccess } from './composeLayers';
 import type { ProposalNode } from './pendingView';
 import { proposalMarkdown } from './proposalMarkdown';
@@ -24,8 +24,7 @@ function proposalId(arg: unknown): string | undefined {
  * final; the proposal's history records who decided, when, and why for a rejection.
  */
 export function registerPendingCommands(context: vscode.ExtensionContext, access: LayerAccess, docs: ReadOnlyDocs, changes: StoreChanges, log: vscode.LogOutputChannel): void {
-  const command = (name: string, body: (arg?: unknown) => Promise<void>) =>
-    vscode.commands.registerCommand(name, (arg?: unknown) => reportErrors(log, () => body(arg)));
+  const command = reportingCommand(log);
   const layers = () => access.getLayers();
 
   docs.register('proposal', async (rest) => {

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { StoreChanges } from '../storeChanges';
 
 /** The scheme of the read-only documents the views open: histories, proposal previews, the lifecycle report. */
-export const DOC_SCHEME = 'agent-memory-view';
+const DOC_SCHEME = 'agent-memory-view';
 
 /** Renders the document of a path's rest (`/<kind>/<rest>`) from what is stored now. */
 export type Renderer = (rest: string) => Promise<string>;

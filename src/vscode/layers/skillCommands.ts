@@ -1,16 +1,16 @@
 import * as vscode from 'vscode';
-import { skillDraftUri, skillUri } from '../editor/skillUris';
+import { parseSkillUri, skillDraftUri, skillUri } from '../editor/skillUris';
 import type { StoreChanges } from '../storeChanges';
-import { reportErrors } from '../view/target';
+import { reportingCommand } from '../view/target';
 import type { LayerAccess } from './composeLayers';
 import type { SkillNode } from './skillsView';
 
 /** The skill a command is about: a Skills view item, `{ name }`, or the skill document in the active editor. */
 function skillName(arg: unknown): string | undefined {
   if (arg && typeof arg === 'object' && typeof (arg as SkillNode).name === 'string') return (arg as SkillNode).name;
-  const path = (arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri)?.path;
-  const m = path ? /^\/skills\/([a-z0-9-]+)(?:\.v\d+)?\.yaml$/.exec(path) : null;
-  if (m) return m[1];
+  const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
+  const path = uri ? parseSkillUri(uri) : undefined;
+  if (path && path.kind !== 'draft') return path.name;
   void vscode.window.showInformationMessage(vscode.l10n.t('Run this on a skill in the Skills view.'));
   return undefined;
 }
@@ -23,8 +23,7 @@ const YAML_FILTER = { YAML: ['yaml', 'yml'] };
  * episodes (drafts go to Pending, never straight into the skills).
  */
 export function registerSkillCommands(context: vscode.ExtensionContext, access: LayerAccess, changes: StoreChanges, log: vscode.LogOutputChannel): void {
-  const command = (name: string, body: (arg?: unknown) => Promise<void>) =>
-    vscode.commands.registerCommand(name, (arg?: unknown) => reportErrors(log, () => body(arg)));
+  const command = reportingCommand(log);
   const skills = async () => (await access.getLayers()).skills;
 
   context.subscriptions.push(

@@ -11,7 +11,7 @@ const LOAD = 500;
 export type SkillNode = { kind: 'skill'; last30Days: OutcomeCounts | undefined } & SkillSummary;
 
 /** "80% of 5 in 30 days", or that no episode followed this version lately. */
-export function rateText(w: OutcomeCounts | undefined): string {
+function rateText(w: OutcomeCounts | undefined): string {
   if (!w) return vscode.l10n.t('success rate unknown');
   if (w.total === 0) return vscode.l10n.t('no runs in 30 days');
   return vscode.l10n.t('{0}% of {1} in 30 days', Math.round((w.rate ?? 0) * 100), w.total);

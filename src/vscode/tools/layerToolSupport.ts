@@ -6,7 +6,7 @@ import type { LayerAccess } from '../layers/composeLayers';
 export type { LayerAccess };
 
 /** Who a model's proposal is recorded as coming from: the agent working for the person at this window. */
-export async function agentCaller(access: LayerAccess): Promise<string> {
+async function agentCaller(access: LayerAccess): Promise<string> {
   return `${await access.getAuthor()} (agent)`;
 }
 

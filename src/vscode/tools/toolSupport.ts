@@ -39,7 +39,7 @@ export function previewFailed(err: unknown, invocationMessage: string, title: st
  * one, `never` none, `queue` memory creates and edits become proposals in the Pending view
  * (other writes are confirmed as with `always`).
  */
-export type ReviewMode = 'always' | 'never' | 'queue';
+type ReviewMode = 'always' | 'never' | 'queue';
 
 export function reviewMode(): ReviewMode {
   const v = vscode.workspace.getConfiguration('agentMemory').get<string>('reviewWrites', 'always');

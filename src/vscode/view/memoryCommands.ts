@@ -4,7 +4,7 @@ import { draftUri, memoryUri } from '../editor/memoryUris';
 import type { MemoriesTreeProvider } from '../memoriesView';
 import { reviewMemory } from '../review/reviewQuickPick';
 import type { StoreChanges } from '../storeChanges';
-import { commandTarget, reportErrors } from './target';
+import { commandTarget, reportingCommand } from './target';
 
 /**
  * The commands of the Memories view and its items: open, new memory, edit tags, delete,
@@ -18,8 +18,7 @@ export function registerMemoryCommands(
   changes: StoreChanges,
   log: vscode.LogOutputChannel,
 ): void {
-  const command = (name: string, body: (arg?: unknown) => Promise<void>) =>
-    vscode.commands.registerCommand(name, (arg?: unknown) => reportErrors(log, () => body(arg)));
+  const command = reportingCommand(log);
 
   context.subscriptions.push(
     command('agentMemory.open', async (arg) => {
