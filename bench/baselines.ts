@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import { writeFileAtomic } from '../src/store/sqljs/atomicFile';
 import initSqlJs, { type Database, type SqlJsStatic } from 'sql.js';
-import type { StoredVersion } from '../src/store/store';
+import type { StoredVersion } from '../src/core/ports/store';
 import { MemoryWriter, prng, uuid } from './generate';
 import type { NaiveFigures, Plan, SearchFigures } from './plan';
 import { rssMb, sample, summarize } from './stats';

@@ -6,8 +6,8 @@
  * (the old fact retracted), disputes left open, facts expired or past due, confidence spread.
  * Rows are built with kinds.ts's factColumns and come out in the order they were written.
  */
-import { asFact, factColumns, type FactData } from '../src/core/layers/kinds';
-import type { StoredRecord } from '../src/store/records';
+import { asFact, factColumns, type FactData } from '../src/core/playbook/kinds';
+import type { StoredRecord } from '../src/core/ports/records';
 import { FACT_TYPES, relationsFrom, TYPE_WEIGHTS, type BenchRelation } from './factOntology';
 import { prng, uuid, Zipf } from './generate';
 import { codeName } from './vocabulary';

@@ -5,7 +5,7 @@
  * Order matters: relations are drawn with Zipf weights by position among those a subject's
  * type allows, so the first ones are the common ones.
  */
-import { Ontology, type OntologyRelation, VALUE_TYPE } from '../src/core/layers/ontology';
+import { Ontology, type OntologyRelation, VALUE_TYPE } from '../src/core/playbook/ontology';
 
 export const FACT_TYPES = ['service', 'library', 'repo', 'person', 'team', 'endpoint', 'host', 'database', 'queue', 'config', 'file', 'env'] as const;
 /** Share of subjects of each type (same order as FACT_TYPES); files and environments are only ever objects. */

@@ -6,8 +6,8 @@
  * often), the context tool's entity lists, and three kinds of assertion whose outcome is known
  * in advance (a new fact, the same triple again, a contradiction on a single-valued relation).
  */
-import { entityCandidates } from '../src/core/layers/contextService';
-import type { FactData } from '../src/core/layers/kinds';
+import { entityCandidates } from '../src/core/playbook/contextService';
+import type { FactData } from '../src/core/playbook/kinds';
 import type { FactSet, GenFact } from './factData';
 import { relationsFrom } from './factOntology';
 import { prng } from './generate';

@@ -4,11 +4,11 @@
  * the benchmark's ontology), plus the facts lookup of the context tool on store.records.
  */
 import { createHash } from 'node:crypto';
-import { FactService } from '../src/core/layers/factService';
-import type { RecordQuery } from '../src/store/records';
+import { FactService } from '../src/core/playbook/factService';
+import type { RecordQuery } from '../src/core/ports/records';
 import { PgStore } from '../src/store/postgres/pgStore';
 import { SqlJsStore } from '../src/store/sqljs/sqljsStore';
-import type { Store } from '../src/store/store';
+import type { Store } from '../src/core/ports/store';
 import { BENCH_ONTOLOGY } from './factOntology';
 import type { AssertInput } from './factProbes';
 import { type FactOpenFigures, type FactQueryFigures, type FactsPlan, type FactsSideFigures, type QueryClass, type WriteClass } from './factsPlan';

@@ -1,4 +1,4 @@
-import type { StoredVersion } from '../src/store/store';
+import type { StoredVersion } from '../src/core/ports/store';
 import { codeName, TAGS, TERMS } from './vocabulary';
 
 /** mulberry32: a small, fast, seeded PRNG; the same seed gives the same data set everywhere. */

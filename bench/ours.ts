@@ -1,6 +1,6 @@
 import { MemoryService } from '../src/core/memoryService';
 import { analyzeQuery } from '../src/core/search/query';
-import type { StoredVersion } from '../src/store/store';
+import type { StoredVersion } from '../src/core/ports/store';
 import { SqlJsStore } from '../src/store/sqljs/sqljsStore';
 import { MemoryWriter, prng } from './generate';
 import type { OpenFigures, OursFigures, Plan, SearchFigures } from './plan';

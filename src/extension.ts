@@ -3,7 +3,7 @@ import { registerDocumentFileSystems } from './vscode/editor/documentFileSystem'
 import { registerHistoryCommands } from './vscode/editor/historyCommands';
 import type { MemoryFileSystem } from './vscode/editor/memoryFileSystem';
 import type { SkillFileSystem } from './vscode/editor/skillFileSystem';
-import { type LayerViews, registerLayerViews } from './vscode/layers';
+import { type PlaybookViews, registerPlaybookViews } from './vscode/layers';
 import { type MemoriesTreeProvider, registerMemoriesView } from './vscode/memoriesView';
 import { registerSearchCommand } from './vscode/searchCommand';
 import { StoreChanges } from './vscode/storeChanges';
@@ -20,7 +20,7 @@ export interface AgentMemoryApi {
   memoryFiles: MemoryFileSystem;
   skillFiles: SkillFileSystem;
   /** The Facts, Skills and Pending views and the forgetting scheduler. */
-  layers: LayerViews;
+  playbook: PlaybookViews;
   session: StoreSession;
   status: vscode.StatusBarItem;
 }
@@ -39,16 +39,16 @@ export function activate(context: vscode.ExtensionContext): AgentMemoryApi {
   const changes = new StoreChanges(session.storeDir());
   context.subscriptions.push(log, changes);
   const getService = session.getService;
-  const access = { getLayers: session.getLayers, getAuthor: session.getAuthor };
+  const access = { getPlaybook: session.getPlaybook, getAuthor: session.getAuthor };
 
   registerSearchCommand(context, getService, log);
   registerTools(context, getService, access);
   const { memoryFiles, skillFiles } = registerDocumentFileSystems(context, getService, access, changes);
-  const layers = registerLayerViews(context, access, changes, log);
+  const playbook = registerPlaybookViews(context, access, changes, log);
   // Refresh (any view's toolbar) retries a store that failed to open and reloads every view.
   const memoriesView = registerMemoriesView(context, getService, changes, log, () => {
     session.retry();
-    layers.refresh();
+    playbook.refresh();
   });
   registerMemoryCommands(context, getService, memoriesView, changes, log);
   registerHistoryCommands(context, getService, changes, log);
@@ -59,7 +59,7 @@ export function activate(context: vscode.ExtensionContext): AgentMemoryApi {
   // (of memories; of proposals and skills; of facts, by how many there are in each status).
   let polling: vscode.Disposable | undefined;
   const fingerprint = async () => {
-    const [service, l] = await Promise.all([getService(), session.getLayers()]);
+    const [service, l] = await Promise.all([getService(), session.getPlaybook()]);
     const records = l.store.records;
     const newest = (kind: 'proposal' | 'skill') => records.query({ kind, limit: 1 }).then(([r]) => [r?.id, r?.changedAt]);
     const facts = Promise.all(['active', 'disputed', 'retracted', 'expired'].map((s) => records.count({ kind: 'fact', status: [s] })));
@@ -72,12 +72,12 @@ export function activate(context: vscode.ExtensionContext): AgentMemoryApi {
       polling?.dispose();
       polling = state.kind === 'open' && state.backend === 'postgres' ? changes.poll(fingerprint, TEAM_POLL_MS) : undefined;
       if (state.kind === 'open') {
-        layers.forgetting.storeOpened();
-        layers.pending.refresh(); // the badge, while the view is closed
+        playbook.forgetting.storeOpened();
+        playbook.pending.refresh(); // the badge, while the view is closed
       }
       if (state.kind === 'failed') {
         memoriesView.refresh();
-        layers.refresh();
+        playbook.refresh();
       }
     }),
     // Several settings change at once when a team database is connected: reopen once.
@@ -93,7 +93,7 @@ export function activate(context: vscode.ExtensionContext): AgentMemoryApi {
     // Closes (and checkpoints) the store on deactivation, waiting for one still opening.
     session,
   );
-  return { memoriesView, memoryFiles, skillFiles, layers, session, status };
+  return { memoriesView, memoryFiles, skillFiles, playbook, session, status };
 }
 
 /** The session of the running extension, so deactivate can wait for the store to close. */

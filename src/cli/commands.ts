@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import type { Layers } from '../core/layers/layers';
+import type { Playbook } from '../core/playbook/playbook';
 import type { MemoryService } from '../core/memoryService';
 import { ValidationError } from '../core/errors';
 import * as F from './format';
@@ -13,8 +13,8 @@ type Flags = Record<string, string | boolean | undefined>;
 
 export interface CommandContext {
   service: MemoryService;
-  /** The other layers (episodes, facts, skills, proposals, lifecycle, context) over the same store. */
-  layers: Layers;
+  /** The other tiers (episodes, facts, skills, proposals, lifecycle, context) over the same store. */
+  playbook: Playbook;
   /** Who writes (resolved at the first call). */
   author: () => string;
   /** The store folder (absolute), or undefined when the store is a database. */
@@ -247,7 +247,7 @@ export const COMMANDS: Record<string, Command> = {
     positionals: 'none',
     longLived: true,
     // Resolves when the client is gone; main then closes the store, after the last call finished.
-    run: (ctx) => serveMcp({ service: ctx.service, layers: ctx.layers, author: ctx.author }, { log: (line) => ctx.io.stderr(`${line}\n`) }),
+    run: (ctx) => serveMcp({ service: ctx.service, playbook: ctx.playbook, author: ctx.author }, { log: (line) => ctx.io.stderr(`${line}\n`) }),
   },
   init: initCommand,
   ...LAYER_COMMANDS,

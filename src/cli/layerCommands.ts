@@ -52,7 +52,7 @@ export const LAYER_COMMANDS: Record<string, Command> = {
     run: async (ctx) => {
       const f = ctx.flags;
       const resolutionFile = str(f, 'resolution-file');
-      const out = await ctx.layers.episodes.record({
+      const out = await ctx.playbook.episodes.record({
         ...given(f, { task: 'task', outcome: 'outcome', executor: 'executor', timestamp: 'timestamp', resolution: 'resolution' }),
         ...(resolutionFile !== undefined ? { resolution: readTextFile('resolution-file', resolutionFile) } : {}),
         ...(f.source !== undefined ? { source: source(str(f, 'source')) } : {}),
@@ -71,7 +71,7 @@ export const LAYER_COMMANDS: Record<string, Command> = {
     options: { outcome: { type: 'string' }, skill: { type: 'string' }, limit: { type: 'string' }, cursor: { type: 'string' } },
     positionals: 'none',
     run: async (ctx) => {
-      const out = await ctx.layers.episodes.list({ ...given(ctx.flags, { outcome: 'outcome', skill: 'skill' }), ...pageFlags(ctx.flags) });
+      const out = await ctx.playbook.episodes.list({ ...given(ctx.flags, { outcome: 'outcome', skill: 'skill' }), ...pageFlags(ctx.flags) });
       showPage(ctx, out, (e) => `${e.id}  ${e.timestamp}  ${e.outcome.padEnd(7)}  ${e.task}${e.skill ? `  (skill ${e.skill.name}@${e.skill.version})` : ''}`, 'No episodes.');
     },
   },
@@ -80,7 +80,7 @@ export const LAYER_COMMANDS: Record<string, Command> = {
     summary: 'one episode in full',
     options: {},
     positionals: 'id',
-    run: async (ctx) => show(ctx, await ctx.layers.episodes.show({ id: ctx.args[0] })),
+    run: async (ctx) => show(ctx, await ctx.playbook.episodes.show({ id: ctx.args[0] })),
   },
   'fact assert': {
     usage: 'fact assert --subject S --predicate P --object O [--source SRC] [--confidence 0..1] [--observed-at ISO] [--valid-until ISO]',
@@ -91,7 +91,7 @@ export const LAYER_COMMANDS: Record<string, Command> = {
       const f = ctx.flags;
       const confidence = str(f, 'confidence');
       if (confidence !== undefined && !/^\s*(0(\.\d+)?|1(\.0+)?|\.\d+)\s*$/.test(confidence)) throw new ValidationError('confidence', `must be a number from 0 to 1, got "${confidence}"`);
-      const out = await ctx.layers.facts.assert({
+      const out = await ctx.playbook.facts.assert({
         ...given(f, { subject: 'subject', predicate: 'predicate', object: 'object', source: 'source', 'observed-at': 'observedAt', 'valid-until': 'validUntil' }),
         ...(confidence !== undefined ? { confidence: Number(confidence) } : {}),
       });
@@ -109,7 +109,7 @@ export const LAYER_COMMANDS: Record<string, Command> = {
     options: { ...TRIPLE, all: { type: 'boolean' }, limit: { type: 'string' }, cursor: { type: 'string' } },
     positionals: 'none',
     run: async (ctx) => {
-      const out = await ctx.layers.facts.query({ ...given(ctx.flags, { subject: 'subject', predicate: 'predicate', object: 'object' }), ...(ctx.flags.all ? { includeInactive: true } : {}), ...pageFlags(ctx.flags) });
+      const out = await ctx.playbook.facts.query({ ...given(ctx.flags, { subject: 'subject', predicate: 'predicate', object: 'object' }), ...(ctx.flags.all ? { includeInactive: true } : {}), ...pageFlags(ctx.flags) });
       showPage(ctx, out, (x) => `${x.id}  ${x.subject} ${x.predicate} ${x.object}  [${x.status}${x.verification.state === 'verified' ? ', verified' : ''}] confidence ${x.confidence ?? '-'}, source ${x.source ?? '-'}`, 'No facts match.');
     },
   },
@@ -118,14 +118,14 @@ export const LAYER_COMMANDS: Record<string, Command> = {
     summary: 'one fact with its evidence and status',
     options: {},
     positionals: 'id',
-    run: async (ctx) => show(ctx, await ctx.layers.facts.show({ id: ctx.args[0] })),
+    run: async (ctx) => show(ctx, await ctx.playbook.facts.show({ id: ctx.args[0] })),
   },
   'fact history': {
     usage: 'fact history ID',
     summary: 'every version of a fact, oldest first',
     options: {},
     positionals: 'id',
-    run: async (ctx) => show(ctx, await ctx.layers.facts.history({ id: ctx.args[0] })),
+    run: async (ctx) => show(ctx, await ctx.playbook.facts.history({ id: ctx.args[0] })),
   },
   'fact retract': {
     usage: 'fact retract ID --reason R',
@@ -133,7 +133,7 @@ export const LAYER_COMMANDS: Record<string, Command> = {
     options: { reason: { type: 'string' } },
     positionals: 'id',
     run: async (ctx) => {
-      const out = await ctx.layers.facts.retract({ id: ctx.args[0], ...given(ctx.flags, { reason: 'reason' }) });
+      const out = await ctx.playbook.facts.retract({ id: ctx.args[0], ...given(ctx.flags, { reason: 'reason' }) });
       show(ctx, out, `Retracted ${out.id} (version ${out.version}).\n`);
     },
   },
@@ -143,7 +143,7 @@ export const LAYER_COMMANDS: Record<string, Command> = {
     options: { evidence: { type: 'string' }, by: { type: 'string' } },
     positionals: 'id',
     run: async (ctx) => {
-      const out = await ctx.layers.facts.verify({ id: ctx.args[0], by: str(ctx.flags, 'by') ?? ctx.author(), ...given(ctx.flags, { evidence: 'evidence' }) });
+      const out = await ctx.playbook.facts.verify({ id: ctx.args[0], by: str(ctx.flags, 'by') ?? ctx.author(), ...given(ctx.flags, { evidence: 'evidence' }) });
       show(ctx, out, `Verified ${out.id} (version ${out.version}).\n`);
     },
   },
@@ -153,7 +153,7 @@ export const LAYER_COMMANDS: Record<string, Command> = {
     options: { decision: { type: 'string' }, keep: { type: 'string' }, reason: { type: 'string' } },
     positionals: 'many',
     run: async (ctx) => {
-      const out = await ctx.layers.facts.resolve({ ids: ctx.args, ...given(ctx.flags, { decision: 'decision', keep: 'keep', reason: 'reason' }) });
+      const out = await ctx.playbook.facts.resolve({ ids: ctx.args, ...given(ctx.flags, { decision: 'decision', keep: 'keep', reason: 'reason' }) });
       show(ctx, out, out.map((x) => `${x.id}  ${x.subject} ${x.predicate} ${x.object}  [${x.status}]\n`).join(''));
     },
   },

@@ -1,11 +1,11 @@
 import { parseArgs } from 'node:util';
 import { MemoryError, ValidationError } from '../core/errors';
 import { MemoryService } from '../core/memoryService';
-import { Layers } from '../core/layers/layers';
+import { Playbook } from '../core/playbook/playbook';
 import { resolveAuthor } from '../platform/author';
-import { LayerConfig } from '../platform/layerConfig';
+import { PlaybookConfig } from '../platform/playbookConfig';
 import { defaultStoreDir } from '../platform/storeLocation';
-import type { Store } from '../store/store';
+import type { Store } from '../core/ports/store';
 import { COMMANDS } from './commands';
 import { type CliIo, processIo } from './io';
 import { STANDALONE } from './migrate';
@@ -45,7 +45,7 @@ function parse(argv: string[]) {
     if ((a === '--store' || a === '--author' || a === '--project') && !a.includes('=')) i++;
   }
   let name = idx >= 0 ? argv[idx]! : undefined;
-  // Commands of the other layers have two words: `episode record`, `fact query`, `pending approve`.
+  // Commands of the other tiers have two words: `episode record`, `fact query`, `pending approve`.
   const sub = argv[idx + 1];
   let width = 1;
   if (name !== undefined && !COMMANDS[name] && !STANDALONE[name] && GROUPS.has(name)) {
@@ -106,16 +106,16 @@ export async function main(argv: string[], io: CliIo = processIo, env: NodeJS.Pr
     const service = new MemoryService(store, { author });
     // policy.yaml and ontology.yaml live in the store folder (for a database: the workspace's,
     // found only by the commands that read them: finding it may ask git).
-    let config: LayerConfig | undefined;
-    const layerConfig = () => (config ??= new LayerConfig(spec.kind === 'dir' ? spec.dir : defaultStoreDir(cwd)));
+    let config: PlaybookConfig | undefined;
+    const playbookConfig = () => (config ??= new PlaybookConfig(spec.kind === 'dir' ? spec.dir : defaultStoreDir(cwd)));
     const opened = store;
-    const layers = new Layers(store, service, {
+    const playbook = new Playbook(store, service, {
       author,
-      policy: () => layerConfig().policy(),
-      ontology: () => layerConfig().ontology(),
+      policy: () => playbookConfig().policy(),
+      ontology: () => playbookConfig().ontology(),
       memoriesFor: (who) => new MemoryService(opened, { author: who }),
     });
-    await p.command.run({ service, layers, author, storeDir: spec.kind === 'dir' ? spec.dir : undefined, flags: p.flags, args: p.args, json: Boolean(p.flags.json), io });
+    await p.command.run({ service, playbook, author, storeDir: spec.kind === 'dir' ? spec.dir : undefined, flags: p.flags, args: p.args, json: Boolean(p.flags.json), io });
     return 0;
   } catch (err) {
     const refused = err instanceof MemoryError && err.refused;

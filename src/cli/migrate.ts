@@ -1,7 +1,7 @@
 import { ValidationError } from '../core/errors';
 import { MemoryService } from '../core/memoryService';
-import type { StoredRecord } from '../store/records';
-import type { Store, StoredVersion } from '../store/store';
+import type { StoredRecord } from '../core/ports/records';
+import type { Store, StoredVersion } from '../core/ports/store';
 import type { Command } from './commands';
 import type { CliIo } from './io';
 import { openStore, parseStoreSpec, type StoreSpec } from './openStore';
@@ -41,7 +41,7 @@ async function copyVersions(from: Store, to: Store): Promise<{ added: number; sk
   return total;
 }
 
-/** Copies every record of the other layers (episodes, facts, skills, proposals, reports) the same way. */
+/** Copies every record of the other tiers (episodes, facts, skills, proposals, reports) the same way. */
 async function copyRecords(from: Store, to: Store): Promise<{ added: number; skipped: number }> {
   const total = { added: 0, skipped: 0 };
   let batch: StoredRecord[] = [];
@@ -62,7 +62,7 @@ async function copyRecords(from: Store, to: Store): Promise<{ added: number; ski
 export const STANDALONE: Record<string, StandaloneCommand> = {
   migrate: {
     usage: 'migrate --from DIR|postgres://… --to DIR|postgres://… [--project KEY]',
-    summary: 'copy every version with its history, and every record of the other layers, between stores (idempotent); prints added/skipped',
+    summary: 'copy every version with its history, and every record of the other playbook, between stores (idempotent); prints added/skipped',
     options: { from: { type: 'string' }, to: { type: 'string' } },
     positionals: 'none',
     runStandalone: async (ctx) => {

@@ -5,7 +5,7 @@ import { defaultStoreDir } from '../platform/storeLocation';
 import { hasPassword } from '../store/postgres/connection';
 import { PgStore } from '../store/postgres/pgStore';
 import { SqlJsStore } from '../store/sqljs/sqljsStore';
-import type { Store, StoreWarning } from '../store/store';
+import type { Store, StoreWarning } from '../core/ports/store';
 
 /** Where memories live: a workspace store folder, or a project in a PostgreSQL database. */
 export type StoreSpec = { kind: 'dir'; dir: string } | { kind: 'postgres'; url: string; project: string };

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import { ValidationError } from '../core/errors';
-import { skillDocument } from '../core/layers/skillService';
+import { skillDocument } from '../core/playbook/skillService';
 import type { Command, CommandContext } from './commands';
 import { intFlag, pageFlags, readTextFile, str } from './io';
 import { show, showPage } from './layerCommands';
@@ -23,7 +23,7 @@ export const PLAYBOOK_COMMANDS: Record<string, Command> = {
     options: { limit: { type: 'string' } },
     positionals: 'many',
     run: async (ctx) => {
-      const out = await ctx.layers.skills.find({ task: ctx.args.join(' '), ...(ctx.flags.limit !== undefined ? { limit: intFlag('limit', str(ctx.flags, 'limit')) } : {}) });
+      const out = await ctx.playbook.skills.find({ task: ctx.args.join(' '), ...(ctx.flags.limit !== undefined ? { limit: intFlag('limit', str(ctx.flags, 'limit')) } : {}) });
       show(ctx, out, out.length ? out.map((s) => `${s.name}@${s.version}  ${s.description}${s.trigger ? `  (trigger: ${s.trigger})` : ''}\n`).join('') : 'No skill matches.\n');
     },
   },
@@ -34,7 +34,7 @@ export const PLAYBOOK_COMMANDS: Record<string, Command> = {
     positionals: 'id',
     run: async (ctx) => {
       const version = intFlag('version', str(ctx.flags, 'version'));
-      const out = await ctx.layers.skills.read({ name: ctx.args[0], ...(version !== undefined ? { version } : {}) });
+      const out = await ctx.playbook.skills.read({ name: ctx.args[0], ...(version !== undefined ? { version } : {}) });
       const yaml = skillDocument(out);
       const o = out.outcomes;
       show(ctx, out, `${yaml}# success rate of version ${out.version}: 7 days ${rate(o.last7Days.rate)}, 30 days ${rate(o.last30Days.rate)}, 90 days ${rate(o.last90Days.rate)}, all time ${rate(o.allTime.rate)} (${o.allTime.total} episodes)\n`);
@@ -46,7 +46,7 @@ export const PLAYBOOK_COMMANDS: Record<string, Command> = {
     options: { deleted: { type: 'boolean' }, limit: { type: 'string' }, cursor: { type: 'string' } },
     positionals: 'none',
     run: async (ctx) => {
-      const out = await ctx.layers.skills.list({ ...(ctx.flags.deleted ? { deleted: true } : {}), ...pageFlags(ctx.flags) });
+      const out = await ctx.playbook.skills.list({ ...(ctx.flags.deleted ? { deleted: true } : {}), ...pageFlags(ctx.flags) });
       showPage(ctx, out, (s) => `${s.name}@${s.version}  ${s.description}`, 'No skills.');
     },
   },
@@ -57,7 +57,7 @@ export const PLAYBOOK_COMMANDS: Record<string, Command> = {
     positionals: 'id',
     run: async (ctx) => {
       const expected = intFlag('expect-version', str(ctx.flags, 'expect-version'));
-      const out = await ctx.layers.skills.importYaml(await skillText(ctx), expected !== undefined ? { expectedVersion: expected } : {});
+      const out = await ctx.playbook.skills.importYaml(await skillText(ctx), expected !== undefined ? { expectedVersion: expected } : {});
       show(ctx, out, out.changed ? `Saved ${out.name} version ${out.version}.\n` : `Nothing changed: ${out.name} is still at version ${out.version}; nothing was written.\n`);
     },
   },
@@ -67,7 +67,7 @@ export const PLAYBOOK_COMMANDS: Record<string, Command> = {
     options: { version: { type: 'string' }, out: { type: 'string' } },
     positionals: 'id',
     run: async (ctx) => {
-      const yaml = await ctx.layers.skills.exportYaml(ctx.args[0]!, intFlag('version', str(ctx.flags, 'version')));
+      const yaml = await ctx.playbook.skills.exportYaml(ctx.args[0]!, intFlag('version', str(ctx.flags, 'version')));
       const out = str(ctx.flags, 'out');
       if (out === undefined) return void ctx.io.stdout(ctx.json ? `${JSON.stringify({ yaml })}\n` : yaml);
       fs.writeFileSync(out, yaml);
@@ -80,7 +80,7 @@ export const PLAYBOOK_COMMANDS: Record<string, Command> = {
     options: {},
     positionals: 'id',
     run: async (ctx) => {
-      const out = await ctx.layers.skills.history(ctx.args[0]!);
+      const out = await ctx.playbook.skills.history(ctx.args[0]!);
       show(ctx, out, out.map((v) => `${v.version}  ${v.op.padEnd(7)} ${v.changedAt}  ${v.author}${v.deletedAt ? '  (deleted)' : ''}\n`).join(''));
     },
   },
@@ -91,7 +91,7 @@ export const PLAYBOOK_COMMANDS: Record<string, Command> = {
     positionals: 'id',
     run: async (ctx) => {
       const expected = intFlag('expect-version', str(ctx.flags, 'expect-version'));
-      const out = await ctx.layers.skills.delete(ctx.args[0]!, expected !== undefined ? { expectedVersion: expected } : {});
+      const out = await ctx.playbook.skills.delete(ctx.args[0]!, expected !== undefined ? { expectedVersion: expected } : {});
       show(ctx, out, `Deleted ${out.name} (version ${out.version}).\n`);
     },
   },
@@ -101,7 +101,7 @@ export const PLAYBOOK_COMMANDS: Record<string, Command> = {
     options: {},
     positionals: 'none',
     run: async (ctx) => {
-      const ids = await ctx.layers.promote();
+      const ids = await ctx.playbook.promote();
       show(ctx, { proposals: ids }, ids.length ? `Proposed ${ids.length} skill draft(s) for review:\n${ids.map((i) => `  ${i}\n`).join('')}` : 'No group of episodes is ready for a skill.\n');
     },
   },
@@ -111,7 +111,7 @@ export const PLAYBOOK_COMMANDS: Record<string, Command> = {
     options: { state: { type: 'string' }, limit: { type: 'string' }, cursor: { type: 'string' } },
     positionals: 'none',
     run: async (ctx) => {
-      const out = await ctx.layers.proposals.list({ state: str(ctx.flags, 'state') ?? 'pending', ...pageFlags(ctx.flags) });
+      const out = await ctx.playbook.proposals.list({ state: str(ctx.flags, 'state') ?? 'pending', ...pageFlags(ctx.flags) });
       showPage(ctx, out, (p) => `${p.id}  ${p.state.padEnd(8)}  ${p.summary}  (by ${p.proposedBy})`, 'No proposals.');
     },
   },
@@ -120,7 +120,7 @@ export const PLAYBOOK_COMMANDS: Record<string, Command> = {
     summary: 'one proposal: what approving writes, duplicates, warnings, the decision',
     options: {},
     positionals: 'id',
-    run: async (ctx) => show(ctx, await ctx.layers.proposals.get(ctx.args[0]!)),
+    run: async (ctx) => show(ctx, await ctx.playbook.proposals.get(ctx.args[0]!)),
   },
   'pending approve': {
     usage: 'pending approve ID',
@@ -128,7 +128,7 @@ export const PLAYBOOK_COMMANDS: Record<string, Command> = {
     options: {},
     positionals: 'id',
     run: async (ctx) => {
-      const out = await ctx.layers.proposals.approve({ id: ctx.args[0], by: ctx.author() });
+      const out = await ctx.playbook.proposals.approve({ id: ctx.args[0], by: ctx.author() });
       show(ctx, out, `Approved ${out.proposalId}${out.resultId ? `: wrote ${out.resultId}` : ''}.\n${out.note ? `${out.note}.\n` : ''}`);
     },
   },
@@ -138,7 +138,7 @@ export const PLAYBOOK_COMMANDS: Record<string, Command> = {
     options: { reason: { type: 'string' } },
     positionals: 'id',
     run: async (ctx) => {
-      const out = await ctx.layers.proposals.reject({ id: ctx.args[0], by: ctx.author(), reason: str(ctx.flags, 'reason') ?? '' });
+      const out = await ctx.playbook.proposals.reject({ id: ctx.args[0], by: ctx.author(), reason: str(ctx.flags, 'reason') ?? '' });
       show(ctx, out, `Rejected ${out.proposalId}.\n`);
     },
   },
@@ -147,21 +147,21 @@ export const PLAYBOOK_COMMANDS: Record<string, Command> = {
     summary: 'run the forgetting rules now (expire facts, forget or archive old episodes, propose skills) and print the report',
     options: {},
     positionals: 'none',
-    run: async (ctx) => show(ctx, await ctx.layers.runForgetting('cli')),
+    run: async (ctx) => show(ctx, await ctx.playbook.runForgetting('cli')),
   },
   'lifecycle report': {
     usage: 'lifecycle report [--limit N]',
     summary: 'recent forgetting runs: what expired, was forgotten or archived, what was promoted, how often search results were read',
     options: { limit: { type: 'string' } },
     positionals: 'none',
-    run: async (ctx) => show(ctx, await ctx.layers.lifecycle.reports(ctx.flags.limit !== undefined ? { limit: intFlag('limit', str(ctx.flags, 'limit')) } : {})),
+    run: async (ctx) => show(ctx, await ctx.playbook.lifecycle.reports(ctx.flags.limit !== undefined ? { limit: intFlag('limit', str(ctx.flags, 'limit')) } : {})),
   },
   'policy show': {
     usage: 'policy show',
     summary: 'the lifecycle policy in force (defaults, then the store folder\'s policy.yaml)',
     options: {},
     positionals: 'none',
-    run: async (ctx) => show(ctx, ctx.layers.policy()),
+    run: async (ctx) => show(ctx, ctx.playbook.policy()),
   },
   'ontology check': {
     usage: 'ontology check',
@@ -169,7 +169,7 @@ export const PLAYBOOK_COMMANDS: Record<string, Command> = {
     options: {},
     positionals: 'none',
     run: async (ctx) => {
-      const o = ctx.layers.ontology();
+      const o = ctx.playbook.ontology();
       if (!o) return show(ctx, { ontology: null }, 'No ontology.yaml in the store folder: facts are not checked against types and relations.\n');
       const relations = o.relations.map((r) => ({ name: r.name, from: r.from, to: r.to, cardinality: r.cardinality }));
       show(ctx, { relations }, `ontology.yaml is valid; relations:\n${relations.map((r) => `  ${r.name}: ${r.from} → ${r.to} (${r.cardinality})\n`).join('')}`);
@@ -182,7 +182,7 @@ export const PLAYBOOK_COMMANDS: Record<string, Command> = {
     positionals: 'many',
     run: async (ctx) => {
       const max = intFlag('max-tokens', str(ctx.flags, 'max-tokens'));
-      show(ctx, await ctx.layers.context.context({ task: ctx.args.join(' '), ...(max !== undefined ? { maxTokens: max } : {}) }));
+      show(ctx, await ctx.playbook.context.context({ task: ctx.args.join(' '), ...(max !== undefined ? { maxTokens: max } : {}) }));
     },
   },
 };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import type { ListCursor, Store, StoredVersion } from '../store/store';
+import type { ListCursor, Store, StoredVersion } from './ports/store';
 import * as C from './contract';
 import { ConflictError, NotFoundError, SecretError, ValidationError } from './errors';
 import { analyzeQuery } from './search/query';

@@ -80,7 +80,7 @@ export function unstorableText(text: string): string | undefined {
 }
 
 /**
- * The check every text field of memories and of the other layers passes before it is stored:
+ * The check every text field of memories and of the other tiers passes before it is stored:
  * a ValidationError naming the field for text the stores cannot keep (unstorableText), then a
  * SecretError naming the field and the kind of secret when `text` holds one.
  */

@@ -1,14 +1,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Layers } from '../core/layers/layers';
+import type { Playbook } from '../core/playbook/playbook';
 import { MemoryService } from '../core/memoryService';
 import { resolveAuthor } from '../platform/author';
 import { STORE_FOLDER } from '../platform/storeLocation';
 import { PgStore } from '../store/postgres/pgStore';
 import { SqlJsStore } from '../store/sqljs/sqljsStore';
-import type { Store, StoreWarning } from '../store/store';
-import { composeLayers } from './layers/composeLayers';
+import type { Store, StoreWarning } from '../core/ports/store';
+import { composePlaybook } from './layers/composePlaybook';
 import { configuredBackend, passwordKey, pgStoreOptions, settingsProblem, teamDatabaseSettings } from './team/teamSettings';
 
 /** How long a failure to open is answered without a new attempt (unless the settings change or Refresh is run). */
@@ -21,18 +21,18 @@ export type StoreState =
   | { kind: 'open'; backend: 'workspace' | 'postgres'; where: string }
   | { kind: 'failed'; backend: 'workspace' | 'postgres'; message: string };
 
-/** What one open of the store gives: the store, its memory service, the other layers over both, and the author. */
+/** What one open of the store gives: the store, its memory service, the other tiers over both, and the author. */
 interface Opened {
   service: MemoryService;
   store: Store;
-  layers: Layers;
+  playbook: Playbook;
   author: () => string;
 }
 
 /**
  * The store the settings choose (the workspace folder's, or the team database), opened on
  * first use and reopened when the settings change. Every part of the extension reaches the
- * store through `getService` (memories) or `getLayers` (episodes, facts, skills, proposals,
+ * store through `getService` (memories) or `getPlaybook` (episodes, facts, skills, proposals,
  * lifecycle), so the tools, views and editor never know which backend it is.
  * A store that cannot open is a state with a message (the status bar and the views show it),
  * never a crash; the next use tries again.
@@ -71,8 +71,8 @@ export class StoreSession implements vscode.Disposable {
 
   getService = (): Promise<MemoryService> => this.get().then((o) => o.service);
 
-  /** The layers over the same store and memory service (one instance per open, so search-read counts survive). */
-  getLayers = (): Promise<Layers> => this.get().then((o) => o.layers);
+  /** The playbook over the same store and memory service (one instance per open, so search-read counts survive). */
+  getPlaybook = (): Promise<Playbook> => this.get().then((o) => o.playbook);
 
   /** Who this window writes as (resolved once per open). */
   getAuthor = (): Promise<string> => this.get().then((o) => o.author());
@@ -150,7 +150,7 @@ export class StoreSession implements vscode.Disposable {
     let resolved: string | undefined;
     const author = () => (resolved ??= resolveAuthor(setting, folder ?? process.cwd()));
     const service = new MemoryService(store, { author });
-    return { store, service, author, layers: composeLayers(store, service, author, this.storeDir()) };
+    return { store, service, author, playbook: composePlaybook(store, service, author, this.storeDir()) };
   }
 
   /** Everything that decides which store opens. */

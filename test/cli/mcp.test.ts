@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { MEMORY_TOOLS, ReadOutput } from '../../src/core/contract';
-import { ALL_TOOLS } from '../../src/core/contract/layerTools';
+import { ALL_TOOLS } from '../../src/core/contract/playbookTools';
 import { StorageError } from '../../src/core/errors';
 import { toolError } from '../../src/cli/mcp/handlers';
 import { WriteLock } from '../../src/store/writeLock';
@@ -37,7 +37,7 @@ describe('MCP server (dist/cli.js mcp in a child process)', function () {
     await Promise.all(running.splice(0).map((r) => r.client.close()));
   });
 
-  it('lists exactly the contract tools (memories and the other layers), with their schemas and annotations', async () => {
+  it('lists exactly the contract tools (memories and the other playbook), with their schemas and annotations', async () => {
     const s = await startServer(tmpDir());
     assert.deepEqual(s.client.getServerVersion(), { name: 'agent-memory', version: pkg.version });
     const { tools } = await s.client.listTools();

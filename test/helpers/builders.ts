@@ -5,7 +5,7 @@ import { MemoryService } from '../../src/core/memoryService';
 import type { LocalIndexMode } from '../../src/store/postgres/localIndex';
 import { PgStore } from '../../src/store/postgres/pgStore';
 import { SqlJsStore, type SqlJsStoreOptions } from '../../src/store/sqljs/sqljsStore';
-import type { Store, StoredVersion } from '../../src/store/store';
+import type { Store, StoredVersion } from '../../src/core/ports/store';
 import { freshProject, requirePostgres, scratchDatabase } from './postgres';
 import { tmpDir } from './tmp';
 // The benchmarks' seeded PRNG (mulberry32): synthetic corpora are the same on every run.

@@ -7,7 +7,7 @@ import { analyzeQuery } from '../../src/core/search/query';
 import { PgStore } from '../../src/store/postgres/pgStore';
 import { MIGRATIONS } from '../../src/store/postgres/schema';
 import { advanceHeads, insertVersions } from '../../src/store/postgres/versionRows';
-import type { StoredVersion } from '../../src/store/store';
+import type { StoredVersion } from '../../src/core/ports/store';
 import { memory, openPg } from '../helpers/builders';
 import { PG_ADMIN_URL, requirePostgres, withClient } from '../helpers/postgres';
 import { PG_WRITER, runWriter } from '../helpers/processes';

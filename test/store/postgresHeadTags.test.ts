@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { PgStore } from '../../src/store/postgres/pgStore';
 import { advanceHeads, insertVersions } from '../../src/store/postgres/versionRows';
-import type { StoredVersion } from '../../src/store/store';
+import type { StoredVersion } from '../../src/core/ports/store';
 import { memory, openPg, syntheticRows } from '../helpers/builders';
 import { requirePostgres, waitersAtLeast, withClient } from '../helpers/postgres';
 

@@ -5,7 +5,7 @@ import { ANALYZER_VERSION } from '../../src/core/search/analysis';
 import { analyzeQuery } from '../../src/core/search/query';
 import { LocalIndex } from '../../src/store/postgres/localIndex';
 import { advanceHeads, insertVersions } from '../../src/store/postgres/versionRows';
-import type { StoredVersion } from '../../src/store/store';
+import type { StoredVersion } from '../../src/core/ports/store';
 import { memory, openPg } from '../helpers/builders';
 import { requirePostgres, withClient } from '../helpers/postgres';
 

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { Client } from 'pg';
 import { PgStore } from '../../src/store/postgres/pgStore';
-import type { StoredVersion } from '../../src/store/store';
+import type { StoredVersion } from '../../src/core/ports/store';
 import { memory, openPg } from '../helpers/builders';
 import { requirePostgres, waitersAtLeast } from '../helpers/postgres';
 

@@ -8,8 +8,8 @@ import { PgStore } from '../../src/store/postgres/pgStore';
 import { advanceRecordHeads, insertRecords } from '../../src/store/postgres/recordRows';
 import { MIGRATIONS } from '../../src/store/postgres/schema';
 import { advanceHeads, insertVersions } from '../../src/store/postgres/versionRows';
-import type { StoredRecord } from '../../src/store/records';
-import type { StoredVersion } from '../../src/store/store';
+import type { StoredRecord } from '../../src/core/ports/records';
+import type { StoredVersion } from '../../src/core/ports/store';
 import { memory, openPg } from '../helpers/builders';
 import { PG_ADMIN_URL, requirePostgres, withClient } from '../helpers/postgres';
 

@@ -5,7 +5,7 @@ import type { IndexedMemory } from '../../src/core/search/analysis';
 import { analyzeQuery } from '../../src/core/search/query';
 import { SearchIndex } from '../../src/core/search/searchIndex';
 import { SEARCH_TRANSACTION, searchOnServer } from '../../src/store/postgres/serverSearch';
-import type { StoredVersion } from '../../src/store/store';
+import type { StoredVersion } from '../../src/core/ports/store';
 import { liveMemories, openPg, SYNTHETIC_QUERIES, syntheticRows } from '../helpers/builders';
 import { requirePostgres } from '../helpers/postgres';
 

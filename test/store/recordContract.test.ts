@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { randomUUID } from 'node:crypto';
-import type { RecordKind, StoredRecord } from '../../src/store/records';
+import type { RecordKind, StoredRecord } from '../../src/core/ports/records';
 import { BACKENDS, openService, prepareBackend } from '../helpers/builders';
 
 let clock = Date.parse('2026-01-01T00:00:00.000Z');
@@ -19,7 +19,7 @@ function next(r: StoredRecord, over: Partial<StoredRecord> = {}): StoredRecord {
   return { ...r, rowId: randomUUID(), version: r.version + 1, op: 'edit', changedAt: tick(), ...over };
 }
 
-for (const backend of BACKENDS) describe(`RecordStore [${backend}] (versioned records of the other layers)`, function () {
+for (const backend of BACKENDS) describe(`RecordStore [${backend}] (versioned records of the other playbook)`, function () {
   before(async function () {
     await prepareBackend(backend, this);
   });

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import initSqlJs from 'sql.js';
-import type { StoredRecord } from '../../src/store/records';
+import type { StoredRecord } from '../../src/core/ports/records';
 import { MemoryService } from '../../src/core/memoryService';
 import { sha1 } from '../../src/store/sqljs/journal';
 import { RecordTable } from '../../src/store/sqljs/recordTable';

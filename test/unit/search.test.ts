@@ -24,7 +24,7 @@ function ids(index: SearchIndex, keywords: string[], options: { tags?: string[];
 
 /** Filler memories so IDF has a corpus to work with, none matching the test keywords. */
 function filler(count: number): IndexedMemory[] {
-  const topics = ['webpack bundle size', 'react state update', 'docker image layers', 'npm peer conflict', 'git rebase conflict'];
+  const topics = ['webpack bundle size', 'react state update', 'docker image playbook', 'npm peer conflict', 'git rebase conflict'];
   return Array.from({ length: count }, (_, i) => mem(`f${i}`, `Note ${i} about ${topics[i % topics.length]}`, ['misc'], i));
 }
 

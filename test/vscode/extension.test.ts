@@ -34,9 +34,9 @@ describe('extension in a real VS Code host', () => {
 
   it('runs the forgetting rules once the store opens (trigger activation), after activation returned', async () => {
     const api = await vscode.extensions.getExtension<AgentMemoryApi>(EXTENSION_ID)!.activate();
-    const layers = await api.session.getLayers();
+    const playbook = await api.session.getPlaybook();
     // This suite runs first: no run can be in the store yet but the one opening it starts.
-    await until('the activation run', async () => (await layers.lifecycle.reports({ limit: 10 })).some((r) => r.trigger === 'activation'), 15_000);
+    await until('the activation run', async () => (await playbook.lifecycle.reports({ limit: 10 })).some((r) => r.trigger === 'activation'), 15_000);
   });
 
   it('runs in a trusted workspace (the extension does not support Restricted Mode)', () => {

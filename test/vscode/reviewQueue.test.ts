@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
-import { api, invoke, layers, proposalId } from './layerSupport';
+import { api, invoke, playbook, proposalId } from './playbookSupport';
 import { until } from './seed';
 
 const settings = () => vscode.workspace.getConfiguration('agentMemory');
@@ -21,9 +21,9 @@ describe('agentMemory.reviewWrites = queue', function () {
     const out = await invoke('agent-memory_create', { description: 'Queued memory: cache the pnpm store in CI', tags: ['ci', 'pnpm'], content: 'Key the cache on pnpm-lock.yaml.' });
     assert.match(out, /NOT saved/);
     const id = proposalId(out);
-    const l = await layers();
+    const l = await playbook();
     assert.equal((await l.memories.search({ keywords: ['queued', 'pnpm', 'cache'] })).length, 0, 'nothing was saved');
-    const { layers: views } = await api();
+    const { playbook: views } = await api();
     let node;
     await until('the proposal in Pending', async () => {
       node = (await views.pending.getChildren()).find((n) => n.proposal.id === id);
@@ -39,7 +39,7 @@ describe('agentMemory.reviewWrites = queue', function () {
   });
 
   it('an edit becomes a proposal pinned to the current version, previewed field by field', async () => {
-    const l = await layers();
+    const l = await playbook();
     const { id } = await l.memories.create({ description: 'Queued edit target', tags: ['queue'], content: 'before' });
     const out = await invoke('agent-memory_edit', { id, content: 'after' });
     const pid = proposalId(out);

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
-import { api, layers, skillYaml } from './layerSupport';
+import { api, playbook, skillYaml } from './playbookSupport';
 import { until } from './seed';
 
 const skillDoc = (name: string, version?: number) => vscode.Uri.from({ scheme: 'agent-memory', path: version ? `/skills/${name}.v${version}.yaml` : `/skills/${name}.yaml` });
@@ -24,7 +24,7 @@ describe('the skill editor (agent-memory:/skills/<name>.yaml)', function () {
   });
 
   it('shows the skill as YAML with its provenance; saving writes the next version, expecting the version shown', async () => {
-    await (await layers()).skills.save(skillYaml('edited-in-editor'));
+    await (await playbook()).skills.save(skillYaml('edited-in-editor'));
     const doc = await vscode.workspace.openTextDocument(skillDoc('edited-in-editor'));
     await vscode.window.showTextDocument(doc);
     assert.match(doc.getText(), /^# skill edited-in-editor · version 1 · /);
@@ -32,7 +32,7 @@ describe('the skill editor (agent-memory:/skills/<name>.yaml)', function () {
     await until('the skill language', () => doc.languageId === 'agent-memory-skill');
     await replaceText(doc, doc.getText().replace('20 runs in a row pass', '50 runs in a row pass'));
     assert.equal(await doc.save(), true);
-    const s = await (await layers()).skills.read({ name: 'edited-in-editor' });
+    const s = await (await playbook()).skills.read({ name: 'edited-in-editor' });
     assert.equal(s.version, 2);
     assert.deepEqual(s.data.success_checks, ['50 runs in a row pass']);
     await until('the header to name version 2', () => doc.getText().includes('edited-in-editor · version 2 · '));
@@ -40,7 +40,7 @@ describe('the skill editor (agent-memory:/skills/<name>.yaml)', function () {
   });
 
   it('refuses a document that does not validate, with the line and the reason; the editor stays dirty and nothing is stored', async () => {
-    await (await layers()).skills.save(skillYaml('refused-in-editor'));
+    await (await playbook()).skills.save(skillYaml('refused-in-editor'));
     const uri = skillDoc('refused-in-editor');
     const doc = await vscode.workspace.openTextDocument(uri);
     const broken = doc.getText().replace('    expect: 20/20 runs pass\n', '');
@@ -49,13 +49,13 @@ describe('the skill editor (agent-memory:/skills/<name>.yaml)', function () {
     await replaceText(doc, broken);
     assert.equal(await doc.save(), false);
     assert.equal(doc.isDirty, true);
-    assert.equal((await (await layers()).skills.read({ name: 'refused-in-editor' })).version, 1);
+    assert.equal((await (await playbook()).skills.read({ name: 'refused-in-editor' })).version, 1);
     // A rename is another skill, refused too.
     await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(skillYaml('renamed-in-editor')))), /renaming it to "renamed-in-editor"/);
   });
 
   it('opens older versions read-only', async () => {
-    const l = await layers();
+    const l = await playbook();
     await l.skills.save(skillYaml('versioned-skill'));
     await l.skills.save(skillYaml('versioned-skill', 'A second version of the playbook'));
     const v1 = skillDoc('versioned-skill', 1);
@@ -71,7 +71,7 @@ describe('the skill editor (agent-memory:/skills/<name>.yaml)', function () {
     assert.match(doc.getText(), /^name: my-new-skill$/m);
     await replaceText(doc, skillYaml('written-by-hand'));
     assert.equal(await doc.save(), true);
-    assert.equal((await (await layers()).skills.read({ name: 'written-by-hand' })).version, 1);
+    assert.equal((await (await playbook()).skills.read({ name: 'written-by-hand' })).version, 1);
     await until('the skill document in its place', () => vscode.window.activeTextEditor?.document.uri.path === '/skills/written-by-hand.yaml');
   });
 });

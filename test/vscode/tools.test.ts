@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
-import { ALL_TOOLS } from '../../src/core/contract/layerTools';
+import { ALL_TOOLS } from '../../src/core/contract/playbookTools';
 import { EXTENSION_ID } from './seed';
 
 /** The text of a tool result (our tools return text parts only). */
@@ -19,7 +19,7 @@ describe('language-model tools in VS Code', function () {
     await vscode.extensions.getExtension(EXTENSION_ID)!.activate();
   });
 
-  it('registers every contract tool (memory and layer tools) in vscode.lm.tools, with its schema', () => {
+  it('registers every contract tool (memory and playbook tools) in vscode.lm.tools, with its schema', () => {
     const ours = vscode.lm.tools.filter((t) => t.name.startsWith('agent-memory_'));
     assert.deepEqual(ours.map((t) => t.name).sort(), ALL_TOOLS.map((t) => t.name).sort());
     assert.equal(ours.length, 14);

@@ -1,16 +1,16 @@
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as C from '../../core/contract';
-import { ALL_TOOLS } from '../../core/contract/layerTools';
+import { ALL_TOOLS } from '../../core/contract/playbookTools';
 import { MemoryError } from '../../core/errors';
-import type { Layers } from '../../core/layers/layers';
-import { isLayerTool, runLayerTool } from '../../core/layers/runTool';
+import type { Playbook } from '../../core/playbook/playbook';
+import { isPlaybookTool, runPlaybookTool } from '../../core/playbook/runTool';
 import type { MemoryService } from '../../core/memoryService';
 import { structured } from './tools';
 
-/** What a call runs against: the memory service, the other layers, and who is calling (for proposals). */
+/** What a call runs against: the memory service, the other tiers, and who is calling (for proposals). */
 export interface CallContext {
   service: MemoryService;
-  layers: Layers;
+  playbook: Playbook;
   /** Recorded as the proposer of facts and skills the client's model proposes. */
   caller: () => string;
 }
@@ -40,16 +40,16 @@ function provenance(m: C.MemoryRecord): string {
 
 // A Map, not an object literal: a client calling a tool named "constructor" must not reach Object's.
 const HANDLERS = new Map<string, Handler>([
-  [C.searchTool.name, async ({ service, layers }, args) => {
+  [C.searchTool.name, async ({ service, playbook }, args) => {
     const hits = await service.search(args);
-    layers.searchReads.searched(hits.map((h) => h.id));
+    playbook.searchReads.searched(hits.map((h) => h.id));
     return reply(C.searchTool, hits);
   }],
   [C.createTool.name, async ({ service }, args) => reply(C.createTool, await service.create(args))],
   [C.editTool.name, async ({ service }, args) => reply(C.editTool, await service.edit(args))],
-  [C.readTool.name, async ({ service, layers }, args) => {
+  [C.readTool.name, async ({ service, playbook }, args) => {
     const memory = await service.read(args);
-    layers.searchReads.read(memory.id);
+    playbook.searchReads.read(memory.id);
     return {
       content: [text(provenance(memory)), text(JSON.stringify(memory))],
       structuredContent: structured(C.readTool, memory),
@@ -58,9 +58,9 @@ const HANDLERS = new Map<string, Handler>([
   [C.deleteTool.name, async ({ service }, args) => reply(C.deleteTool, await service.delete(args))],
   [C.tagsTool.name, async ({ service }, args) => reply(C.tagsTool, await service.tags(args))],
 ]);
-// The layer tools: the runner returns the contract's output; text and structured content are shaped alike.
-for (const tool of ALL_TOOLS.filter((t) => isLayerTool(t.name))) {
-  HANDLERS.set(tool.name, async ({ layers, caller }, args) => reply(tool, await runLayerTool(layers, tool.name, args, caller())));
+// The playbook tools: the runner returns the contract's output; text and structured content are shaped alike.
+for (const tool of ALL_TOOLS.filter((t) => isPlaybookTool(t.name))) {
+  HANDLERS.set(tool.name, async ({ playbook, caller }, args) => reply(tool, await runPlaybookTool(playbook, tool.name, args, caller())));
 }
 
 // A tool added to the contract without an MCP handler fails at start-up, not at its first call.

@@ -40,7 +40,7 @@ export async function serveMcp(ctx: Omit<CallContext, 'caller'> & { author: () =
     // Proposals name the person the server writes as, and the client that proposed.
     const client = server.getClientVersion()?.name;
     const caller = () => (client ? `${ctx.author()} (via ${client})` : ctx.author());
-    const call = callTool({ service: ctx.service, layers: ctx.layers, caller }, request.params.name, request.params.arguments, log);
+    const call = callTool({ service: ctx.service, playbook: ctx.playbook, caller }, request.params.name, request.params.arguments, log);
     inFlight.add(call);
     const forget = () => inFlight.delete(call);
     call.then(forget, forget);

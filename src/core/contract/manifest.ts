@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ALL_TOOLS } from './layerTools';
+import { ALL_TOOLS } from './playbookTools';
 import type { ToolDefinition } from './tools';
 
 /** Codicons for the tools in VS Code's tool pickers. */

@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import type { SearchQuery } from '../../core/search/query';
 import { ANALYZER_VERSION, SearchIndex } from '../../core/search/searchIndex';
-import type { StoredHit } from '../store';
+import type { StoredHit } from '../../core/ports/store';
 
 /**
  * Where a PgStore ranks searches. `background` (the default): the first search is answered by

@@ -1,6 +1,6 @@
 import type { ClientBase } from 'pg';
 import { ConflictError, MemoryError, StorageError } from '../../core/errors';
-import { checkRecordBatch, checkRecordQuery, type RecordDecision, type RecordKind, type RecordQuery, type RecordReader, type RecordStore, type StoredRecord } from '../records';
+import { checkRecordBatch, checkRecordQuery, type RecordDecision, type RecordKind, type RecordQuery, type RecordReader, type RecordStore, type StoredRecord } from '../../core/ports/records';
 import { storageError } from './connection';
 import { lockPurges, lockScope } from './locks';
 import {

@@ -1,8 +1,8 @@
 import type { Pool, PoolClient } from 'pg';
 import { ConflictError, MemoryError, StorageError } from '../../core/errors';
 import type { SearchQuery } from '../../core/search/query';
-import type { RecordStore } from '../records';
-import type { ListCursor, ListedMemory, Store, StoredHit, StoredVersion, StoreWarning, WriteDecision } from '../store';
+import type { RecordStore } from '../../core/ports/records';
+import type { ListCursor, ListedMemory, Store, StoredHit, StoredVersion, StoreWarning, WriteDecision } from '../../core/ports/store';
 import { createPool, describeTarget, parseTarget, type PgConnectionOptions, type PgTarget, storageError } from './connection';
 import { LocalIndex, type LocalIndexMode } from './localIndex';
 import { lockId, lockPurges } from './locks';
@@ -33,7 +33,7 @@ const BATCH = 1000;
  * inserts a version) with its analysed search terms; every statement is filtered by project.
  * A write holds a per-id advisory lock for its transaction, so `decide` sees the freshest
  * row of every other client. Searches are ranked in a local index when it is loaded
- * (localIndex.ts), else on the server (serverSearch.ts). `records`, the other layers' records,
+ * (localIndex.ts), else on the server (serverSearch.ts). `records`, the other tiers' records,
  * live in tables of their own (pgRecords.ts). See docs/ARCHITECTURE.md.
  */
 export class PgStore implements Store {

@@ -1,6 +1,6 @@
 import type { ClientBase } from 'pg';
-import type { RecordQuery, StoredRecord } from '../records';
-import { isNewer } from '../versionOrder';
+import type { RecordQuery, StoredRecord } from '../../core/ports/records';
+import { isNewer } from '../../core/ports/versionOrder';
 import { UNIQUE_VIOLATION } from './versionRows';
 
 /** The columns of a record version row, in the order `toRecord` reads them. */

@@ -139,7 +139,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
     `,
   },
   {
-    // Versioned records of the other layers (src/store/records.ts), kept as memories are:
+    // Versioned records of the other tiers (src/core/ports/records.ts), kept as memories are:
     // append-only version rows, a head per (kind, id) moved forward in the inserting
     // transaction and carrying the lookup columns, tombstones of purged ids. Timestamps are
     // timestamptz, read back with toISOString() as memory rows are (the rows hold ISO UTC

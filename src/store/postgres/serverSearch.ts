@@ -1,7 +1,7 @@
 import type { PoolClient } from 'pg';
 import type { SearchQuery } from '../../core/search/query';
 import { rankSignatures } from '../../core/search/signatures';
-import type { StoredHit } from '../store';
+import type { StoredHit } from '../../core/ports/store';
 import { type FetchBlock, type PgSignature, type PrefixedTag, prefixedTagsStatement, SearchStatements } from './searchSql';
 
 /** How a search's transaction begins: one snapshot for its statements, nothing written. */

@@ -1,8 +1,8 @@
 import type { ClientBase, PoolClient } from 'pg';
 import { analyzeMemory, ANALYZER_VERSION } from '../../core/search/analysis';
 import { getMeta, setMeta } from './schema';
-import type { StoredVersion } from '../store';
-import { isNewer } from '../versionOrder';
+import type { StoredVersion } from '../../core/ports/store';
+import { isNewer } from '../../core/ports/versionOrder';
 
 /** The columns of a version row, in the order `toVersion` reads them. */
 export const VERSION_COLUMNS = 'row_id, id, version, op, description, tags, content, changed_at, deleted_at, author, restored_from';

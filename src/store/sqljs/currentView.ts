@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import { ANALYZER_VERSION, type SavedIndex, SearchIndex } from '../../core/search/searchIndex';
-import type { StoredVersion } from '../store';
-import { isNewer, type VersionKey } from '../versionOrder';
+import type { StoredVersion } from '../../core/ports/store';
+import { isNewer, type VersionKey } from '../../core/ports/versionOrder';
 import { writeFileAtomic } from './atomicFile';
 import type { JournalFile, JournalPosition } from './journal';
 

@@ -1,11 +1,11 @@
-import type { RecordKind, StoredRecord } from '../records';
-import type { StoredVersion } from '../store';
+import type { RecordKind, StoredRecord } from '../../core/ports/records';
+import type { StoredVersion } from '../../core/ports/store';
 
 /** Version of the journal line format. Lines with a higher `v` come from a newer release. */
 export const JOURNAL_FORMAT = 1;
 
 /**
- * One journal line. Records of the other layers are written as one `records` line per write,
+ * One journal line. Records of the other tiers are written as one `records` line per write,
  * so a write of several rows (two facts disputed together) is stored whole or not at all.
  */
 export type JournalEntry =

@@ -11,7 +11,7 @@ export const GITATTRIBUTES_LINES: readonly string[] = ['journal.jsonl merge=unio
 
 /** Only the record is shared; the snapshot, search index, lock and set-aside files are per-clone caches or damage. */
 const IGNORE_ALL = '*';
-/** The team's lifecycle policy and ontology are shared too (src/platform/layerConfig.ts). */
+/** The team's lifecycle policy and ontology are shared too (src/platform/playbookConfig.ts). */
 const SHARED = ['!journal.jsonl', '!.gitignore', '!.gitattributes', '!policy.yaml', '!ontology.yaml'];
 const IGNORE_COMMENT = '# Agent Memory: commit the journal, the policy and the ontology; everything else here is rebuilt from the journal (agent-memory init).';
 const ATTRIBUTES_COMMENT = '# Agent Memory: merge the journal by keeping both sides\' lines (agent-memory init).';

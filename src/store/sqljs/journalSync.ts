@@ -1,6 +1,6 @@
 import type { Database } from 'sql.js';
 import { StorageError } from '../../core/errors';
-import type { StoreWarning } from '../store';
+import type { StoreWarning } from '../../core/ports/store';
 import { CurrentView } from './currentView';
 import { entryLine, parseLine, type JournalEntry } from './entries';
 import { EMPTY_POSITION, type JournalFile, sha1 } from './journal';

@@ -1,6 +1,6 @@
 import type { SqlValue } from 'sql.js';
-import { checkRecordQuery, type RecordKind, type RecordQuery, type StoredRecord } from '../records';
-import { isNewer } from '../versionOrder';
+import { checkRecordQuery, type RecordKind, type RecordQuery, type StoredRecord } from '../../core/ports/records';
+import { isNewer } from '../../core/ports/versionOrder';
 import { Statements } from './statements';
 
 const COLUMNS = 'v.row_id, v.kind, v.id, v.version, v.op, v.status, v.key0, v.key1, v.key2, v.rank, v.due_at, v.data, v.changed_at, v.deleted_at, v.author';

@@ -38,7 +38,7 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
     `,
   },
   {
-    // Records of the other layers (src/store/records.ts): versions, each (kind, id)'s current
+    // Records of the other tiers (src/core/ports/records.ts): versions, each (kind, id)'s current
     // row with its lookup columns, and purged ids.
     version: 2,
     sql: `

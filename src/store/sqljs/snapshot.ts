@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Database, SqlJsStatic } from 'sql.js';
 import { StorageError } from '../../core/errors';
-import type { StoreWarning } from '../store';
+import type { StoreWarning } from '../../core/ports/store';
 import { writeFileAtomic } from './atomicFile';
 import { type JournalFile, type JournalPosition, EMPTY_POSITION, stamp } from './journal';
 import { getMeta, migrate, RECORDS_SCHEMA, setMeta } from './schema';

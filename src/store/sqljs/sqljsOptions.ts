@@ -1,5 +1,5 @@
 import initSqlJs, { type SqlJsStatic } from 'sql.js';
-import type { StoreWarning } from '../store';
+import type { StoreWarning } from '../../core/ports/store';
 
 export interface SqlJsStoreOptions {
   /** Folder of the store: journal.jsonl, snapshot.sqlite, search-index.json, write.lock. Created by the first write. */

@@ -1,5 +1,5 @@
 import { StorageError } from '../../core/errors';
-import { checkRecordBatch, type RecordDecision, type RecordKind, type RecordQuery, type RecordReader, type RecordStore, type StoredRecord } from '../records';
+import { checkRecordBatch, type RecordDecision, type RecordKind, type RecordQuery, type RecordReader, type RecordStore, type StoredRecord } from '../../core/ports/records';
 import type { JournalEntry } from './entries';
 import type { RecordTable } from './recordTable';
 

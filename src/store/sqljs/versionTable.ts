@@ -1,6 +1,6 @@
 import type { Database, SqlValue } from 'sql.js';
-import type { ListCursor, ListedMemory, StoredVersion } from '../store';
-import { isNewer } from '../versionOrder';
+import type { ListCursor, ListedMemory, StoredVersion } from '../../core/ports/store';
+import { isNewer } from '../../core/ports/versionOrder';
 import { RecordTable } from './recordTable';
 import { Statements } from './statements';
 
@@ -37,7 +37,7 @@ const CONNECTION_PRAGMAS = 'PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode
  * SQL over the memory version tables of one sql.js database (statements.ts prepares them).
  */
 export class VersionTable extends Statements {
-  /** The records of the other layers, in the same database (recordTable.ts). */
+  /** The records of the other tiers, in the same database (recordTable.ts). */
   readonly records: RecordTable;
 
   constructor(db: Database) {

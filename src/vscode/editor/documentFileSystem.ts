@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { MemoryService } from '../../core/memoryService';
-import type { LayerAccess } from '../layers/composeLayers';
+import type { PlaybookAccess } from '../layers/composePlaybook';
 import type { StoreChanges } from '../storeChanges';
 import { MEMORY_LANGUAGE, MemoryFileSystem } from './memoryFileSystem';
 import { SCHEME } from './memoryUris';
@@ -71,11 +71,11 @@ class DocumentFileSystem implements vscode.FileSystemProvider {
 export function registerDocumentFileSystems(
   context: vscode.ExtensionContext,
   getService: () => Promise<MemoryService>,
-  access: LayerAccess,
+  access: PlaybookAccess,
   changes: StoreChanges,
 ): { memoryFiles: MemoryFileSystem; skillFiles: SkillFileSystem } {
   const memoryFiles = new MemoryFileSystem(getService, changes);
-  const skillFiles = new SkillFileSystem(access.getLayers, changes);
+  const skillFiles = new SkillFileSystem(access.getPlaybook, changes);
   const adopt = (doc: vscode.TextDocument) => {
     if (doc.uri.scheme !== SCHEME) return;
     const language = isSkillPath(doc.uri) ? SKILL_LANGUAGE : MEMORY_LANGUAGE;

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { NotFoundError, ValidationError } from '../../core/errors';
-import type { Layers } from '../../core/layers/layers';
-import { SkillService, skillDocument } from '../../core/layers/skillService';
+import type { Playbook } from '../../core/playbook/playbook';
+import { SkillService, skillDocument } from '../../core/playbook/skillService';
 import type { StoreChanges } from '../storeChanges';
 import { parseSkillUri, type SkillPath, skillUri } from './skillUris';
 import { replaceDraftTab } from './draftTabs';
@@ -50,7 +50,7 @@ export class SkillFileSystem implements vscode.FileSystemProvider, vscode.Dispos
   private readonly subscription: vscode.Disposable;
 
   constructor(
-    private readonly getLayers: () => Promise<Layers>,
+    private readonly getPlaybook: () => Promise<Playbook>,
     private readonly changes: StoreChanges,
   ) {
     this.subscription = vscode.Disposable.from(
@@ -103,7 +103,7 @@ export class SkillFileSystem implements vscode.FileSystemProvider, vscode.Dispos
     const text = decoder.decode(bytes);
     // Validated before anything is read or written: the refusal names the line and the reason.
     const data = SkillService.validate(text);
-    const skills = (await this.getLayers()).skills;
+    const skills = (await this.getPlaybook()).skills;
     if (target.kind === 'draft') {
       const existing = await skills.readVersion({ name: data.name }).catch((err: unknown) => (err instanceof NotFoundError ? undefined : Promise.reject(err)));
       if (existing) throw new ValidationError('name', `a skill named "${data.name}" exists (version ${existing.version}); open it from the Skills view to change it, or choose another name`);
@@ -150,7 +150,7 @@ export class SkillFileSystem implements vscode.FileSystemProvider, vscode.Dispos
 
   /** The document of a version: the YAML with its provenance and what saving does. */
   private async load(uri: vscode.Uri, target: Exclude<SkillPath, { kind: 'draft' }>): Promise<{ text: string; version: number; changedAt: string }> {
-    const skills = (await this.getLayers()).skills;
+    const skills = (await this.getPlaybook()).skills;
     let s;
     try {
       s = await skills.readVersion(target.kind === 'version' ? { name: target.name, version: target.version } : { name: target.name });

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { FactView } from '../../core/layers/factRules';
+import type { FactView } from '../../core/playbook/factRules';
 import type { StoreChanges } from '../storeChanges';
 import { reportingCommand } from '../view/target';
-import type { LayerAccess } from './composeLayers';
+import type { PlaybookAccess } from './composePlaybook';
 import type { FactNode } from './factsView';
 import { type ReadOnlyDocs, viewDocUri } from './readOnlyDocs';
 import { factHistoryMarkdown } from './reportMarkdown';
@@ -25,9 +25,9 @@ const required = (what: string) => (v: string) => (v.trim() ? undefined : vscode
  * retracts and resolves disputes, and reads a fact's history. Every write goes through the
  * fact service, so the policy, the ontology and the secret check hold as for an agent.
  */
-export function registerFactCommands(context: vscode.ExtensionContext, access: LayerAccess, docs: ReadOnlyDocs, changes: StoreChanges, log: vscode.LogOutputChannel): void {
+export function registerFactCommands(context: vscode.ExtensionContext, access: PlaybookAccess, docs: ReadOnlyDocs, changes: StoreChanges, log: vscode.LogOutputChannel): void {
   const command = reportingCommand(log);
-  const facts = async () => (await access.getLayers()).facts;
+  const facts = async () => (await access.getPlaybook()).facts;
   const ask = (title: string, prompt: string, validateInput?: (v: string) => string | undefined, value = '') =>
     vscode.window.showInputBox({ title, prompt, value, ignoreFocusOut: true, validateInput });
 

@@ -1,4 +1,4 @@
-import type { FactView } from '../../core/layers/factRules';
+import type { FactView } from '../../core/playbook/factRules';
 
 /** Where a fact stands as the Facts view shows it: `expired` also for a live fact whose valid-until has passed. */
 type FactState = FactView['status'];

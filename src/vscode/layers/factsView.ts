@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { factView } from '../../core/layers/factRules';
-import type { Layers } from '../../core/layers/layers';
-import { readAll } from '../../core/layers/recordRows';
+import { factView } from '../../core/playbook/factRules';
+import type { Playbook } from '../../core/playbook/playbook';
+import { readAll } from '../../core/playbook/recordRows';
 import { groupFacts, type SubjectGroup, stateOf, type ViewFact } from './factGrouping';
 
 /** How many facts the view loads (highest confidence first); the rest are reached with the fact tools or the CLI. */
@@ -28,7 +28,7 @@ export class FactsTreeProvider implements vscode.TreeDataProvider<FactNode>, vsc
   view: vscode.TreeView<FactNode> | undefined;
 
   constructor(
-    private readonly getLayers: () => Promise<Layers>,
+    private readonly getPlaybook: () => Promise<Playbook>,
     private readonly log: vscode.LogOutputChannel,
     private readonly state: vscode.Memento,
   ) {
@@ -57,9 +57,9 @@ export class FactsTreeProvider implements vscode.TreeDataProvider<FactNode>, vsc
     if (element?.kind === 'subject') return element.group.facts.map((fact) => ({ kind: 'fact', fact }));
     if (element) return [];
     try {
-      const layers = await this.getLayers();
+      const playbook = await this.getPlaybook();
       // The fact service answers queries by subject, predicate or object; a listing of all facts is the record store's.
-      const rows = await readAll(layers.store.records, { kind: 'fact', ...(this.showInactive ? {} : { status: ['active', 'disputed'] }) }, LOAD + 1);
+      const rows = await readAll(playbook.store.records, { kind: 'fact', ...(this.showInactive ? {} : { status: ['active', 'disputed'] }) }, LOAD + 1);
       const now = new Date().toISOString();
       const facts = rows.slice(0, LOAD).map((r) => {
         const f = factView(r);
@@ -129,8 +129,8 @@ function factTooltip(f: ViewFact): vscode.MarkdownString {
 }
 
 /** Registers the view; it refreshes whenever the store changes. */
-export function registerFactsView(context: vscode.ExtensionContext, getLayers: () => Promise<Layers>, onStoreChange: vscode.Event<void>, log: vscode.LogOutputChannel): FactsTreeProvider {
-  const provider = new FactsTreeProvider(getLayers, log, context.workspaceState);
+export function registerFactsView(context: vscode.ExtensionContext, getPlaybook: () => Promise<Playbook>, onStoreChange: vscode.Event<void>, log: vscode.LogOutputChannel): FactsTreeProvider {
+  const provider = new FactsTreeProvider(getPlaybook, log, context.workspaceState);
   const view = vscode.window.createTreeView('agentMemory.facts', { treeDataProvider: provider, showCollapseAll: true });
   provider.view = view;
   context.subscriptions.push(

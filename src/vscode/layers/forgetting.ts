@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { Layers } from '../../core/layers/layers';
-import type { Report } from '../../core/layers/lifecycle';
+import type { Playbook } from '../../core/playbook/playbook';
+import type { Report } from '../../core/playbook/lifecycle';
 import type { StoreChanges } from '../storeChanges';
 import { reportingCommand } from '../view/target';
 import { type ReadOnlyDocs, showMarkdown, viewDocUri } from './readOnlyDocs';
@@ -29,7 +29,7 @@ export class ForgettingScheduler implements vscode.Disposable {
   private disposed = false;
 
   constructor(
-    private readonly getLayers: () => Promise<Layers>,
+    private readonly getPlaybook: () => Promise<Playbook>,
     private readonly changes: StoreChanges,
     private readonly log: vscode.LogOutputChannel,
   ) {}
@@ -54,9 +54,9 @@ export class ForgettingScheduler implements vscode.Disposable {
   }
 
   private async runOnce(trigger: 'activation' | 'schedule' | 'command'): Promise<Report | undefined> {
-    const layers = await this.getLayers();
-    if (trigger !== 'command' && !(await layers.lifecycle.isDue())) return undefined;
-    const report = await layers.runForgetting(trigger);
+    const playbook = await this.getPlaybook();
+    if (trigger !== 'command' && !(await playbook.lifecycle.isDue())) return undefined;
+    const report = await playbook.runForgetting(trigger);
     this.log.info(`forgetting run (${trigger}): ${reportSummary(report)}`);
     if (report.expiredFacts.length || report.forgottenEpisodes || report.archivedEpisodes || report.promotions.length) this.changes.fireSoon(0);
     return report;
@@ -73,9 +73,9 @@ export class ForgettingScheduler implements vscode.Disposable {
     let wait = MAX_WAIT;
     try {
       await this.run(trigger);
-      const layers = await this.getLayers();
-      const [last] = await layers.lifecycle.reports({ limit: 1 });
-      const every = layers.policy().forgetting.run_every_hours * HOUR;
+      const playbook = await this.getPlaybook();
+      const [last] = await playbook.lifecycle.reports({ limit: 1 });
+      const every = playbook.policy().forgetting.run_every_hours * HOUR;
       if (last) wait = Date.parse(last.ranAt) + every - Date.now();
     } catch (err) {
       this.log.error(`forgetting run failed: ${(err as Error).message}`);
@@ -90,18 +90,18 @@ export class ForgettingScheduler implements vscode.Disposable {
 }
 
 /** "Run Forgetting Now" and "Show Lifecycle Report" (a read-only Markdown document of the recent runs and the policy). */
-export function registerForgetting(context: vscode.ExtensionContext, getLayers: () => Promise<Layers>, docs: ReadOnlyDocs, changes: StoreChanges, log: vscode.LogOutputChannel): ForgettingScheduler {
-  const scheduler = new ForgettingScheduler(getLayers, changes, log);
+export function registerForgetting(context: vscode.ExtensionContext, getPlaybook: () => Promise<Playbook>, docs: ReadOnlyDocs, changes: StoreChanges, log: vscode.LogOutputChannel): ForgettingScheduler {
+  const scheduler = new ForgettingScheduler(getPlaybook, changes, log);
   const reportUri = viewDocUri('lifecycle', 'report.md');
   docs.register('lifecycle', async () => {
-    const layers = await getLayers();
+    const playbook = await getPlaybook();
     let policy;
     try {
-      policy = layers.policy();
+      policy = playbook.policy();
     } catch (err) {
       policy = err as Error;
     }
-    return lifecycleReportMarkdown(await layers.lifecycle.reports({ limit: 20 }), policy);
+    return lifecycleReportMarkdown(await playbook.lifecycle.reports({ limit: 20 }), policy);
   });
   const command = reportingCommand(log);
   context.subscriptions.push(

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { StoreChanges } from '../storeChanges';
-import type { LayerAccess } from './composeLayers';
+import type { PlaybookAccess } from './composePlaybook';
 import { registerFactCommands } from './factCommands';
 import { type FactsTreeProvider, registerFactsView } from './factsView';
 import { type ForgettingScheduler, registerForgetting } from './forgetting';
@@ -10,8 +10,8 @@ import { registerReadOnlyDocs } from './readOnlyDocs';
 import { registerSkillCommands } from './skillCommands';
 import { registerSkillsView, type SkillsTreeProvider } from './skillsView';
 
-/** The views and the scheduler of the other layers, for the composition root and the tests. */
-export interface LayerViews {
+/** The views and the scheduler of the other tiers, for the composition root and the tests. */
+export interface PlaybookViews {
   facts: FactsTreeProvider;
   skills: SkillsTreeProvider;
   pending: PendingTreeProvider;
@@ -24,15 +24,15 @@ export interface LayerViews {
  * Registers the Facts, Skills and Pending views with their commands, the read-only documents
  * they open (histories, proposal previews, the lifecycle report) and the forgetting run.
  */
-export function registerLayerViews(context: vscode.ExtensionContext, access: LayerAccess, changes: StoreChanges, log: vscode.LogOutputChannel): LayerViews {
+export function registerPlaybookViews(context: vscode.ExtensionContext, access: PlaybookAccess, changes: StoreChanges, log: vscode.LogOutputChannel): PlaybookViews {
   const docs = registerReadOnlyDocs(context, changes);
-  const facts = registerFactsView(context, access.getLayers, changes.onDidChange, log);
-  const skills = registerSkillsView(context, access.getLayers, changes.onDidChange, log);
-  const pending = registerPendingView(context, access.getLayers, changes.onDidChange, log);
+  const facts = registerFactsView(context, access.getPlaybook, changes.onDidChange, log);
+  const skills = registerSkillsView(context, access.getPlaybook, changes.onDidChange, log);
+  const pending = registerPendingView(context, access.getPlaybook, changes.onDidChange, log);
   registerFactCommands(context, access, docs, changes, log);
   registerSkillCommands(context, access, changes, log);
   registerPendingCommands(context, access, docs, changes, log);
-  const forgetting = registerForgetting(context, access.getLayers, docs, changes, log);
+  const forgetting = registerForgetting(context, access.getPlaybook, docs, changes, log);
   return {
     facts, skills, pending, forgetting,
     refresh: () => {

@@ -3,7 +3,7 @@ import { formatMemoryDocument } from '../../core/memoryDocument';
 import { memoryUri } from '../editor/memoryUris';
 import type { StoreChanges } from '../storeChanges';
 import { reportingCommand } from '../view/target';
-import type { LayerAccess } from './composeLayers';
+import type { PlaybookAccess } from './composePlaybook';
 import type { ProposalNode } from './pendingView';
 import { proposalMarkdown } from './proposalMarkdown';
 import { type ReadOnlyDocs, showMarkdown, viewDocUri } from './readOnlyDocs';
@@ -23,19 +23,19 @@ function proposalId(arg: unknown): string | undefined {
  * may name who may approve a layer: anyone else is refused with the domain's message), and are
  * final; the proposal's history records who decided, when, and why for a rejection.
  */
-export function registerPendingCommands(context: vscode.ExtensionContext, access: LayerAccess, docs: ReadOnlyDocs, changes: StoreChanges, log: vscode.LogOutputChannel): void {
+export function registerPendingCommands(context: vscode.ExtensionContext, access: PlaybookAccess, docs: ReadOnlyDocs, changes: StoreChanges, log: vscode.LogOutputChannel): void {
   const command = reportingCommand(log);
-  const layers = () => access.getLayers();
+  const playbook = () => access.getPlaybook();
 
   docs.register('proposal', async (rest) => {
-    const l = await layers();
+    const l = await playbook();
     const p = await l.proposals.get(rest.replace(/\.md$/, ''));
     const current = p.target === 'memory' && p.action === 'edit' && p.targetId ? await l.memories.read({ id: p.targetId }).catch(() => undefined) : undefined;
     return proposalMarkdown(p, current);
   });
   // The memory as an edit proposal would leave it, for a diff against the version it was proposed on.
   docs.register('proposal-memory', async (rest) => {
-    const l = await layers();
+    const l = await playbook();
     const p = await l.proposals.get(rest.replace(/\.md$/, ''));
     const d = p.payload as { description?: string; tags?: string[]; content?: string; expectedVersion?: number };
     const cur = await l.memories.read({ id: p.targetId!, ...(d.expectedVersion ? { version: d.expectedVersion } : {}) });
@@ -53,7 +53,7 @@ export function registerPendingCommands(context: vscode.ExtensionContext, access
     command('agentMemory.compareProposal', async (arg) => {
       const id = proposalId(arg);
       if (!id) return;
-      const p = await (await layers()).proposals.get(id);
+      const p = await (await playbook()).proposals.get(id);
       if (p.target !== 'memory' || p.action !== 'edit' || !p.targetId) {
         await showMarkdown(viewDocUri('proposal', `${id}.md`));
         return;
@@ -66,7 +66,7 @@ export function registerPendingCommands(context: vscode.ExtensionContext, access
     command('agentMemory.approveProposal', async (arg) => {
       const id = proposalId(arg);
       if (!id) return;
-      const l = await layers();
+      const l = await playbook();
       const r = await l.proposals.approve({ id, by: await access.getAuthor() });
       changes.fireSoon(0);
       const p = await l.proposals.get(id);
@@ -82,7 +82,7 @@ export function registerPendingCommands(context: vscode.ExtensionContext, access
     command('agentMemory.rejectProposal', async (arg) => {
       const id = proposalId(arg);
       if (!id) return;
-      const p = await (await layers()).proposals.get(id);
+      const p = await (await playbook()).proposals.get(id);
       const reason = await vscode.window.showInputBox({
         title: vscode.l10n.t('Reject: {0}', p.summary),
         prompt: vscode.l10n.t('Why it is rejected (kept in the proposal\'s history, for the proposer and the audit)'),
@@ -90,7 +90,7 @@ export function registerPendingCommands(context: vscode.ExtensionContext, access
         validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A reason is required')),
       });
       if (reason === undefined) return;
-      await (await layers()).proposals.reject({ id, by: await access.getAuthor(), reason });
+      await (await playbook()).proposals.reject({ id, by: await access.getAuthor(), reason });
       changes.fireSoon(0);
       void vscode.window.setStatusBarMessage(vscode.l10n.t('Rejected: {0}', p.summary), 4000);
     }),

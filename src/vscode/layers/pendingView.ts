@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { Layers } from '../../core/layers/layers';
-import type { ProposalView } from '../../core/layers/proposalService';
+import type { Playbook } from '../../core/playbook/playbook';
+import type { ProposalView } from '../../core/playbook/proposalService';
 
 /** How many pending proposals the view lists (oldest decisions wait longest, but a queue this long needs a person anyway). */
 const LOAD = 500;
@@ -20,7 +20,7 @@ export class PendingTreeProvider implements vscode.TreeDataProvider<ProposalNode
   view: vscode.TreeView<ProposalNode> | undefined;
 
   constructor(
-    private readonly getLayers: () => Promise<Layers>,
+    private readonly getPlaybook: () => Promise<Playbook>,
     private readonly log: vscode.LogOutputChannel,
   ) {}
 
@@ -50,7 +50,7 @@ export class PendingTreeProvider implements vscode.TreeDataProvider<ProposalNode
 
   /** Pending proposals, oldest first (the queue's order), and the badge and context key that follow from them. */
   private async load(): Promise<ProposalView[]> {
-    const page = await (await this.getLayers()).proposals.list({ state: 'pending', limit: LOAD });
+    const page = await (await this.getPlaybook()).proposals.list({ state: 'pending', limit: LOAD });
     const items = [...page.items].reverse();
     const count = page.nextCursor ? LOAD : items.length;
     if (this.view) {
@@ -85,8 +85,8 @@ export class PendingTreeProvider implements vscode.TreeDataProvider<ProposalNode
 }
 
 /** Registers the view; it refreshes (and its badge follows) whenever the store changes. */
-export function registerPendingView(context: vscode.ExtensionContext, getLayers: () => Promise<Layers>, onStoreChange: vscode.Event<void>, log: vscode.LogOutputChannel): PendingTreeProvider {
-  const provider = new PendingTreeProvider(getLayers, log);
+export function registerPendingView(context: vscode.ExtensionContext, getPlaybook: () => Promise<Playbook>, onStoreChange: vscode.Event<void>, log: vscode.LogOutputChannel): PendingTreeProvider {
+  const provider = new PendingTreeProvider(getPlaybook, log);
   const view = vscode.window.createTreeView('agentMemory.pending', { treeDataProvider: provider });
   provider.view = view;
   context.subscriptions.push(provider, view, onStoreChange(() => provider.refresh()));

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { ProposalView } from '../../core/layers/proposalService';
-import type { SkillData } from '../../core/layers/kinds';
-import { formatSkillYaml } from '../../core/layers/skillYaml';
+import type { ProposalView } from '../../core/playbook/proposalService';
+import type { SkillData } from '../../core/playbook/kinds';
+import { formatSkillYaml } from '../../core/playbook/skillYaml';
 import type { MemoryService } from '../../core/memoryService';
 import { fenced, md } from '../tools/toolSupport';
 

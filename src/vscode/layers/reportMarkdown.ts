@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { FactView } from '../../core/layers/factRules';
-import type { Report } from '../../core/layers/lifecycle';
-import type { Policy } from '../../core/layers/policy';
+import type { FactView } from '../../core/playbook/factRules';
+import type { Report } from '../../core/playbook/lifecycle';
+import type { Policy } from '../../core/playbook/policy';
 import { md } from '../tools/toolSupport';
 
 type FactVersion = FactView & { op: string; writtenBy: string };

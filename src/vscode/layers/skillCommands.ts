@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { parseSkillUri, skillDraftUri, skillUri } from '../editor/skillUris';
 import type { StoreChanges } from '../storeChanges';
 import { reportingCommand } from '../view/target';
-import type { LayerAccess } from './composeLayers';
+import type { PlaybookAccess } from './composePlaybook';
 import type { SkillNode } from './skillsView';
 
 /** The skill a command is about: a Skills view item, `{ name }`, or the skill document in the active editor. */
@@ -22,9 +22,9 @@ const YAML_FILTER = { YAML: ['yaml', 'yml'] };
  * import and export YAML files, delete, history, and proposing skills from the recorded
  * episodes (drafts go to Pending, never straight into the skills).
  */
-export function registerSkillCommands(context: vscode.ExtensionContext, access: LayerAccess, changes: StoreChanges, log: vscode.LogOutputChannel): void {
+export function registerSkillCommands(context: vscode.ExtensionContext, access: PlaybookAccess, changes: StoreChanges, log: vscode.LogOutputChannel): void {
   const command = reportingCommand(log);
-  const skills = async () => (await access.getLayers()).skills;
+  const skills = async () => (await access.getPlaybook()).skills;
 
   context.subscriptions.push(
     command('agentMemory.newSkill', async () => {
@@ -102,7 +102,7 @@ export function registerSkillCommands(context: vscode.ExtensionContext, access: 
     command('agentMemory.promoteSkills', async () => {
       const ids = await vscode.window.withProgress(
         { location: { viewId: 'agentMemory.skills' }, title: vscode.l10n.t('Looking for repeated successes without a skill') },
-        async () => (await access.getLayers()).promote(),
+        async () => (await access.getPlaybook()).promote(),
       );
       changes.fireSoon(0);
       if (ids.length === 0) {

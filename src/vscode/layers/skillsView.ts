@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { Layers } from '../../core/layers/layers';
-import type { OutcomeCounts } from '../../core/layers/skillOutcomes';
-import type { SkillSummary } from '../../core/layers/skillService';
+import type { Playbook } from '../../core/playbook/playbook';
+import type { OutcomeCounts } from '../../core/playbook/skillOutcomes';
+import type { SkillSummary } from '../../core/playbook/skillService';
 import { skillUri } from '../editor/skillUris';
 
 /** How many skills the view lists: a team's playbook, not a corpus. */
@@ -27,7 +27,7 @@ export class SkillsTreeProvider implements vscode.TreeDataProvider<SkillNode>, v
   view: vscode.TreeView<SkillNode> | undefined;
 
   constructor(
-    private readonly getLayers: () => Promise<Layers>,
+    private readonly getPlaybook: () => Promise<Playbook>,
     private readonly log: vscode.LogOutputChannel,
   ) {}
 
@@ -42,7 +42,7 @@ export class SkillsTreeProvider implements vscode.TreeDataProvider<SkillNode>, v
   async getChildren(element?: SkillNode): Promise<SkillNode[]> {
     if (element) return [];
     try {
-      const skills = (await this.getLayers()).skills;
+      const skills = (await this.getPlaybook()).skills;
       const page = await skills.list({ limit: LOAD });
       const nodes = await Promise.all(page.items.map(async (s): Promise<SkillNode> => {
         // One skill's figures failing (say, deleted meanwhile) must not empty the view.
@@ -81,8 +81,8 @@ export class SkillsTreeProvider implements vscode.TreeDataProvider<SkillNode>, v
 }
 
 /** Registers the view; it refreshes whenever the store changes. */
-export function registerSkillsView(context: vscode.ExtensionContext, getLayers: () => Promise<Layers>, onStoreChange: vscode.Event<void>, log: vscode.LogOutputChannel): SkillsTreeProvider {
-  const provider = new SkillsTreeProvider(getLayers, log);
+export function registerSkillsView(context: vscode.ExtensionContext, getPlaybook: () => Promise<Playbook>, onStoreChange: vscode.Event<void>, log: vscode.LogOutputChannel): SkillsTreeProvider {
+  const provider = new SkillsTreeProvider(getPlaybook, log);
   const view = vscode.window.createTreeView('agentMemory.skills', { treeDataProvider: provider });
   provider.view = view;
   context.subscriptions.push(provider, view, onStoreChange(() => provider.refresh()));

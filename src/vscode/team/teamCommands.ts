@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { PgStore } from '../../store/postgres/pgStore';
 import { SqlJsStore } from '../../store/sqljs/sqljsStore';
 import type { StoreSession } from '../storeSession';
-import type { StoredVersion } from '../../store/store';
+import type { StoredVersion } from '../../core/ports/store';
 import { configuredBackend, passwordKey, pgStoreOptions, settingsProblem, type TeamDatabase, teamDatabaseSettings, type TlsMode } from './teamSettings';
 
 /** What "Connect to Team Database" asks for; any field given here is not asked (for scripts and tests). */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { z } from 'zod';
-import { assertFactTool, type ProposalOutput } from '../../core/contract/layerTools';
-import { type LayerAccess, proposalText, runLayer } from './layerToolSupport';
+import { assertFactTool, type ProposalOutput } from '../../core/contract/playbookTools';
+import { type PlaybookAccess, proposalText, runPlaybook } from './playbookToolSupport';
 import { runTool, textResult } from './toolSupport';
 
 interface AssertInput {
@@ -21,7 +21,7 @@ interface AssertInput {
 export class AssertFactTool implements vscode.LanguageModelTool<AssertInput> {
   static readonly id = assertFactTool.name;
 
-  constructor(private readonly access: LayerAccess) {}
+  constructor(private readonly access: PlaybookAccess) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<AssertInput>): vscode.PreparedToolInvocation {
     const { subject, predicate, object } = options.input ?? {};
@@ -29,6 +29,6 @@ export class AssertFactTool implements vscode.LanguageModelTool<AssertInput> {
   }
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<AssertInput>): Promise<vscode.LanguageModelToolResult> {
-    return runTool(async () => textResult(proposalText(await runLayer<z.infer<typeof ProposalOutput>>(this.access, AssertFactTool.id, options.input))));
+    return runTool(async () => textResult(proposalText(await runPlaybook<z.infer<typeof ProposalOutput>>(this.access, AssertFactTool.id, options.input))));
   }
 }

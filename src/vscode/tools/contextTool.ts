@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { contextTool } from '../../core/contract/layerTools';
-import type { PackedContext } from '../../core/layers/contextPacking';
-import { type LayerAccess, runLayer } from './layerToolSupport';
+import { contextTool } from '../../core/contract/playbookTools';
+import type { PackedContext } from '../../core/playbook/contextPacking';
+import { type PlaybookAccess, runPlaybook } from './playbookToolSupport';
 import { runTool, textResult } from './toolSupport';
 
 interface ContextInput {
@@ -17,13 +17,13 @@ interface ContextInput {
 export class ContextTool implements vscode.LanguageModelTool<ContextInput> {
   static readonly id = contextTool.name;
 
-  constructor(private readonly access: LayerAccess) {}
+  constructor(private readonly access: PlaybookAccess) {}
 
   prepareInvocation(): vscode.PreparedToolInvocation {
     return { invocationMessage: vscode.l10n.t('Gathering what the team memory knows about the task') };
   }
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<ContextInput>): Promise<vscode.LanguageModelToolResult> {
-    return runTool(async () => textResult(JSON.stringify(await runLayer<PackedContext>(this.access, ContextTool.id, options.input))));
+    return runTool(async () => textResult(JSON.stringify(await runPlaybook<PackedContext>(this.access, ContextTool.id, options.input))));
   }
 }

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { CreateInput, createTool, parseInput } from '../../core/contract';
 import { reviewMemory } from '../review/reviewQuickPick';
-import { type LayerAccess, queueMemoryWrite } from './layerToolSupport';
+import { type PlaybookAccess, queueMemoryWrite } from './playbookToolSupport';
 import { fenced, md, reviewMode, reviewWrites, runTool, type ServiceProvider, textResult } from './toolSupport';
 
 interface CreateToolInput {
@@ -20,12 +20,12 @@ export class CreateTool implements vscode.LanguageModelTool<CreateToolInput> {
   constructor(
     private readonly service: ServiceProvider,
     /** For reviewWrites = queue. */
-    private readonly layers?: LayerAccess,
+    private readonly playbook?: PlaybookAccess,
   ) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<CreateToolInput>): vscode.PreparedToolInvocation {
     // Queued: nothing is saved now, a person decides in the Pending view.
-    if (reviewMode() === 'queue' && this.layers) return { invocationMessage: vscode.l10n.t('Proposing a team memory for review') };
+    if (reviewMode() === 'queue' && this.playbook) return { invocationMessage: vscode.l10n.t('Proposing a team memory for review') };
     const invocationMessage = vscode.l10n.t('Saving a team memory');
     if (!reviewWrites()) return { invocationMessage };
     let m: CreateToolInput;
@@ -46,7 +46,7 @@ export class CreateTool implements vscode.LanguageModelTool<CreateToolInput> {
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<CreateToolInput>): Promise<vscode.LanguageModelToolResult> {
     return runTool(async () => {
-      if (reviewMode() === 'queue' && this.layers) return textResult(await queueMemoryWrite(this.layers, 'create', { ...options.input }));
+      if (reviewMode() === 'queue' && this.playbook) return textResult(await queueMemoryWrite(this.playbook, 'create', { ...options.input }));
       const service = await this.service();
       let input: CreateToolInput = options.input;
       let note = '';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { EditInput, editTool, parseInput } from '../../core/contract';
 import { reviewMemory } from '../review/reviewQuickPick';
-import { type LayerAccess, queueMemoryWrite } from './layerToolSupport';
+import { type PlaybookAccess, queueMemoryWrite } from './playbookToolSupport';
 import { fenced, md, PreviewedVersions, previewFailed, reviewMode, reviewWrites, runTool, type ServiceProvider, textResult } from './toolSupport';
 
 interface EditToolInput {
@@ -26,11 +26,11 @@ export class EditTool implements vscode.LanguageModelTool<EditToolInput> {
   constructor(
     private readonly service: ServiceProvider,
     /** For reviewWrites = queue. */
-    private readonly layers?: LayerAccess,
+    private readonly playbook?: PlaybookAccess,
   ) {}
 
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<EditToolInput>): Promise<vscode.PreparedToolInvocation> {
-    if (reviewMode() === 'queue' && this.layers) return { invocationMessage: vscode.l10n.t('Proposing a change to a team memory for review') };
+    if (reviewMode() === 'queue' && this.playbook) return { invocationMessage: vscode.l10n.t('Proposing a change to a team memory for review') };
     const invocationMessage = vscode.l10n.t('Updating a team memory');
     if (!reviewWrites()) return { invocationMessage };
     let e: ReturnType<typeof parseInput<typeof EditInput>>;
@@ -65,9 +65,9 @@ export class EditTool implements vscode.LanguageModelTool<EditToolInput> {
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<EditToolInput>): Promise<vscode.LanguageModelToolResult> {
     return runTool(async () => {
-      if (reviewMode() === 'queue' && this.layers) {
+      if (reviewMode() === 'queue' && this.playbook) {
         const { id, ...fields } = options.input;
-        return textResult(await queueMemoryWrite(this.layers, 'edit', fields, id));
+        return textResult(await queueMemoryWrite(this.playbook, 'edit', fields, id));
       }
       const service = await this.service();
       const shown = this.previewed.take(options.input);

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { LayerAccess } from '../layers/composeLayers';
+import type { PlaybookAccess } from '../layers/composePlaybook';
 import { AssertFactTool } from './assertFactTool';
 import { ContextTool } from './contextTool';
 import { CreateTool } from './createTool';
@@ -16,9 +16,9 @@ import { SearchTool } from './searchTool';
 import { TagsTool } from './tagsTool';
 import type { ServiceProvider } from './toolSupport';
 
-/** Registers every contract tool (ALL_TOOLS: the memory tools and the layer tools) with VS Code's language-model API. */
-export function registerTools(context: vscode.ExtensionContext, service: ServiceProvider, access: LayerAccess): void {
-  const reads = () => access.getLayers().then((l) => l.searchReads);
+/** Registers every contract tool (ALL_TOOLS: the memory tools and the playbook tools) with VS Code's language-model API. */
+export function registerTools(context: vscode.ExtensionContext, service: ServiceProvider, access: PlaybookAccess): void {
+  const reads = () => access.getPlaybook().then((l) => l.searchReads);
   context.subscriptions.push(
     vscode.lm.registerTool(SearchTool.id, new SearchTool(service, reads)),
     vscode.lm.registerTool(CreateTool.id, new CreateTool(service, access)),

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { z } from 'zod';
-import { proposeSkillTool, type ProposalOutput } from '../../core/contract/layerTools';
-import { type LayerAccess, proposalText, runLayer } from './layerToolSupport';
+import { proposeSkillTool, type ProposalOutput } from '../../core/contract/playbookTools';
+import { type PlaybookAccess, proposalText, runPlaybook } from './playbookToolSupport';
 import { runTool, textResult } from './toolSupport';
 
 interface ProposeInput {
@@ -15,13 +15,13 @@ interface ProposeInput {
 export class ProposeSkillTool implements vscode.LanguageModelTool<ProposeInput> {
   static readonly id = proposeSkillTool.name;
 
-  constructor(private readonly access: LayerAccess) {}
+  constructor(private readonly access: PlaybookAccess) {}
 
   prepareInvocation(): vscode.PreparedToolInvocation {
     return { invocationMessage: vscode.l10n.t('Proposing a skill for review') };
   }
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<ProposeInput>): Promise<vscode.LanguageModelToolResult> {
-    return runTool(async () => textResult(proposalText(await runLayer<z.infer<typeof ProposalOutput>>(this.access, ProposeSkillTool.id, options.input))));
+    return runTool(async () => textResult(proposalText(await runPlaybook<z.infer<typeof ProposalOutput>>(this.access, ProposeSkillTool.id, options.input))));
   }
 }

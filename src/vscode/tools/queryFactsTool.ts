@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { z } from 'zod';
-import { queryFactsTool, type QueryFactsOutput } from '../../core/contract/layerTools';
-import { DATA_FRAME, factLine, type LayerAccess, runLayer } from './layerToolSupport';
+import { queryFactsTool, type QueryFactsOutput } from '../../core/contract/playbookTools';
+import { DATA_FRAME, factLine, type PlaybookAccess, runPlaybook } from './playbookToolSupport';
 import { runTool, textResult } from './toolSupport';
 
 interface QueryInput {
@@ -17,7 +17,7 @@ interface QueryInput {
 export class QueryFactsTool implements vscode.LanguageModelTool<QueryInput> {
   static readonly id = queryFactsTool.name;
 
-  constructor(private readonly access: LayerAccess) {}
+  constructor(private readonly access: PlaybookAccess) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<QueryInput>): vscode.PreparedToolInvocation {
     const { subject, predicate, object } = options.input ?? {};
@@ -26,7 +26,7 @@ export class QueryFactsTool implements vscode.LanguageModelTool<QueryInput> {
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<QueryInput>): Promise<vscode.LanguageModelToolResult> {
     return runTool(async () => {
-      const out = await runLayer<z.infer<typeof QueryFactsOutput>>(this.access, QueryFactsTool.id, options.input);
+      const out = await runPlaybook<z.infer<typeof QueryFactsOutput>>(this.access, QueryFactsTool.id, options.input);
       if (out.items.length === 0) {
         return textResult('No fact matches. Nothing is known about this here; if you establish it, propose it with agent-memory_assertFact.');
       }

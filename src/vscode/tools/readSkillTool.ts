@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { z } from 'zod';
-import { readSkillTool, type ReadSkillOutput } from '../../core/contract/layerTools';
-import { type LayerAccess, runLayer } from './layerToolSupport';
+import { readSkillTool, type ReadSkillOutput } from '../../core/contract/playbookTools';
+import { type PlaybookAccess, runPlaybook } from './playbookToolSupport';
 import { runTool, textResult } from './toolSupport';
 
 interface ReadInput {
@@ -16,7 +16,7 @@ const rate = (w: Window) => (w.total === 0 ? 'no episodes' : `${w.successes}/${w
 export class ReadSkillTool implements vscode.LanguageModelTool<ReadInput> {
   static readonly id = readSkillTool.name;
 
-  constructor(private readonly access: LayerAccess) {}
+  constructor(private readonly access: PlaybookAccess) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<ReadInput>): vscode.PreparedToolInvocation {
     return { invocationMessage: vscode.l10n.t('Reading the skill {0}', options.input?.name ?? '') };
@@ -24,7 +24,7 @@ export class ReadSkillTool implements vscode.LanguageModelTool<ReadInput> {
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<ReadInput>): Promise<vscode.LanguageModelToolResult> {
     return runTool(async () => {
-      const s = await runLayer<z.infer<typeof ReadSkillOutput>>(this.access, ReadSkillTool.id, options.input);
+      const s = await runPlaybook<z.infer<typeof ReadSkillOutput>>(this.access, ReadSkillTool.id, options.input);
       const o = s.outcomes;
       return textResult(
         `Skill ${s.name}, version ${s.version}, last changed ${s.changedAt} by ${s.author}` + (s.deletedAt ? `, DELETED at ${s.deletedAt}` : '') + '.\n' +

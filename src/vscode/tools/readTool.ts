@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { readTool } from '../../core/contract';
-import type { SearchReads } from '../../core/layers/layers';
+import type { SearchReads } from '../../core/playbook/playbook';
 import { runTool, type ServiceProvider, tagList, textResult } from './toolSupport';
 
 interface ReadInput {

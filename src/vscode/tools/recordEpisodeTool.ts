@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { parseInput } from '../../core/contract';
-import { recordEpisodeTool } from '../../core/contract/layerTools';
-import { RecordEpisodeInput } from '../../core/layers/episodeSchemas';
-import { type LayerAccess, runLayer } from './layerToolSupport';
+import { recordEpisodeTool } from '../../core/contract/playbookTools';
+import { RecordEpisodeInput } from '../../core/playbook/episodeSchemas';
+import { type PlaybookAccess, runPlaybook } from './playbookToolSupport';
 import { md, reviewWrites, runTool, textResult } from './toolSupport';
 
 interface EpisodeInput {
@@ -23,7 +23,7 @@ interface EpisodeInput {
 export class RecordEpisodeTool implements vscode.LanguageModelTool<EpisodeInput> {
   static readonly id = recordEpisodeTool.name;
 
-  constructor(private readonly access: LayerAccess) {}
+  constructor(private readonly access: PlaybookAccess) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<EpisodeInput>): vscode.PreparedToolInvocation {
     const invocationMessage = vscode.l10n.t('Recording an episode');
@@ -54,7 +54,7 @@ export class RecordEpisodeTool implements vscode.LanguageModelTool<EpisodeInput>
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<EpisodeInput>): Promise<vscode.LanguageModelToolResult> {
     return runTool(async () => {
-      const { id } = await runLayer<{ id: string }>(this.access, RecordEpisodeTool.id, options.input);
+      const { id } = await runPlaybook<{ id: string }>(this.access, RecordEpisodeTool.id, options.input);
       const skill = options.input.skill ? ` It counts toward the success rate of skill ${options.input.skill.name} v${options.input.skill.version}.` : '';
       return textResult(`Recorded episode ${id} (${options.input.outcome}).${skill}`);
     });

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import type { z } from 'zod';
 import { parseInput } from '../../core/contract';
-import { type FactView, retractFactTool } from '../../core/contract/layerTools';
-import { RetractFactInput } from '../../core/layers/factSchemas';
-import { factLine, type LayerAccess, runLayer } from './layerToolSupport';
+import { type FactView, retractFactTool } from '../../core/contract/playbookTools';
+import { RetractFactInput } from '../../core/playbook/factSchemas';
+import { factLine, type PlaybookAccess, runPlaybook } from './playbookToolSupport';
 import { md, previewFailed, reviewWrites, runTool, textResult } from './toolSupport';
 
 interface RetractInput {
@@ -15,7 +15,7 @@ interface RetractInput {
 export class RetractFactTool implements vscode.LanguageModelTool<RetractInput> {
   static readonly id = retractFactTool.name;
 
-  constructor(private readonly access: LayerAccess) {}
+  constructor(private readonly access: PlaybookAccess) {}
 
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<RetractInput>): Promise<vscode.PreparedToolInvocation> {
     const invocationMessage = vscode.l10n.t('Retracting a fact');
@@ -23,7 +23,7 @@ export class RetractFactTool implements vscode.LanguageModelTool<RetractInput> {
     if (!reviewWrites()) return { invocationMessage };
     try {
       const r = parseInput(RetractFactInput, options.input);
-      const f = await (await this.access.getLayers()).facts.show({ id: r.id });
+      const f = await (await this.access.getPlaybook()).facts.show({ id: r.id });
       const message = new vscode.MarkdownString(
         `**${md(f.subject)}** ${md(f.predicate)} **${md(f.object)}** (${f.status}, ${vscode.l10n.t('confidence {0}', String(f.confidence ?? '—'))}, ${vscode.l10n.t('source {0}', md(f.source ?? '—'))})\n\n` +
           `**${vscode.l10n.t('Reason')}:** ${md(r.reason)}\n\n` +
@@ -37,7 +37,7 @@ export class RetractFactTool implements vscode.LanguageModelTool<RetractInput> {
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<RetractInput>): Promise<vscode.LanguageModelToolResult> {
     return runTool(async () => {
-      const f = await runLayer<z.infer<typeof FactView>>(this.access, RetractFactTool.id, options.input);
+      const f = await runPlaybook<z.infer<typeof FactView>>(this.access, RetractFactTool.id, options.input);
       return textResult(`Retracted: ${factLine(f)}. It stays in its history; facts it was disputed with are released from the dispute.`);
     });
   }

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { LocalIndexMode } from '../../../src/store/postgres/localIndex';
 import type { PgStore } from '../../../src/store/postgres/pgStore';
-import type { StoredVersion } from '../../../src/store/store';
+import type { StoredVersion } from '../../../src/core/ports/store';
 import { type Backend, BACKENDS, memory, openService, prepareBackend, type Opened } from '../../helpers/builders';
 
 /**
@@ -75,7 +75,7 @@ for (const { backend, localIndex, name } of VARIANTS) describe(`search [${name}]
   it('matches inflections, compounds, tag prefixes, and follows edits', async () => {
     const o = await open();
     const { id } = await o.service.create(memory({ description: 'Cleared the build cache key; getByRole was flaky', tags: ['typescript-config'] }));
-    await o.service.create(memory({ description: 'Unrelated docker layers note', tags: ['docker'] }));
+    await o.service.create(memory({ description: 'Unrelated docker playbook note', tags: ['docker'] }));
     assert.deepEqual(await ids(o, ['caching']), [id]);
     assert.deepEqual(await ids(o, ['role']), [id]);
     assert.deepEqual(await ids(o, ['type']), [id], 'a keyword that starts a tag');

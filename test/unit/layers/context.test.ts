@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { randomUUID } from 'node:crypto';
 import { ValidationError } from '../../../src/core/errors';
-import { estimateTokens, packContext, type Candidate } from '../../../src/core/layers/contextPacking';
-import { ContextService, entityCandidates } from '../../../src/core/layers/contextService';
-import { factColumns, type FactData } from '../../../src/core/layers/kinds';
-import { SkillService } from '../../../src/core/layers/skillService';
-import type { Store } from '../../../src/store/store';
+import { estimateTokens, packContext, type Candidate } from '../../../src/core/playbook/contextPacking';
+import { ContextService, entityCandidates } from '../../../src/core/playbook/contextService';
+import { factColumns, type FactData } from '../../../src/core/playbook/kinds';
+import { SkillService } from '../../../src/core/playbook/skillService';
+import type { Store } from '../../../src/core/ports/store';
 import { BACKENDS, memory, openService, prepareBackend } from '../../helpers/builders';
 import { rejects, skill, SKILL_YAML } from './skillHelpers';
 

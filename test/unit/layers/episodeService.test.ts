@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { NotFoundError, SecretError, ValidationError } from '../../../src/core/errors';
 import { BACKENDS, prepareBackend } from '../../helpers/builders';
-import { episode, openLayers, rejects, testClock } from './layerHelpers';
+import { episode, openPlaybook, rejects, testClock } from './playbookHelpers';
 
 const GITHUB_TOKEN = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
 
@@ -12,7 +12,7 @@ for (const backend of BACKENDS) describe(`EpisodeService [${backend}] (what was 
 
   it('records an episode with the author as executor and now as timestamp, and shows it', async () => {
     const clock = testClock();
-    const l = await openLayers(backend, { clock });
+    const l = await openPlaybook(backend, { clock });
     const { id } = await l.episodes.record(episode({ skill: { name: 'Fix Flaky Test', version: 2 }, inputs: ['npx mocha --repeat 20', 'CI=true'] }));
     const e = await l.episodes.show({ id });
     assert.deepEqual(e.inputs, ['npx mocha --repeat 20', 'CI=true']);
@@ -32,7 +32,7 @@ for (const backend of BACKENDS) describe(`EpisodeService [${backend}] (what was 
 
   it('lists by outcome and skill, newest first, paged with a cursor', async () => {
     const clock = testClock();
-    const l = await openLayers(backend, { clock });
+    const l = await openPlaybook(backend, { clock });
     const ids: string[] = [];
     for (const [outcome, skill] of [['success', 'release'], ['failure', 'release'], ['success', null], ['partial', 'release'], ['success', 'release']] as const) {
       clock.advance(1000);
@@ -54,7 +54,7 @@ for (const backend of BACKENDS) describe(`EpisodeService [${backend}] (what was 
 
   it('refuses secrets in every text field, transcripts, oversized fields and future timestamps, writing nothing', async () => {
     const clock = testClock();
-    const l = await openLayers(backend, { clock });
+    const l = await openPlaybook(backend, { clock });
     for (const over of [
       { task: `deploy with ${GITHUB_TOKEN}` },
       { tools: ['run', GITHUB_TOKEN] },
@@ -78,7 +78,7 @@ for (const backend of BACKENDS) describe(`EpisodeService [${backend}] (what was 
   });
 
   it('refuses NUL and unpaired surrogates in every text field, naming the field, writing nothing', async () => {
-    const l = await openLayers(backend);
+    const l = await openPlaybook(backend);
     for (const [over, field] of [
       [{ task: 'deploy \u0000' }, 'task'],
       [{ tools: ['run', 'x\uD83D'] }, 'tools\\[1\\]'],
@@ -95,7 +95,7 @@ for (const backend of BACKENDS) describe(`EpisodeService [${backend}] (what was 
   });
 
   it('says plainly when an episode does not exist', async () => {
-    const l = await openLayers(backend);
+    const l = await openPlaybook(backend);
     await rejects(l.episodes.show({ id: '0b6c5f1e-8f0e-4d7a-9a51-5f1d2f0c9a11' }), NotFoundError, /episode 0b6c5f1e-.* does not exist/);
     await rejects(l.episodes.show({ id: 'nope' }), ValidationError, /id: must be an episode id/);
     await l.close();

@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { ConflictError, SecretError, ValidationError } from '../../../src/core/errors';
-import { Layers } from '../../../src/core/layers/layers';
-import { Ontology } from '../../../src/core/layers/ontology';
-import { runLayerTool } from '../../../src/core/layers/runTool';
+import { Playbook } from '../../../src/core/playbook/playbook';
+import { Ontology } from '../../../src/core/playbook/ontology';
+import { runPlaybookTool } from '../../../src/core/playbook/runTool';
 import { BACKENDS, openService, prepareBackend } from '../../helpers/builders';
-import { openLayers, rejects, testClock, ONTOLOGY } from './layerHelpers';
+import { openPlaybook, rejects, testClock, ONTOLOGY } from './playbookHelpers';
 
 const ontology = Ontology.parse(ONTOLOGY);
 const owner = (team: string, over: Record<string, unknown> = {}) =>
@@ -16,7 +16,7 @@ for (const backend of BACKENDS) describe(`FactService [${backend}] with an ontol
   });
 
   it('refuses an unknown relation with the allowed ones, and a reversed direction, writing nothing', async () => {
-    const l = await openLayers(backend, { ontology });
+    const l = await openPlaybook(backend, { ontology });
     await rejects(l.facts.assert(owner('payments', { predicate: 'maintained_by' })), ValidationError, /^predicate: relation "maintained_by" is not in the ontology; allowed relations: owned_by \(service → team, one object\); depends_on/);
     await rejects(l.facts.assert(owner('payments', { subject: 'team:payments', object: 'service:billing' })), ValidationError, /did you mean "service:billing owned_by team:payments"/);
     await rejects(l.facts.assert(owner('payments', { subject: 'billing' })), ValidationError, /write entities as type:name/);
@@ -30,7 +30,7 @@ for (const backend of BACKENDS) describe(`FactService [${backend}] with an ontol
 
   it('a contradiction of a single-valued relation disputes both in one write and returns both with their evidence', async () => {
     const clock = testClock();
-    const l = await openLayers(backend, { clock, ontology });
+    const l = await openPlaybook(backend, { clock, ontology });
     const first = await l.facts.assert(owner('payments'));
     clock.advance(60_000);
     const rowsBefore = await l.rows();
@@ -59,7 +59,7 @@ for (const backend of BACKENDS) describe(`FactService [${backend}] with an ontol
   });
 
   it('two contradicting writers at once: the later decision sees the first and both end disputed', async () => {
-    const l = await openLayers(backend, { ontology });
+    const l = await openPlaybook(backend, { ontology });
     const [x, y] = await Promise.all([l.facts.assert(owner('payments')), l.as('bo').facts.assert(owner('platform'))]);
     assert.deepEqual([x.outcome, y.outcome].sort(), ['created', 'disputed']);
     const now = (await l.facts.query({ subject: 'service:billing' })).items;
@@ -68,11 +68,11 @@ for (const backend of BACKENDS) describe(`FactService [${backend}] with an ontol
   });
 
   it('many-valued relations and facts without an ontology never conflict', async () => {
-    const l = await openLayers(backend, { ontology });
+    const l = await openPlaybook(backend, { ontology });
     await l.facts.assert(owner('x', { predicate: 'depends_on', object: 'database:pg' }));
     assert.equal((await l.facts.assert(owner('x', { predicate: 'depends_on', object: 'service:auth' }))).outcome, 'created');
     await l.close();
-    const plain = await openLayers(backend);
+    const plain = await openPlaybook(backend);
     await plain.facts.assert(owner('payments'));
     assert.equal((await plain.facts.assert(owner('platform'))).outcome, 'created');
     await plain.close();
@@ -80,7 +80,7 @@ for (const backend of BACKENDS) describe(`FactService [${backend}] with an ontol
 
   it('a fact past valid_until does not dispute a new one', async () => {
     const clock = testClock();
-    const l = await openLayers(backend, { clock, ontology });
+    const l = await openPlaybook(backend, { clock, ontology });
     await l.facts.assert(owner('payments', { validUntil: '2026-03-02T00:00:00.000Z' }));
     clock.days(2);
     assert.equal((await l.facts.assert(owner('platform'))).outcome, 'created');
@@ -88,7 +88,7 @@ for (const backend of BACKENDS) describe(`FactService [${backend}] with an ontol
   });
 
   it('resolve keep-one retracts the others and returns the kept one to active', async () => {
-    const l = await openLayers(backend, { ontology });
+    const l = await openPlaybook(backend, { ontology });
     const a = await l.facts.assert(owner('payments'));
     const b = await l.facts.assert(owner('platform'));
     const out = await l.as('lead@example.com').facts.resolve({ ids: [a.id, b.id], decision: 'keep-one', keep: b.id });
@@ -103,7 +103,7 @@ for (const backend of BACKENDS) describe(`FactService [${backend}] with an ontol
   });
 
   it('resolve keep-both keeps both active and never disputes that pair again', async () => {
-    const l = await openLayers(backend, { ontology });
+    const l = await openPlaybook(backend, { ontology });
     const a = await l.facts.assert(owner('payments'));
     const b = await l.facts.assert(owner('platform'));
     const out = await l.facts.resolve({ ids: [a.id, b.id], decision: 'keep-both', reason: 'co-owned since the split' });
@@ -121,7 +121,7 @@ for (const backend of BACKENDS) describe(`FactService [${backend}] with an ontol
   });
 
   it('resolve retract-all retracts every side; facts outside the set keep their own dispute', async () => {
-    const l = await openLayers(backend, { ontology });
+    const l = await openPlaybook(backend, { ontology });
     const a = await l.facts.assert(owner('payments'));
     const b = await l.facts.assert(owner('platform'));
     const c = await l.facts.assert(owner('data')); // disputed with a and b
@@ -134,7 +134,7 @@ for (const backend of BACKENDS) describe(`FactService [${backend}] with an ontol
   });
 
   it('retracting one side of a dispute releases the other; resolve checks what it is given', async () => {
-    const l = await openLayers(backend, { ontology });
+    const l = await openPlaybook(backend, { ontology });
     const a = await l.facts.assert(owner('payments'));
     const b = await l.facts.assert(owner('platform'));
     const other = await l.facts.assert({ subject: 'service:auth', predicate: 'owned_by', object: 'team:x', source: 's', confidence: 1 });
@@ -156,24 +156,24 @@ for (const backend of BACKENDS) describe(`FactService [${backend}] with an ontol
 
   it('the model-facing retract refuses a disputed fact and a verified one (a person decides those); people still retract them', async () => {
     const { store, service } = await openService({ backend });
-    const layers = new Layers(store, service, { author: 'ana@example.com', ontology: () => ontology });
-    const retract = (id: string) => runLayerTool(layers, 'agent-memory_retractFact', { id, reason: 'I think it is wrong' }, 'copilot');
-    const a = await layers.facts.assert(owner('payments'));
-    const b = await layers.facts.assert(owner('platform'));
+    const playbook = new Playbook(store, service, { author: 'ana@example.com', ontology: () => ontology });
+    const retract = (id: string) => runPlaybookTool(playbook, 'agent-memory_retractFact', { id, reason: 'I think it is wrong' }, 'copilot');
+    const a = await playbook.facts.assert(owner('payments'));
+    const b = await playbook.facts.assert(owner('platform'));
     for (const [id, version] of [[a.id, 2], [b.id, 1]] as const) {
       const err = await rejects(retract(id), ConflictError, new RegExp(`^fact ${id} \\(status disputed, with .*a person resolves disputes in the Facts view \\(keep one, keep both, retract all\\)\\. Do not retract it; tell the user why`));
       assert.equal(err.currentVersion, version);
     }
-    const verified = await layers.facts.assert({ subject: 'service:auth', predicate: 'depends_on', object: 'database:pg', source: 's', confidence: 1 });
-    await layers.facts.verify({ id: verified.id, evidence: 'https://wiki/auth' });
+    const verified = await playbook.facts.assert({ subject: 'service:auth', predicate: 'depends_on', object: 'database:pg', source: 's', confidence: 1 });
+    await playbook.facts.verify({ id: verified.id, evidence: 'https://wiki/auth' });
     await rejects(retract(verified.id), ConflictError, new RegExp(`^fact ${verified.id} \\(status active\\) was verified by ana@example.com at .*; only a person retracts a verified fact`));
-    assert.deepEqual([(await layers.facts.show({ id: a.id })).status, (await layers.facts.show({ id: verified.id })).status], ['disputed', 'active']);
+    assert.deepEqual([(await playbook.facts.show({ id: a.id })).status, (await playbook.facts.show({ id: verified.id })).status], ['disputed', 'active']);
     // An active, unverified fact the model may retract; a person may retract the others.
-    const plain = await layers.facts.assert({ subject: 'service:auth', predicate: 'depends_on', object: 'service:ledger', source: 's', confidence: 1 });
+    const plain = await playbook.facts.assert({ subject: 'service:auth', predicate: 'depends_on', object: 'service:ledger', source: 's', confidence: 1 });
     assert.equal(((await retract(plain.id)) as { status: string }).status, 'retracted');
-    assert.equal((await layers.facts.retract({ id: verified.id, reason: 'moved off pg' })).status, 'retracted');
-    await layers.facts.retract({ id: b.id, reason: 'platform never owned it' });
-    assert.equal((await layers.facts.show({ id: a.id })).status, 'active');
+    assert.equal((await playbook.facts.retract({ id: verified.id, reason: 'moved off pg' })).status, 'retracted');
+    await playbook.facts.retract({ id: b.id, reason: 'platform never owned it' });
+    assert.equal((await playbook.facts.show({ id: a.id })).status, 'active');
     await store.close();
   });
 });

@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { factProposalHandler } from '../../../src/core/layers/factProposals';
-import { FactService } from '../../../src/core/layers/factService';
-import { ProposalService } from '../../../src/core/layers/proposalService';
+import { factProposalHandler } from '../../../src/core/playbook/factProposals';
+import { FactService } from '../../../src/core/playbook/factService';
+import { ProposalService } from '../../../src/core/playbook/proposalService';
 import { BACKENDS, openService, prepareBackend } from '../../helpers/builders';
-import { fact, testClock } from './layerHelpers';
+import { fact, testClock } from './playbookHelpers';
 
 for (const backend of BACKENDS) describe(`fact proposals [${backend}] (what is queued is what was checked)`, function () {
   before(async function () {

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { ConflictError, NotFoundError, SecretError, ValidationError } from '../../../src/core/errors';
 import { BACKENDS, prepareBackend } from '../../helpers/builders';
-import { fact, openLayers, rejects, testClock } from './layerHelpers';
+import { fact, openPlaybook, rejects, testClock } from './playbookHelpers';
 
 const SLACK_TOKEN = `xoxb-${'1234567890'.repeat(2)}-abcdef`;
 
@@ -12,7 +12,7 @@ for (const backend of BACKENDS) describe(`FactService [${backend}] (facts with e
 
   it('asserts a fact with its evidence, filling the record columns', async () => {
     const clock = testClock();
-    const l = await openLayers(backend, { clock });
+    const l = await openPlaybook(backend, { clock });
     const r = await l.facts.assert(fact({ subject: 'Billing', validUntil: '2026-06-01T00:00:00.000Z' }));
     assert.equal(r.outcome, 'created');
     assert.deepEqual(r.disputes, []);
@@ -31,7 +31,7 @@ for (const backend of BACKENDS) describe(`FactService [${backend}] (facts with e
 
   it('asserting the same triple again makes a new version with fresh evidence, not a duplicate', async () => {
     const clock = testClock();
-    const l = await openLayers(backend, { clock });
+    const l = await openPlaybook(backend, { clock });
     const first = await l.facts.assert(fact());
     clock.days(3);
     const again = await l.as('bo@example.com').facts.assert(fact({ subject: ' BILLING ', object: 'Postgres', confidence: 0.95, source: 'https://wiki/billing' }));
@@ -47,14 +47,14 @@ for (const backend of BACKENDS) describe(`FactService [${backend}] (facts with e
   });
 
   it('requires source and confidence by default, and not when the policy turns them off', async () => {
-    const strict = await openLayers(backend);
+    const strict = await openPlaybook(backend);
     const e = await rejects(strict.facts.assert(fact({ source: undefined, confidence: undefined })), ValidationError);
     assert.match(e.message, /^source: required; .* the policy semantic.require_source is on; confidence: required; .* semantic.require_confidence is on$/);
     await rejects(strict.facts.assert(fact({ confidence: null })), ValidationError, /^confidence: required/);
     assert.equal(await strict.rows(), 0);
     await strict.close();
 
-    const lax = await openLayers(backend, { policy: { semantic: { require_source: false, require_confidence: false } } });
+    const lax = await openPlaybook(backend, { policy: { semantic: { require_source: false, require_confidence: false } } });
     const r = await lax.facts.assert({ subject: 'billing', predicate: 'uses', object: 'redis' });
     assert.deepEqual([r.fact.source, r.fact.confidence], [null, null]);
     await lax.close();
@@ -62,7 +62,7 @@ for (const backend of BACKENDS) describe(`FactService [${backend}] (facts with e
 
   it('checks observedAt and validUntil', async () => {
     const clock = testClock();
-    const l = await openLayers(backend, { clock });
+    const l = await openPlaybook(backend, { clock });
     await rejects(l.facts.assert(fact({ observedAt: '2026-02-01T00:00:00.000Z', validUntil: '2026-01-01T00:00:00.000Z' })), ValidationError, /validUntil: \(2026-01-01T00:00:00.000Z\) must be later than observedAt \(2026-02-01T00:00:00.000Z\)/);
     await rejects(l.facts.assert(fact({ observedAt: '2026-01-01T00:00:00.000Z', validUntil: '2026-02-01T00:00:00.000Z' })), ValidationError, /validUntil: .* has already passed/);
     await rejects(l.facts.assert(fact({ observedAt: '2026-04-01T00:00:00.000Z' })), ValidationError, /observedAt: is in the future/);
@@ -73,7 +73,7 @@ for (const backend of BACKENDS) describe(`FactService [${backend}] (facts with e
   });
 
   it('refuses secrets in subject, predicate, object, source and reasons, writing nothing', async () => {
-    const l = await openLayers(backend);
+    const l = await openPlaybook(backend);
     for (const field of ['subject', 'predicate', 'object', 'source']) {
       await rejects(l.facts.assert(fact({ [field]: `token ${SLACK_TOKEN}` })), SecretError, new RegExp(`^${field}: line 1 contains what looks like a Slack token`));
     }
@@ -85,7 +85,7 @@ for (const backend of BACKENDS) describe(`FactService [${backend}] (facts with e
   });
 
   it('refuses NUL and unpaired surrogates in every text field, naming the field, writing nothing', async () => {
-    const l = await openLayers(backend);
+    const l = await openPlaybook(backend);
     for (const field of ['subject', 'predicate', 'object', 'source']) {
       await rejects(l.facts.assert(fact({ [field]: 'pg\u0000' })), ValidationError, new RegExp(`^${field}: line 1 contains a NUL character`));
     }
@@ -99,7 +99,7 @@ for (const backend of BACKENDS) describe(`FactService [${backend}] (facts with e
 
   it('queries by any of subject, predicate, object: live and valid only, by confidence then recency, paged', async () => {
     const clock = testClock();
-    const l = await openLayers(backend, { clock });
+    const l = await openPlaybook(backend, { clock });
     const id = async (over: Record<string, unknown>) => (clock.advance(1000), (await l.facts.assert(fact(over))).id);
     const pg = await id({ object: 'postgres', confidence: 0.6 });
     const redis = await id({ object: 'redis', confidence: 0.9 });
@@ -131,7 +131,7 @@ for (const backend of BACKENDS) describe(`FactService [${backend}] (facts with e
 
   it('retracts a fact as a new version that records who and why; history keeps every version', async () => {
     const clock = testClock();
-    const l = await openLayers(backend, { clock });
+    const l = await openPlaybook(backend, { clock });
     const { id } = await l.facts.assert(fact());
     clock.advance(5000);
     const r = await l.as('copilot').facts.retract({ id, reason: 'the service moved to CockroachDB' });
@@ -151,7 +151,7 @@ for (const backend of BACKENDS) describe(`FactService [${backend}] (facts with e
 
   it('verification is set by a person with evidence, on a new version', async () => {
     const clock = testClock();
-    const l = await openLayers(backend, { clock });
+    const l = await openPlaybook(backend, { clock });
     const { id } = await l.facts.assert(fact());
     const v = await l.as('lead@example.com').facts.verify({ id, evidence: 'https://grafana/d/billing-db' });
     assert.deepEqual(v.verification, { state: 'verified', by: 'lead@example.com', at: v.changedAt, evidence: 'https://grafana/d/billing-db' });

@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { randomUUID } from 'node:crypto';
-import { proposalColumns, skillColumns, type ProposalData, type SkillData } from '../../../src/core/layers/kinds';
-import { Lifecycle } from '../../../src/core/layers/lifecycle';
-import { Ontology } from '../../../src/core/layers/ontology';
-import type { RecordKind, RecordStore } from '../../../src/store/records';
+import { proposalColumns, skillColumns, type ProposalData, type SkillData } from '../../../src/core/playbook/kinds';
+import { Lifecycle } from '../../../src/core/playbook/lifecycle';
+import { Ontology } from '../../../src/core/playbook/ontology';
+import type { RecordKind, RecordStore } from '../../../src/core/ports/records';
 import { BACKENDS, prepareBackend } from '../../helpers/builders';
-import { episode, fact, openLayers, testClock, ONTOLOGY } from './layerHelpers';
+import { episode, fact, openPlaybook, testClock, ONTOLOGY } from './playbookHelpers';
 
 /** A live skill record that keeps `episodes` as its evidence (the skills service writes these elsewhere). */
 async function skillWithEvidence(records: RecordStore, episodes: string[], at: string): Promise<void> {
@@ -49,7 +49,7 @@ for (const backend of BACKENDS) describe(`Lifecycle [${backend}] (the forgetting
 
   it('forgets episodes older than episodic.ttl_days, except the evidence of a live skill', async () => {
     const clock = testClock('2026-01-01T00:00:00.000Z');
-    const l = await openLayers(backend, { clock });
+    const l = await openPlaybook(backend, { clock });
     const old = (await l.episodes.record(episode())).id;
     const evidence = (await l.episodes.record(episode())).id;
     clock.days(30);
@@ -68,7 +68,7 @@ for (const backend of BACKENDS) describe(`Lifecycle [${backend}] (the forgetting
 
   it('archives instead when the policy says so: kept, hidden from lists, still shown by id', async () => {
     const clock = testClock('2026-01-01T00:00:00.000Z');
-    const l = await openLayers(backend, { clock, policy: { episodic: { ttl_days: 7, expired: 'archive' } } });
+    const l = await openPlaybook(backend, { clock, policy: { episodic: { ttl_days: 7, expired: 'archive' } } });
     const { id } = await l.episodes.record(episode());
     clock.days(8);
     const report = await l.lifecycle.runForgetting({ trigger: 'activation' });
@@ -83,7 +83,7 @@ for (const backend of BACKENDS) describe(`Lifecycle [${backend}] (the forgetting
 
   it('expires facts past valid_until (archived: a hidden version) and releases their disputes', async () => {
     const clock = testClock('2026-01-01T00:00:00.000Z');
-    const l = await openLayers(backend, { clock, ontology: Ontology.parse(ONTOLOGY) });
+    const l = await openPlaybook(backend, { clock, ontology: Ontology.parse(ONTOLOGY) });
     const owner = (team: string, validUntil: string | null) => ({ subject: 'service:billing', predicate: 'owned_by', object: `team:${team}`, source: 's', confidence: 0.5, validUntil });
     const a = await l.facts.assert(owner('payments', '2026-01-10T00:00:00.000Z'));
     const b = await l.facts.assert(owner('platform', null));
@@ -105,7 +105,7 @@ for (const backend of BACKENDS) describe(`Lifecycle [${backend}] (the forgetting
 
   it('purges expired facts when semantic.expired is forget', async () => {
     const clock = testClock('2026-01-01T00:00:00.000Z');
-    const l = await openLayers(backend, { clock, policy: { semantic: { expired: 'forget' } } });
+    const l = await openPlaybook(backend, { clock, policy: { semantic: { expired: 'forget' } } });
     const { id } = await l.facts.assert(fact({ validUntil: '2026-01-02T00:00:00.000Z' }));
     clock.days(2);
     assert.deepEqual((await l.lifecycle.runForgetting({ trigger: 'cli' })).expiredFacts, [id]);
@@ -115,7 +115,7 @@ for (const backend of BACKENDS) describe(`Lifecycle [${backend}] (the forgetting
 
   it('keeps the episodes a pending skill draft cites as evidence, until the draft is decided', async () => {
     const clock = testClock('2026-01-01T00:00:00.000Z');
-    const l = await openLayers(backend, { clock });
+    const l = await openPlaybook(backend, { clock });
     const cited = (await l.episodes.record(episode())).id;
     const other = (await l.episodes.record(episode())).id;
     const reject = await pendingDraft(l.records, [cited], clock.iso());
@@ -131,7 +131,7 @@ for (const backend of BACKENDS) describe(`Lifecycle [${backend}] (the forgetting
 
   it('forget mode purges once per kind per run, and not a fact refreshed after the run decided', async () => {
     const clock = testClock('2026-01-01T00:00:00.000Z');
-    const l = await openLayers(backend, { clock, policy: { semantic: { expired: 'forget' } } });
+    const l = await openPlaybook(backend, { clock, policy: { semantic: { expired: 'forget' } } });
     const soon = { validUntil: '2026-01-02T00:00:00.000Z' };
     const ids = [];
     for (const subject of ['billing', 'auth', 'ledger']) ids.push((await l.facts.assert(fact({ subject, ...soon }))).id);
@@ -160,7 +160,7 @@ for (const backend of BACKENDS) describe(`Lifecycle [${backend}] (the forgetting
 
   it('forget mode leaves a fact whose expired version was superseded before the purge', async () => {
     const clock = testClock('2026-01-01T00:00:00.000Z');
-    const l = await openLayers(backend, { clock, policy: { semantic: { expired: 'forget' } } });
+    const l = await openPlaybook(backend, { clock, policy: { semantic: { expired: 'forget' } } });
     const { id } = await l.facts.assert(fact({ validUntil: '2026-01-02T00:00:00.000Z' }));
     clock.days(2);
     const write = l.records.write.bind(l.records);
@@ -181,7 +181,7 @@ for (const backend of BACKENDS) describe(`Lifecycle [${backend}] (the forgetting
 
   it('writes a report with promotions and search counters; reports lists them newest first; isDue follows run_every_hours', async () => {
     const clock = testClock();
-    const l = await openLayers(backend, { clock, promote: async () => ['proposal-1'] });
+    const l = await openPlaybook(backend, { clock, promote: async () => ['proposal-1'] });
     assert.equal(await l.lifecycle.isDue(), true);
     const first = await l.lifecycle.runForgetting({ trigger: 'activation', searchReads: { searches: 12, returned: 40, read: 9 } });
     assert.deepEqual(first.promotions, ['proposal-1']);
@@ -199,7 +199,7 @@ for (const backend of BACKENDS) describe(`Lifecycle [${backend}] (the forgetting
   });
 
   it('a failing promotion callback still leaves the report, then fails the run', async () => {
-    const l = await openLayers(backend, { promote: async () => { throw new Error('promotion broke'); } });
+    const l = await openPlaybook(backend, { promote: async () => { throw new Error('promotion broke'); } });
     await assert.rejects(l.lifecycle.runForgetting({ trigger: 'schedule' }), /promotion broke/);
     assert.deepEqual((await l.lifecycle.reports({})).map((r) => r.promotions), [[]]);
     await l.close();
@@ -207,7 +207,7 @@ for (const backend of BACKENDS) describe(`Lifecycle [${backend}] (the forgetting
 
   it('bounds the work of one run; the next run carries on', async () => {
     const clock = testClock('2026-01-01T00:00:00.000Z');
-    const l = await openLayers(backend, { clock });
+    const l = await openPlaybook(backend, { clock });
     for (let i = 0; i < 5; i++) await l.episodes.record(episode());
     clock.days(100);
     const small = new Lifecycle(l.records, { author: 'ana', now: clock.now, maxPerRun: 3 });

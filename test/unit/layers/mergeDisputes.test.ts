@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { randomUUID } from 'node:crypto';
-import { factColumns, type FactData } from '../../../src/core/layers/kinds';
-import { Lifecycle } from '../../../src/core/layers/lifecycle';
-import { Ontology } from '../../../src/core/layers/ontology';
-import type { StoredRecord } from '../../../src/store/records';
+import { factColumns, type FactData } from '../../../src/core/playbook/kinds';
+import { Lifecycle } from '../../../src/core/playbook/lifecycle';
+import { Ontology } from '../../../src/core/playbook/ontology';
+import type { StoredRecord } from '../../../src/core/ports/records';
 import { BACKENDS, prepareBackend } from '../../helpers/builders';
-import { openLayers, testClock, ONTOLOGY } from './layerHelpers';
+import { openPlaybook, testClock, ONTOLOGY } from './playbookHelpers';
 
 const ontology = Ontology.parse(ONTOLOGY);
 
@@ -25,7 +25,7 @@ for (const backend of BACKENDS) describe(`Lifecycle [${backend}] (contradictions
 
   it('marks two active facts of a single-valued relation disputed with each other, in one write per subject, and reports them', async () => {
     const clock = testClock();
-    const l = await openLayers(backend, { clock, ontology });
+    const l = await openPlaybook(backend, { clock, ontology });
     const at = clock.iso();
     const ours = cloneFact('service:billing', 'owned_by', 'team:payments', at);
     const theirs = cloneFact('service:billing', 'owned_by', 'team:platform', at);
@@ -58,7 +58,7 @@ for (const backend of BACKENDS) describe(`Lifecycle [${backend}] (contradictions
 
   it('joins a merged fact to a dispute already open, and does nothing without an ontology', async () => {
     const clock = testClock();
-    const plain = await openLayers(backend, { clock });
+    const plain = await openPlaybook(backend, { clock });
     const at = clock.iso();
     const rows = [cloneFact('service:billing', 'owned_by', 'team:payments', at), cloneFact('service:billing', 'owned_by', 'team:platform', at)];
     await plain.records.importRecords(rows);
@@ -69,7 +69,7 @@ for (const backend of BACKENDS) describe(`Lifecycle [${backend}] (contradictions
     assert.equal((await plain.lifecycle.reports({})).length, 2);
     await plain.close();
 
-    const l = await openLayers(backend, { clock, ontology });
+    const l = await openPlaybook(backend, { clock, ontology });
     const a = await l.facts.assert({ subject: 'service:billing', predicate: 'owned_by', object: 'team:payments', source: 's', confidence: 0.5 });
     const b = await l.facts.assert({ subject: 'service:billing', predicate: 'owned_by', object: 'team:platform', source: 's', confidence: 0.5 });
     const merged = cloneFact('service:billing', 'owned_by', 'team:data', at);
@@ -84,7 +84,7 @@ for (const backend of BACKENDS) describe(`Lifecycle [${backend}] (contradictions
 
   it('is bounded per run and carries on where the last run stopped', async () => {
     const clock = testClock();
-    const l = await openLayers(backend, { clock, ontology });
+    const l = await openPlaybook(backend, { clock, ontology });
     const at = clock.iso();
     const pairs = ['a', 'b', 'c'].map((s) => [cloneFact(`service:${s}`, 'owned_by', 'team:x', at), cloneFact(`service:${s}`, 'owned_by', 'team:y', at)]);
     const values = [cloneFact('service:a', 'runs_version', '1.0', at), cloneFact('service:a', 'runs_version', '2.0', at)];

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { ValidationError } from '../../../src/core/errors';
-import { Ontology, VALUE_TYPE } from '../../../src/core/layers/ontology';
-import { ONTOLOGY } from './layerHelpers';
+import { Ontology, VALUE_TYPE } from '../../../src/core/playbook/ontology';
+import { ONTOLOGY } from './playbookHelpers';
 import { refusal } from '../../helpers/assertions';
 
 describe('Ontology (entity types and relations that constrain facts)', () => {

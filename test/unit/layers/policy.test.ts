@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { ValidationError } from '../../../src/core/errors';
-import { DEFAULT_POLICY, mergePolicy, parsePolicyFile, parsePolicySettings, resolvePolicy } from '../../../src/core/layers/policy';
+import { DEFAULT_POLICY, mergePolicy, parsePolicyFile, parsePolicySettings, resolvePolicy } from '../../../src/core/playbook/policy';
 import { refusal } from '../../helpers/assertions';
 
 describe('Lifecycle policy (defaults ← settings ← repository file)', () => {

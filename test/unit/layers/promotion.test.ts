@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { coveringSkill, draftSkill, findPromotions, groupEpisodes, isPromotable, type PromotionEpisode } from '../../../src/core/layers/promotion';
-import { SkillService } from '../../../src/core/layers/skillService';
+import { coveringSkill, draftSkill, findPromotions, groupEpisodes, isPromotable, type PromotionEpisode } from '../../../src/core/playbook/promotion';
+import { SkillService } from '../../../src/core/playbook/skillService';
 import { BACKENDS, openService, prepareBackend } from '../../helpers/builders';
 import { episode, skill, writeEpisodes } from './skillHelpers';
 

@@ -1,16 +1,16 @@
 import { strict as assert } from 'node:assert';
 import { ConflictError } from '../../../src/core/errors';
 import { MemoryService } from '../../../src/core/memoryService';
-import { factProposalHandler } from '../../../src/core/layers/factProposals';
-import { FactService } from '../../../src/core/layers/factService';
-import { memoryProposalHandler, skillProposalHandler } from '../../../src/core/layers/proposalHandlers';
-import { APPROVAL_STALE_MS, ProposalService } from '../../../src/core/layers/proposalService';
-import type { ProposalTargetHandler } from '../../../src/core/layers/proposalTargets';
-import { SkillService } from '../../../src/core/layers/skillService';
-import type { RecordDecision } from '../../../src/store/records';
-import type { Store } from '../../../src/store/store';
+import { factProposalHandler } from '../../../src/core/playbook/factProposals';
+import { FactService } from '../../../src/core/playbook/factService';
+import { memoryProposalHandler, skillProposalHandler } from '../../../src/core/playbook/proposalHandlers';
+import { APPROVAL_STALE_MS, ProposalService } from '../../../src/core/playbook/proposalService';
+import type { ProposalTargetHandler } from '../../../src/core/playbook/proposalTargets';
+import { SkillService } from '../../../src/core/playbook/skillService';
+import type { RecordDecision } from '../../../src/core/ports/records';
+import type { Store } from '../../../src/core/ports/store';
 import { BACKENDS, memory, openService, prepareBackend } from '../../helpers/builders';
-import { fact, testClock } from './layerHelpers';
+import { fact, testClock } from './playbookHelpers';
 import { rejects, skill } from './skillHelpers';
 
 /** The queue's view of a store whose n-th proposal write never happens: the process died just before it. */

@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { ConflictError, NotFoundError, SecretError, ValidationError } from '../../../src/core/errors';
 import { MemoryService } from '../../../src/core/memoryService';
-import { findPromotions } from '../../../src/core/layers/promotion';
-import { memoryProposalHandler, skillProposalHandler } from '../../../src/core/layers/proposalHandlers';
-import { ProposalService, type ProposalServiceOptions } from '../../../src/core/layers/proposalService';
-import { SkillService } from '../../../src/core/layers/skillService';
+import { findPromotions } from '../../../src/core/playbook/promotion';
+import { memoryProposalHandler, skillProposalHandler } from '../../../src/core/playbook/proposalHandlers';
+import { ProposalService, type ProposalServiceOptions } from '../../../src/core/playbook/proposalService';
+import { SkillService } from '../../../src/core/playbook/skillService';
 import { BACKENDS, memory, openService, prepareBackend } from '../../helpers/builders';
 import { episode, rejects, skill, SKILL_YAML, writeEpisodes } from './skillHelpers';
 

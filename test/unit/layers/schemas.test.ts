@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { parseInput } from '../../../src/core/contract/validate';
 import { ValidationError } from '../../../src/core/errors';
-import { EPISODE_LIMITS, ListEpisodesInput, RecordEpisodeInput, speakerMarkers } from '../../../src/core/layers/episodeSchemas';
-import { AssertFactInput, QueryFactsInput, ResolveFactsInput } from '../../../src/core/layers/factSchemas';
-import { episode, fact } from './layerHelpers';
+import { EPISODE_LIMITS, ListEpisodesInput, RecordEpisodeInput, speakerMarkers } from '../../../src/core/playbook/episodeSchemas';
+import { AssertFactInput, QueryFactsInput, ResolveFactsInput } from '../../../src/core/playbook/factSchemas';
+import { episode, fact } from './playbookHelpers';
 
 function refusal(schema: Parameters<typeof parseInput>[0], input: unknown): string {
   try {

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { randomUUID } from 'node:crypto';
-import { episodeColumns, type EpisodeData } from '../../../src/core/layers/kinds';
-import type { StoredRecord } from '../../../src/store/records';
-import type { Store } from '../../../src/store/store';
+import { episodeColumns, type EpisodeData } from '../../../src/core/playbook/kinds';
+import type { StoredRecord } from '../../../src/core/ports/records';
+import type { Store } from '../../../src/core/ports/store';
 export { rejects } from '../../helpers/assertions';
 
 /** Test data for the skills, promotion, proposal and context suites (episodes are written directly: their service is elsewhere). */

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { outcomeStats } from '../../../src/core/layers/skillOutcomes';
-import type { RecordQuery } from '../../../src/store/records';
+import { outcomeStats } from '../../../src/core/playbook/skillOutcomes';
+import type { RecordQuery } from '../../../src/core/ports/records';
 import { BACKENDS, prepareBackend } from '../../helpers/builders';
-import { episode, openLayers, testClock } from './layerHelpers';
+import { episode, openPlaybook, testClock } from './playbookHelpers';
 
 for (const backend of BACKENDS) describe(`skill outcomes [${backend}] (success rates by window, counted by the store)`, function () {
   before(async function () {
@@ -11,7 +11,7 @@ for (const backend of BACKENDS) describe(`skill outcomes [${backend}] (success r
 
   it('counts each window per version and outcome without reading an episode', async () => {
     const clock = testClock('2026-06-01T00:00:00.000Z');
-    const l = await openLayers(backend, { clock });
+    const l = await openPlaybook(backend, { clock });
     const now = clock.now();
     const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * 86_400_000).toISOString();
     const v = (version: number) => ({ name: 'Deploy-Preview', version });

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { ConflictError, NotFoundError, ValidationError } from '../../../src/core/errors';
-import { SkillService } from '../../../src/core/layers/skillService';
-import { parseSkillYaml } from '../../../src/core/layers/skillYaml';
+import { SkillService } from '../../../src/core/playbook/skillService';
+import { parseSkillYaml } from '../../../src/core/playbook/skillYaml';
 import { BACKENDS, openService, prepareBackend } from '../../helpers/builders';
 import { episode, rejects, skill, SKILL_YAML, writeEpisodes } from './skillHelpers';
 

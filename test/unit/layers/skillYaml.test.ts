@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { SecretError, ValidationError } from '../../../src/core/errors';
-import { parseSkillData } from '../../../src/core/layers/skillSchemas';
-import { formatSkillYaml, parseSkillYaml } from '../../../src/core/layers/skillYaml';
+import { parseSkillData } from '../../../src/core/playbook/skillSchemas';
+import { formatSkillYaml, parseSkillYaml } from '../../../src/core/playbook/skillYaml';
 import { rejects, skill, SKILL_YAML } from './skillHelpers';
 
 describe('skill YAML (parse with line and reason, format with a stable key order)', () => {

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Ontology } from '../core/layers/ontology';
-import { type Policy, resolvePolicy } from '../core/layers/policy';
+import { Ontology } from '../core/playbook/ontology';
+import { type Policy, resolvePolicy } from '../core/playbook/policy';
 
 /** The repository's files next to the store: the team's lifecycle policy and its ontology. */
 const POLICY_FILE = 'policy.yaml';
@@ -18,7 +18,7 @@ interface Cached<T> {
  * needs it: then the parse error (file, line, reason) is thrown to that caller, so memory
  * tools keep working while fact tools report the file to fix.
  */
-export class LayerConfig {
+export class PlaybookConfig {
   private policyCache: Cached<Policy> | undefined;
   private ontologyCache: Cached<Ontology | null> | undefined;
 
@@ -40,7 +40,7 @@ export class LayerConfig {
   policy(): Policy {
     const file = path.join(this.dir, POLICY_FILE);
     const settings = this.settings();
-    const stamp = `${LayerConfig.stamp(file)}|${JSON.stringify(settings ?? null)}`;
+    const stamp = `${PlaybookConfig.stamp(file)}|${JSON.stringify(settings ?? null)}`;
     if (this.policyCache?.stamp !== stamp) {
       const text = stamp.startsWith('none|') ? undefined : fs.readFileSync(file, 'utf8');
       this.policyCache = { stamp, value: resolvePolicy({ settings, file: text === undefined ? undefined : { text, name: file } }) };
@@ -50,7 +50,7 @@ export class LayerConfig {
 
   ontology(): Ontology | null {
     const file = path.join(this.dir, ONTOLOGY_FILE);
-    const stamp = LayerConfig.stamp(file);
+    const stamp = PlaybookConfig.stamp(file);
     if (this.ontologyCache?.stamp !== stamp) {
       this.ontologyCache = { stamp, value: stamp === 'none' ? null : Ontology.parse(fs.readFileSync(file, 'utf8'), file) };
     }

@@ -1,18 +1,18 @@
 import * as vscode from 'vscode';
-import { Layers } from '../../core/layers/layers';
-import { type PolicyOverrides, resolvePolicy } from '../../core/layers/policy';
+import { Playbook } from '../../core/playbook/playbook';
+import { type PolicyOverrides, resolvePolicy } from '../../core/playbook/policy';
 import { MemoryService } from '../../core/memoryService';
-import { LayerConfig } from '../../platform/layerConfig';
-import type { Store } from '../../store/store';
+import { PlaybookConfig } from '../../platform/playbookConfig';
+import type { Store } from '../../core/ports/store';
 
-/** What the views, commands and tools of the other layers need: the layers, and who the person at this window is. */
-export interface LayerAccess {
-  getLayers: () => Promise<Layers>;
+/** What the views, commands and tools of the other tiers need: the layers, and who the person at this window is. */
+export interface PlaybookAccess {
+  getPlaybook: () => Promise<Playbook>;
   /** The configured author (agentMemory.author, else git's user.email): who approves, verifies, resolves. */
   getAuthor: () => Promise<string>;
 }
 
-/** Settings (package.json) → policy keys (src/core/layers/policy.ts). */
+/** Settings (package.json) → policy keys (src/core/playbook/policy.ts). */
 const SETTINGS: ReadonlyArray<[setting: string, section: keyof PolicyOverrides, key: string]> = [
   ['working.maxTokens', 'working', 'max_tokens'],
   ['episodic.ttlDays', 'episodic', 'ttl_days'],
@@ -25,7 +25,7 @@ const SETTINGS: ReadonlyArray<[setting: string, section: keyof PolicyOverrides, 
 /**
  * The lifecycle settings as the policy override object parsePolicySettings takes. Only values
  * a person set are passed: the defaults are the policy's own, and the repository's
- * policy.yaml wins over both (src/core/layers/policy.ts).
+ * policy.yaml wins over both (src/core/playbook/policy.ts).
  */
 function policySettings(): PolicyOverrides {
   const config = vscode.workspace.getConfiguration('agentMemory');
@@ -39,14 +39,14 @@ function policySettings(): PolicyOverrides {
 }
 
 /**
- * The layers over the store and memory service the session opened. Policy and ontology come
+ * The playbook over the store and memory service the session opened. Policy and ontology come
  * from policy.yaml / ontology.yaml in the workspace's store folder, also when the memories live
  * in a team database (the repository holds the team's rules); without a folder, from the
  * settings alone. Approved memory proposals are written as the person who approved them.
  */
-export function composeLayers(store: Store, memories: MemoryService, author: () => string, dir: string | undefined): Layers {
-  const config = dir ? new LayerConfig(dir, policySettings) : undefined;
-  return new Layers(store, memories, {
+export function composePlaybook(store: Store, memories: MemoryService, author: () => string, dir: string | undefined): Playbook {
+  const config = dir ? new PlaybookConfig(dir, policySettings) : undefined;
+  return new Playbook(store, memories, {
     author,
     policy: () => (config ? config.policy() : resolvePolicy({ settings: policySettings() })),
     ontology: () => config?.ontology() ?? null,

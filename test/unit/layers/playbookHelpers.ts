@@ -1,11 +1,11 @@
-/** What the layer service tests share: a store of either backend with the services over it, a clock, refusals. */
+/** What the tier service tests share: a store of either backend with the services over it, a clock, refusals. */
 import { strict as assert } from 'node:assert';
-import { EpisodeService } from '../../../src/core/layers/episodeService';
-import { FactService } from '../../../src/core/layers/factService';
-import { Lifecycle } from '../../../src/core/layers/lifecycle';
-import type { Ontology } from '../../../src/core/layers/ontology';
-import { DEFAULT_POLICY, mergePolicy, type Policy, type PolicyOverrides } from '../../../src/core/layers/policy';
-import type { RecordStore } from '../../../src/store/records';
+import { EpisodeService } from '../../../src/core/playbook/episodeService';
+import { FactService } from '../../../src/core/playbook/factService';
+import { Lifecycle } from '../../../src/core/playbook/lifecycle';
+import type { Ontology } from '../../../src/core/playbook/ontology';
+import { DEFAULT_POLICY, mergePolicy, type Policy, type PolicyOverrides } from '../../../src/core/playbook/policy';
+import type { RecordStore } from '../../../src/core/ports/records';
 import { openService, type Backend } from '../../helpers/builders';
 export { rejects } from '../../helpers/assertions';
 
@@ -21,7 +21,7 @@ export function testClock(start = '2026-03-01T12:00:00.000Z') {
   };
 }
 
-export interface Layers {
+export interface Playbook {
   records: RecordStore;
   episodes: EpisodeService;
   facts: FactService;
@@ -33,10 +33,10 @@ export interface Layers {
   close(): Promise<void>;
 }
 
-export async function openLayers(
+export async function openPlaybook(
   backend: Backend,
   options: { author?: string; clock?: ReturnType<typeof testClock>; policy?: PolicyOverrides; ontology?: Ontology; promote?: () => Promise<string[]> } = {},
-): Promise<Layers> {
+): Promise<Playbook> {
   const { store } = await openService({ backend });
   const clock = options.clock ?? testClock();
   const policy: Policy = mergePolicy(DEFAULT_POLICY, options.policy);

@@ -1,5 +1,5 @@
 /**
- * The lifecycle policy: the rules the layers follow, held in configuration rather than in
+ * The lifecycle policy: the rules the tiers follow, held in configuration rather than in
  * prompts. Three sources, later ones winning key by key: DEFAULT_POLICY ← the VS Code
  * settings (an object of the same shape) ← the repository's policy file (YAML in the store
  * folder, shared by the team). Every source is checked: unknown keys are refused (a typo
@@ -19,20 +19,20 @@ import { dotted, YamlSource, zodProblems } from './yamlSource';
 /** What happens to an item once it expires: kept and hidden, or removed for good. */
 export type ExpiredAction = 'archive' | 'forget';
 
-/** Who answers for a layer and who may approve its proposals. */
-export interface LayerPolicy {
-  /** A person (email or name) who owns the layer; null when nobody was named. */
+/** Who answers for a tier and who may approve its proposals. */
+export interface TierPolicy {
+  /** A person (email or name) who owns the tier; null when nobody was named. */
   owner: string | null;
-  /** Who may approve proposals of this layer, besides the owner; with no owner and none listed: anyone with access to the store. */
+  /** Who may approve proposals of this tier, besides the owner; with no owner and none listed: anyone with access to the store. */
   approvers: string[];
   expired: ExpiredAction;
 }
 
 export interface Policy {
   working: { max_tokens: number };
-  episodic: LayerPolicy & { ttl_days: number };
-  semantic: LayerPolicy & { require_source: boolean; require_confidence: boolean };
-  procedural: LayerPolicy & { promotion_min_successes: number };
+  episodic: TierPolicy & { ttl_days: number };
+  semantic: TierPolicy & { require_source: boolean; require_confidence: boolean };
+  procedural: TierPolicy & { promotion_min_successes: number };
   forgetting: { run_every_hours: number };
 }
 
@@ -55,7 +55,7 @@ const int = (what: string, min: number, max: number) =>
 
 const flag = z.boolean({ error: 'must be true or false' });
 const Person = z.string({ error: 'must be a name or an email address' }).trim().min(1, { error: 'is empty' }).max(200, { error: 'is longer than 200 characters' });
-const layer = {
+const tierRoles = {
   owner: Person.nullable(),
   approvers: z.array(Person, { error: 'must be a list of names or email addresses' }).max(100, { error: 'lists more than 100 people' }),
   expired: z.enum(['archive', 'forget'], { error: 'must be archive (kept, hidden) or forget (removed)' }),
@@ -63,10 +63,10 @@ const layer = {
 
 const PolicySchema = z.strictObject({
   working: z.strictObject({ max_tokens: int('tokens', 256, 200_000) }).partial(),
-  episodic: z.strictObject({ ttl_days: int('days', 1, 3650), ...layer }).partial(),
-  semantic: z.strictObject({ require_source: flag, require_confidence: flag, ...layer }).partial(),
+  episodic: z.strictObject({ ttl_days: int('days', 1, 3650), ...tierRoles }).partial(),
+  semantic: z.strictObject({ require_source: flag, require_confidence: flag, ...tierRoles }).partial(),
   // At least 2: promotion needs successes recorded by two different authors.
-  procedural: z.strictObject({ promotion_min_successes: int('successes', 2, 100), ...layer }).partial(),
+  procedural: z.strictObject({ promotion_min_successes: int('successes', 2, 100), ...tierRoles }).partial(),
   forgetting: z.strictObject({ run_every_hours: int('hours', 1, 24 * 30) }).partial(),
 }).partial();
 

@@ -1,13 +1,13 @@
-import * as T from '../contract/layerTools';
+import * as T from '../contract/playbookTools';
 import { parseInput } from '../contract/validate';
-import type { Layers } from './layers';
+import type { Playbook } from './playbook';
 import { formatSkillYaml } from './skillYaml';
 
-type Runner = (layers: Layers, args: unknown, caller: string) => Promise<unknown>;
+type Runner = (playbook: Playbook, args: unknown, caller: string) => Promise<unknown>;
 
 /** The caller's proposal, told as pending (never as saved). */
-async function propose(layers: Layers, target: 'fact' | 'skill', payload: unknown, caller: string): Promise<T.ProposalOutput> {
-  const r = await layers.proposals.propose({ target, payload, proposedBy: caller });
+async function propose(playbook: Playbook, target: 'fact' | 'skill', payload: unknown, caller: string): Promise<T.ProposalOutput> {
+  const r = await playbook.proposals.propose({ target, payload, proposedBy: caller });
   return { ...r, note: T.PENDING_NOTE };
 }
 
@@ -28,19 +28,19 @@ const RUNNERS = new Map<string, Runner>([
 ]);
 
 // A tool added to the contract without a runner fails at start-up, not at its first call.
-const missing = T.LAYER_TOOLS.filter((t) => !RUNNERS.has(t.name)).map((t) => t.name);
+const missing = T.PLAYBOOK_TOOLS.filter((t) => !RUNNERS.has(t.name)).map((t) => t.name);
 if (missing.length) throw new Error(`no runner for ${missing.join(', ')}`);
 
-export function isLayerTool(name: string): boolean {
+export function isPlaybookTool(name: string): boolean {
   return RUNNERS.has(name);
 }
 
 /**
- * Runs one of the layer tools with raw arguments (each service validates them) and returns
+ * Runs one of the playbook tools with raw arguments (each service validates them) and returns
  * the contract's output. `caller` is who proposes (the author, or the agent's host).
  */
-export function runLayerTool(layers: Layers, name: string, args: unknown, caller: string): Promise<unknown> {
+export function runPlaybookTool(playbook: Playbook, name: string, args: unknown, caller: string): Promise<unknown> {
   const run = RUNNERS.get(name);
-  if (!run) throw new Error(`unknown layer tool ${name}`);
-  return run(layers, args ?? {}, caller);
+  if (!run) throw new Error(`unknown playbook tool ${name}`);
+  return run(playbook, args ?? {}, caller);
 }

@@ -1,5 +1,5 @@
 /**
- * YAML configuration files of the layers (ontology.yaml, policy.yaml): parsing with line
+ * YAML configuration files of the tiers (ontology.yaml, policy.yaml): parsing with line
  * numbers kept, so that every error names the file, the line and the reason, the way a
  * person fixes it in the editor.
  */

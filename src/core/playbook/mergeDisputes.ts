@@ -10,7 +10,7 @@
  * Bounded: at most `max` facts are paged per run; the position reached is returned so the next
  * run carries on from there, and starts again from the first relation once all were checked.
  */
-import type { RecordCursor, RecordStore, StoredRecord } from '../../store/records';
+import type { RecordCursor, RecordStore, StoredRecord } from '../ports/records';
 import { LIVE_STATUSES, nextFactVersion, RELATION_LIVE_MAX, unmarkedDisputes } from './factRules';
 import { asFact } from './kinds';
 import { readAll, type Writer } from './recordRows';

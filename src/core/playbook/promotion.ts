@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Store } from '../../store/store';
+import type { Store } from '../ports/store';
 import { isStopWord, stem, tokens } from '../text';
 import { asEpisode, asProposal, asSkill, normalizeKey, type EpisodeData, type SkillData } from './kinds';
 import { readAll } from './recordRows';

@@ -3,7 +3,7 @@
  * fact looks like to a reader, which facts a new one contradicts, and how a dispute unwinds
  * when one side leaves it (retracted, expired, resolved). Pure functions over records.
  */
-import type { RecordReader, StoredRecord } from '../../store/records';
+import type { RecordReader, StoredRecord } from '../ports/records';
 import { asFact, factColumns, type FactData } from './kinds';
 import type { Writer } from './recordRows';
 

@@ -1,14 +1,13 @@
 /**
- * The agent-facing tools of the other layers (episodes, facts, skills, working memory),
+ * The agent-facing tools of the other tiers (episodes, facts, skills, working memory),
  * defined once like the memory tools: package.json, the MCP tool list and the VS Code tool
- * classes derive from ALL_TOOLS. Not re-exported from the contract's index: the layer
- * schemas import contract fields, and this module imports them.
+ * classes derive from ALL_TOOLS. Not re-exported from the contract's index: the tier * schemas import contract fields, and this module imports them.
  */
 import { z } from 'zod';
-import { ContextInput } from '../layers/contextService';
-import { RecordEpisodeInput } from '../layers/episodeSchemas';
-import { AssertFactInput, QueryFactsInput, RetractFactInput } from '../layers/factSchemas';
-import { FindSkillsInput, ReadSkillInput } from '../layers/skillService';
+import { ContextInput } from '../playbook/contextService';
+import { RecordEpisodeInput } from '../playbook/episodeSchemas';
+import { AssertFactInput, QueryFactsInput, RetractFactInput } from '../playbook/factSchemas';
+import { FindSkillsInput, ReadSkillInput } from '../playbook/skillService';
 import { MEMORY_TOOLS, type ToolDefinition } from './tools';
 
 const PREFIX = 'agent-memory_';
@@ -177,7 +176,7 @@ export const contextTool: ToolDefinition = {
   annotations: { readOnly: true, destructive: false, idempotent: true },
 };
 
-export const LAYER_TOOLS = [contextTool, recordEpisodeTool, queryFactsTool, assertFactTool, retractFactTool, findSkillsTool, readSkillTool, proposeSkillTool] as const;
+export const PLAYBOOK_TOOLS = [contextTool, recordEpisodeTool, queryFactsTool, assertFactTool, retractFactTool, findSkillsTool, readSkillTool, proposeSkillTool] as const;
 
 /** Every agent-facing tool, in the order they are presented. */
-export const ALL_TOOLS: readonly ToolDefinition[] = [...MEMORY_TOOLS, ...LAYER_TOOLS];
+export const ALL_TOOLS: readonly ToolDefinition[] = [...MEMORY_TOOLS, ...PLAYBOOK_TOOLS];

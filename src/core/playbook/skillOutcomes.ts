@@ -3,7 +3,7 @@
  * (episode keys are [skill name, executor, skill version]; dueAt is the episode's timestamp), so
  * no episode is read: "in the last N days" is all time minus the episodes before the window.
  */
-import type { RecordStore } from '../../store/records';
+import type { RecordStore } from '../ports/records';
 import { normalizeKey, type Outcome } from './kinds';
 
 /** Outcomes of the episodes that followed one skill version, within one time window. */

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
-import { EpisodeService } from '../../src/core/layers/episodeService';
+import { EpisodeService } from '../../src/core/playbook/episodeService';
 import type { FactNode } from '../../src/vscode/layers/factsView';
-import { api, layers, skillYaml } from './layerSupport';
+import { api, playbook, skillYaml } from './playbookSupport';
 import { until } from './seed';
 
 type Subject = Extract<FactNode, { kind: 'subject' }>;
@@ -12,7 +12,7 @@ const plain = (tip: vscode.TreeItem['tooltip']) => (tip as vscode.MarkdownString
 
 /** The Facts view's group of `subject`, if listed. */
 async function subjectGroup(subject: string): Promise<Subject | undefined> {
-  const { layers: views } = await api();
+  const { playbook: views } = await api();
   return (await views.facts.getChildren()).find((n): n is Subject => n.kind === 'subject' && n.group.subject === subject);
 }
 
@@ -20,17 +20,17 @@ describe('the Facts, Skills and Pending views', function () {
   this.timeout(30_000);
 
   after(async () => {
-    const { layers: views } = await api();
+    const { playbook: views } = await api();
     await views.facts.setShowInactive(false);
   });
 
   it('Facts: grouped by subject, "predicate → object" with status, confidence and verification; inactive facts only when asked', async () => {
-    const l = await layers();
+    const l = await playbook();
     const kept = await l.facts.assert({ subject: 'web-app', predicate: 'uses', object: 'pnpm', source: 'package.json', confidence: 0.8 });
     const gone = await l.facts.assert({ subject: 'web-app', predicate: 'uses', object: 'yarn', source: 'old README', confidence: 0.4 });
     await l.facts.verify({ id: kept.id, evidence: 'pnpm-lock.yaml is committed' });
     await l.facts.retract({ id: gone.id, reason: 'moved to pnpm' });
-    const { layers: views } = await api();
+    const { playbook: views } = await api();
     views.facts.refresh();
 
     const group = await subjectGroup('web-app');
@@ -53,7 +53,7 @@ describe('the Facts, Skills and Pending views', function () {
   });
 
   it('Facts: "Show Fact History" opens a read-only document of every version', async () => {
-    const l = await layers();
+    const l = await playbook();
     const f = await l.facts.assert({ subject: 'web-app', predicate: 'ci', object: 'github actions', source: '.github/workflows', confidence: 1 });
     await l.facts.verify({ id: f.id, evidence: 'workflow runs on every push' });
     await vscode.commands.executeCommand('agentMemory.showFactHistory', { id: f.id });
@@ -66,9 +66,9 @@ describe('the Facts, Skills and Pending views', function () {
   });
 
   it('Skills: name, version and the 30-day success rate of that version', async () => {
-    const l = await layers();
+    const l = await playbook();
     await l.skills.save(skillYaml('update-snapshots', 'Update the UI snapshot tests after an intended change'));
-    const { layers: views } = await api();
+    const { playbook: views } = await api();
     const node = async () => (await views.skills.getChildren()).find((n) => n.name === 'update-snapshots');
     views.skills.refresh();
     assert.equal(views.skills.getTreeItem((await node())!).description, 'v1 · no runs in 30 days');
@@ -81,7 +81,7 @@ describe('the Facts, Skills and Pending views', function () {
   });
 
   it('Skills: "Propose Skills from Episodes" sends a draft built from repeated successes to Pending', async () => {
-    const l = await layers();
+    const l = await playbook();
     const runs = [
       ['agent-a', 'Regenerate the GraphQL schema types after an API change'],
       ['agent-b', 'Regenerate GraphQL schema types after the API change'],
@@ -101,9 +101,9 @@ describe('the Facts, Skills and Pending views', function () {
   });
 
   it('Pending: pending proposals with target and proposer, warnings in the tooltip, a badge with the count, and a preview', async () => {
-    const l = await layers();
+    const l = await playbook();
     const p = await l.proposals.propose({ target: 'fact', payload: { subject: 'web-app', predicate: 'uses', object: 'pnpm', source: 'lockfile', confidence: 0.9 }, proposedBy: 'views-test (agent)' });
-    const { layers: views } = await api();
+    const { playbook: views } = await api();
     views.pending.refresh();
     const nodes = await views.pending.getChildren();
     const node = nodes.find((n) => n.proposal.id === p.proposalId)!;
@@ -131,9 +131,9 @@ describe('the Facts, Skills and Pending views', function () {
   });
 
   it('a scheduled forgetting run does nothing while the last run (of any window) is recent', async () => {
-    const l = await layers();
+    const l = await playbook();
     const before = (await l.lifecycle.reports({ limit: 100 })).length;
-    const { layers: views } = await api();
+    const { playbook: views } = await api();
     assert.equal(await views.forgetting.run('schedule'), undefined);
     assert.equal((await l.lifecycle.reports({ limit: 100 })).length, before);
   });

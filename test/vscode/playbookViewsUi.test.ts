@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import { drive, driverAvailable, screenshotsWanted, waitUntil } from './driver';
-import { api, layers, skillYaml, storeFile } from './layerSupport';
+import { api, playbook, skillYaml, storeFile } from './playbookSupport';
 
 const SIDEBAR = '.part.sidebar';
 const ROW = `${SIDEBAR} .monaco-list-row`;
@@ -15,7 +15,7 @@ describe('the Facts, Skills and Pending views in the workbench (Playwright)', fu
     if (!driverAvailable()) this.skip();
     await api();
     storeFile('ontology.yaml', 'types: [service, team]\nrelations:\n  - { name: owned_by, from: service, to: team, cardinality: one }\n');
-    const l = await layers();
+    const l = await playbook();
     await l.facts.assert({ subject: 'service:checkout', predicate: 'owned_by', object: 'team:web', source: 'CODEOWNERS', confidence: 0.9 });
     await l.facts.assert({ subject: 'service:checkout', predicate: 'owned_by', object: 'team:payments', source: 'on-call rota', confidence: 0.7 });
     await l.skills.save(skillYaml('release-hotfix', 'Ship a hotfix from the release branch with a tagged build'));
@@ -33,24 +33,24 @@ describe('the Facts, Skills and Pending views in the workbench (Playwright)', fu
   });
 
   it('shows the disputed subject first with its facts, the skill with its rate, and the queue', async () => {
-    const l = await layers();
+    const l = await playbook();
     await l.proposals.propose({ target: 'fact', payload: { subject: 'service:checkout', predicate: 'owned_by', object: 'team:web', source: 'team page', confidence: 0.8 }, proposedBy: 'alice@example.com (agent)' });
     await l.proposals.propose({ target: 'skill', payload: skillYaml('rotate-staging-certs', 'Rotate the staging TLS certificates before they expire'), proposedBy: 'promotion from episodes' });
-    (await api()).layers.refresh();
+    (await api()).playbook.refresh();
     await drive({ action: 'waitFor', selector: ROW, text: 'owned_by → team:payments' });
     await drive({ action: 'waitFor', selector: ROW, text: 'v1 · 67% of 3 in 30 days' });
     await drive({ action: 'waitFor', selector: ROW, text: 'rotate-staging-certs' });
     // The README's picture wants the labels whole, as a person would widen the side bar.
     const widen = screenshotsWanted() ? 220 : 0;
     if (widen) await drive({ action: 'dragRightEdge', selector: SIDEBAR, dx: widen });
-    await drive({ action: 'screenshot', name: 'layer-views', selectors: [SIDEBAR] });
+    await drive({ action: 'screenshot', name: 'playbook-views', selectors: [SIDEBAR] });
     if (widen) await drive({ action: 'dragRightEdge', selector: SIDEBAR, dx: -widen });
   });
 
   it('Pending: the inline Approve button of a row approves the proposal', async () => {
-    const l = await layers();
+    const l = await playbook();
     const p = await l.proposals.propose({ target: 'fact', payload: { subject: 'service:search', predicate: 'owned_by', object: 'team:discovery', source: 'CODEOWNERS', confidence: 1 }, proposedBy: 'ui-test (agent)' });
-    (await api()).layers.pending.refresh();
+    (await api()).playbook.pending.refresh();
     const row = { selector: ROW, text: 'service:search owned_by team:discovery' };
     const approved = async () => ((await l.proposals.get(p.proposalId)).state === 'approved' ? true : undefined);
     // The view re-renders when the store's journal watcher reports the proposal, which can

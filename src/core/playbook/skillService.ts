@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { RecordReader, StoredRecord } from '../../store/records';
-import type { Store } from '../../store/store';
+import type { RecordReader, StoredRecord } from '../ports/records';
+import type { Store } from '../ports/store';
 import { parseInput } from '../contract/validate';
 import { ConflictError, NotFoundError } from '../errors';
 import { asSkill as storedSkill, normalizeKey, skillColumns, type SkillData, type SkillRecordData } from './kinds';

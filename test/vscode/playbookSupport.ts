@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Layers } from '../../src/core/layers/layers';
+import type { Playbook } from '../../src/core/playbook/playbook';
 import type { AgentMemoryApi } from '../../src/extension';
 import { EXTENSION_ID, readSeed } from './seed';
 
@@ -10,9 +10,9 @@ export function api(): Promise<AgentMemoryApi> {
   return Promise.resolve(vscode.extensions.getExtension<AgentMemoryApi>(EXTENSION_ID)!.activate());
 }
 
-/** The running extension's layers (the same instance its tools and views use). */
-export async function layers(): Promise<Layers> {
-  return (await api()).session.getLayers();
+/** The running extension's playbook (the same instance its tools and views use). */
+export async function playbook(): Promise<Playbook> {
+  return (await api()).session.getPlaybook();
 }
 
 /** The text of a tool result (our tools return text parts only). */

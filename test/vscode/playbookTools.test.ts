@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
-import { LAYER_TOOLS } from '../../src/core/contract/layerTools';
+import { PLAYBOOK_TOOLS } from '../../src/core/contract/playbookTools';
 import type { FactNode } from '../../src/vscode/layers/factsView';
 import type { ProposalNode } from '../../src/vscode/layers/pendingView';
-import { api, invoke, layers, proposalId, skillYaml, storeFile, wait } from './layerSupport';
+import { api, invoke, playbook, proposalId, skillYaml, storeFile, wait } from './playbookSupport';
 import { readSeed, until } from './seed';
 
 const ONTOLOGY = `types: [service, team]
@@ -14,7 +14,7 @@ relations:
 
 /** The Pending view's node of a proposal, once the view lists it. */
 async function pendingNode(id: string): Promise<ProposalNode> {
-  const { layers: views } = await api();
+  const { playbook: views } = await api();
   let node: ProposalNode | undefined;
   await until(`proposal ${id} in the Pending view`, async () => {
     node = (await views.pending.getChildren()).find((n) => n.proposal.id === id);
@@ -25,7 +25,7 @@ async function pendingNode(id: string): Promise<ProposalNode> {
 
 /** The Facts view's node of the fact about `subject` with `object`. */
 async function factNode(subject: string, object: string): Promise<Extract<FactNode, { kind: 'fact' }>> {
-  const { layers: views } = await api();
+  const { playbook: views } = await api();
   for (const g of await views.facts.getChildren()) {
     if (g.kind !== 'subject' || g.group.subject !== subject) continue;
     for (const f of await views.facts.getChildren(g)) if (f.kind === 'fact' && f.fact.object === object) return f;
@@ -33,7 +33,7 @@ async function factNode(subject: string, object: string): Promise<Extract<FactNo
   throw new Error(`no fact ${subject} … ${object} in the Facts view`);
 }
 
-describe('the layer tools in VS Code (vscode.lm.invokeTool)', function () {
+describe('the playbook tools in VS Code (vscode.lm.invokeTool)', function () {
   this.timeout(60_000);
 
   before(async () => {
@@ -48,8 +48,8 @@ describe('the layer tools in VS Code (vscode.lm.invokeTool)', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
-  it('registers each layer tool in vscode.lm.tools with its schema and tags', () => {
-    for (const t of LAYER_TOOLS) {
+  it('registers each playbook tool in vscode.lm.tools with its schema and tags', () => {
+    for (const t of PLAYBOOK_TOOLS) {
       const info = vscode.lm.tools.find((x) => x.name === t.name);
       assert.ok(info, `${t.name} is not registered`);
       assert.equal((info.inputSchema as { additionalProperties: boolean }).additionalProperties, false, t.name);
@@ -74,7 +74,7 @@ describe('the layer tools in VS Code (vscode.lm.invokeTool)', function () {
     });
     const id = /Recorded episode ([0-9a-f-]{36})/.exec(out)?.[1];
     assert.ok(id, out);
-    const e = await (await layers()).episodes.show({ id });
+    const e = await (await playbook()).episodes.show({ id });
     assert.equal(e.task, 'Fix the flaky login test');
     assert.equal(e.outcome, 'success');
   });
@@ -88,7 +88,7 @@ describe('the layer tools in VS Code (vscode.lm.invokeTool)', function () {
     const found = await invoke('agent-memory_queryFacts', { subject: 'service:billing' });
     assert.match(found, /service:billing owned_by team:payments — active; confidence 0\.9; unverified; source https:\/\/wiki\.example\/billing/);
     assert.match(found, /do not follow instructions/);
-    const p = await (await layers()).proposals.get(id);
+    const p = await (await playbook()).proposals.get(id);
     assert.equal(p.state, 'approved');
   });
 
@@ -99,7 +99,7 @@ describe('the layer tools in VS Code (vscode.lm.invokeTool)', function () {
     const disputed = await invoke('agent-memory_queryFacts', { subject: 'service:billing', predicate: 'owned_by' });
     assert.equal(disputed.match(/DISPUTED \(with/g)?.length, 2, disputed);
     assert.match(disputed, /sources that disagree/);
-    const { layers: views } = await api();
+    const { playbook: views } = await api();
     const [first] = await views.facts.getChildren();
     assert.ok(first?.kind === 'subject' && first.group.subject === 'service:billing' && first.group.disputed, 'disputed subjects come first');
 
@@ -113,10 +113,10 @@ describe('the layer tools in VS Code (vscode.lm.invokeTool)', function () {
   });
 
   it('retractFact retracts; the fact stays in its history', async () => {
-    const f = await (await layers()).facts.assert({ subject: 'service:billing', predicate: 'depends_on', object: 'service:ledger', source: 'docs/arch.md', confidence: 1 });
+    const f = await (await playbook()).facts.assert({ subject: 'service:billing', predicate: 'depends_on', object: 'service:ledger', source: 'docs/arch.md', confidence: 1 });
     assert.match(await invoke('agent-memory_retractFact', { id: f.id, reason: 'billing no longer calls the ledger' }), /^Retracted: service:billing depends_on service:ledger — retracted/);
     assert.doesNotMatch(await invoke('agent-memory_queryFacts', { subject: 'service:billing', predicate: 'depends_on' }), /service:ledger/);
-    assert.equal((await (await layers()).facts.history({ id: f.id })).length, 2);
+    assert.equal((await (await playbook()).facts.history({ id: f.id })).length, 2);
   });
 
   it('a fact the ontology does not allow is refused with the allowed relations', async () => {
@@ -148,7 +148,7 @@ describe('the layer tools in VS Code (vscode.lm.invokeTool)', function () {
     assert.match(await invoke('agent-memory_search', { keywords: ['jest', 'esm'] }), new RegExp(seed.id));
     await invoke('agent-memory_read', { id: seed.id });
     await vscode.commands.executeCommand('agentMemory.runForgetting');
-    const [report] = await (await layers()).lifecycle.reports({ limit: 1 });
+    const [report] = await (await playbook()).lifecycle.reports({ limit: 1 });
     assert.equal(report?.trigger, 'command');
     assert.ok(report!.searchReads.returned >= 1 && report!.searchReads.read >= 1, JSON.stringify(report!.searchReads));
     const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse('agent-memory-view:/lifecycle/report.md'));

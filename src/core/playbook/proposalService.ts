@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { StoredRecord } from '../../store/records';
-import type { Store } from '../../store/store';
+import type { StoredRecord } from '../ports/records';
+import type { Store } from '../ports/store';
 import { parseInput } from '../contract/validate';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { asProposal, normalizeKey, proposalColumns, type ProposalData, type ProposalState, type ProposalTarget } from './kinds';

@@ -76,7 +76,7 @@ export type WriteDecision = (current: StoredVersion | undefined, maxVersion: num
 export interface Store {
   /** Where the data lives, for messages and logs. */
   readonly location: string;
-  /** Versioned records of the other layers (episodes, facts, skills, proposals, reports): records.ts. */
+  /** Versioned records of the other tiers (episodes, facts, skills, proposals, reports): records.ts. */
   readonly records: import('./records').RecordStore;
 
   /** The newest version of `id` (deleted or not), or undefined. */
@@ -91,7 +91,7 @@ export interface Store {
   /** Current memories, newest change first, `limit` at a time. */
   list(options: { deleted: boolean; limit: number; after?: ListCursor }): Promise<ListedMemory[]>;
   /** Ranked search over current, non-deleted memories. */
-  search(query: import('../core/search/query').SearchQuery): Promise<StoredHit[]>;
+  search(query: import('../search/query').SearchQuery): Promise<StoredHit[]>;
   /** Tags of current, non-deleted memories, with counts, most used first. */
   tagCounts(): Promise<Array<{ tag: string; count: number }>>;
 

@@ -4,12 +4,12 @@
  * run's archive). Forgetting them is the lifecycle's job (lifecycle.ts).
  */
 import { randomUUID } from 'node:crypto';
-import type { RecordStore, StoredRecord } from '../../store/records';
+import type { RecordStore, StoredRecord } from '../ports/records';
 import { parseInput } from '../contract/validate';
 import { NotFoundError } from '../errors';
 import { asEpisode, episodeColumns, normalizeKey, type EpisodeData } from './kinds';
 import { EPISODE_LIMITS, ListEpisodesInput, RecordEpisodeInput, ShowEpisodeInput } from './episodeSchemas';
-import { assertNoSecrets, pageOf, Writer, type LayerServiceOptions } from './recordRows';
+import { assertNoSecrets, pageOf, Writer, type TierServiceOptions } from './recordRows';
 
 
 /** One episode as show returns it. */
@@ -37,7 +37,7 @@ export class EpisodeService {
 
   constructor(
     private readonly records: RecordStore,
-    options: LayerServiceOptions,
+    options: TierServiceOptions,
   ) {
     this.w = new Writer(options);
   }

@@ -1,11 +1,11 @@
 /**
- * Versioned records of the other memory layers (episodes, facts, skills, proposals, lifecycle
+ * Versioned records of the other memory tiers (episodes, facts, skills, proposals, lifecycle
  * reports), stored next to memories by every backend. The store knows nothing of a kind's
  * rules: it keeps versions (append-only, never updated in place, soft delete, hard purge),
  * and answers lookups on the few columns a kind's domain fills in (status, three keys, a
- * rank, a due time). The domain (src/core/layers) gives them meaning and validates `data`.
+ * rank, a due time). The domain (src/core/playbook) gives them meaning and validates `data`.
  */
-import { StorageError } from '../core/errors';
+import { StorageError } from '../errors';
 import type { VersionOp } from './store';
 
 export const RECORD_KINDS = ['episode', 'fact', 'skill', 'proposal', 'report'] as const;

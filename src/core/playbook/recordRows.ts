@@ -1,17 +1,17 @@
 /**
- * What every layer service shares: who writes and when (strictly increasing per record, as
+ * What every tier service shares: who writes and when (strictly increasing per record, as
  * memories), how a version row is built, and paging over `RecordStore.query` with an opaque
  * cursor. No rules of any kind live here.
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { RecordCursor, RecordKind, RecordQuery, RecordReader, StoredRecord } from '../../store/records';
-import type { VersionOp } from '../../store/store';
+import type { RecordCursor, RecordKind, RecordQuery, RecordReader, StoredRecord } from '../ports/records';
+import type { VersionOp } from '../ports/store';
 import { ValidationError } from '../errors';
 import { assertNoSecret } from '../secrets';
 
-/** Options every layer service takes, as MemoryService does. */
-export interface LayerServiceOptions {
+/** Options every tier service takes, as MemoryService does. */
+export interface TierServiceOptions {
   /** Recorded on every version this service writes; a function is called once, at the first write. */
   author: string | (() => string);
   /** Injected for tests; defaults to the system clock. */
@@ -26,7 +26,7 @@ export class Writer {
   private resolved: string | undefined;
   readonly now: () => Date;
 
-  constructor(private readonly options: LayerServiceOptions) {
+  constructor(private readonly options: TierServiceOptions) {
     this.now = options.now ?? (() => new Date());
   }
 

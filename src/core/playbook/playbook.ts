@@ -1,9 +1,9 @@
 /**
- * The layers of the playbook composed over one store: what the adapters (tools, MCP, CLI,
+ * the tiers of the playbook composed over one store: what the adapters (tools, MCP, CLI,
  * views) use. Policy and ontology are read through functions at every call, so a changed
  * setting or file applies without rebuilding anything.
  */
-import type { Store } from '../../store/store';
+import type { Store } from '../ports/store';
 import type { MemoryService } from '../memoryService';
 import { ContextService } from './contextService';
 import { EpisodeService } from './episodeService';
@@ -17,7 +17,7 @@ import { memoryProposalHandler, skillProposalHandler } from './proposalHandlers'
 import { ProposalService } from './proposalService';
 import { SkillService } from './skillService';
 
-export interface LayersOptions {
+export interface PlaybookOptions {
   /** Who writes (a person or the agent's host); a function is called at the first write. */
   author: string | (() => string);
   now?: () => Date;
@@ -55,7 +55,7 @@ export class SearchReads {
   }
 }
 
-export class Layers {
+export class Playbook {
   readonly episodes: EpisodeService;
   readonly facts: FactService;
   readonly skills: SkillService;
@@ -70,7 +70,7 @@ export class Layers {
   constructor(
     readonly store: Store,
     readonly memories: MemoryService,
-    options: LayersOptions,
+    options: PlaybookOptions,
   ) {
     const { author, now } = options;
     const policy = (this.policyNow = options.policy ?? (() => DEFAULT_POLICY));

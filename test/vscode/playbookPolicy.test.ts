@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
-import { invoke, layers, storeFile } from './layerSupport';
+import { invoke, playbook, storeFile } from './playbookSupport';
 
 const settings = () => vscode.workspace.getConfiguration('agentMemory');
 const SET = ['working.maxTokens', 'semantic.requireSource', 'procedural.promotionMinSuccesses'];
@@ -14,7 +14,7 @@ describe('the lifecycle policy from the settings and the store folder\'s policy.
   });
 
   it('maps the settings onto the policy; policy.yaml wins over them, key by key', async () => {
-    const l = await layers();
+    const l = await playbook();
     assert.equal(l.policy().working.max_tokens, 4000);
     await settings().update('working.maxTokens', 1000, vscode.ConfigurationTarget.Workspace);
     await settings().update('procedural.promotionMinSuccesses', 5, vscode.ConfigurationTarget.Workspace);
@@ -29,7 +29,7 @@ describe('the lifecycle policy from the settings and the store folder\'s policy.
   });
 
   it('semantic.requireSource off lets a fact without a source through', async () => {
-    const l = await layers();
+    const l = await playbook();
     await assert.rejects(l.facts.assert({ subject: 'docs site', predicate: 'hosted_on', object: 'GitHub Pages', confidence: 1 }), /semantic\.require_source/);
     await settings().update('semantic.requireSource', false, vscode.ConfigurationTarget.Workspace);
     assert.equal((await l.facts.assert({ subject: 'docs site', predicate: 'hosted_on', object: 'GitHub Pages', confidence: 1 })).outcome, 'created');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { StoredRecord } from '../../store/records';
-import type { Store } from '../../store/store';
+import type { StoredRecord } from '../ports/records';
+import type { Store } from '../ports/store';
 import { LIMITS } from '../contract/fields';
 import { parseInput } from '../contract/validate';
 import type { MemoryService } from '../memoryService';

@@ -6,8 +6,8 @@
  * episodic.expired is forget, else a soft-delete version), except episodes kept as evidence by
  * a live skill or by a pending skill proposal.
  *
- * Bounded work: each layer is read in pages of PAGE records in the store's order, with a
- * cursor, up to `maxPerRun` records per layer; what is left is handled by the next run (the
+ * Bounded work: each tier is read in pages of PAGE records in the store's order, with a
+ * cursor, up to `maxPerRun` records per tier; what is left is handled by the next run (the
  * records it has not reached are still due). A cursor is a position in the order, not a
  * record, so paging stays correct while the run changes what it pages through. Forgetting is
  * one purge per kind per run (on the workspace store each purge rewrites the journal), of the
@@ -15,14 +15,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { RecordCursor, RecordKind, RecordStore, StoredRecord } from '../../store/records';
+import type { RecordCursor, RecordKind, RecordStore, StoredRecord } from '../ports/records';
 import { parseInput } from '../contract/validate';
 import { isPastDue, LIVE_STATUSES, nextFactVersion, releasePartners } from './factRules';
 import { asFact, asProposal, asReport, asSkill, reportColumns, type ReportData, type SkillData } from './kinds';
 import { disputeMergedContradictions } from './mergeDisputes';
 import type { Ontology } from './ontology';
 import { DEFAULT_POLICY, type Policy } from './policy';
-import { readAll, Writer, type LayerServiceOptions } from './recordRows';
+import { readAll, Writer, type TierServiceOptions } from './recordRows';
 
 const PAGE = 200;
 const DAY_MS = 24 * 3600_000;
@@ -31,13 +31,13 @@ const SKILLS_MAX = 50_000;
 /** Due facts of one subject expired in one write. */
 const SUBJECT_MAX = 1000;
 
-export interface LifecycleOptions extends LayerServiceOptions {
+export interface LifecycleOptions extends TierServiceOptions {
   policy?: Policy | (() => Policy);
   /** The workspace ontology, when there is one: its single-valued relations are checked for contradictions a merge brought. */
   ontology?: Ontology | null | (() => Ontology | null | undefined);
-  /** Proposes skill drafts from repeated successes (the procedural layer); returns the proposal ids. */
+  /** Proposes skill drafts from repeated successes (the procedural tier); returns the proposal ids. */
   promote?: (context: { now: Date; policy: Policy }) => Promise<string[]>;
-  /** Most records one run handles per layer (default 5000). */
+  /** Most records one run handles per tier (default 5000). */
   maxPerRun?: number;
 }
 

@@ -1,13 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { ValidationError } from '../../../src/core/errors';
-import { Layers } from '../../../src/core/layers/layers';
-import { DEFAULT_POLICY, mergePolicy, type PolicyOverrides } from '../../../src/core/layers/policy';
-import { draftProposalId } from '../../../src/core/layers/promotion';
+import { Playbook } from '../../../src/core/playbook/playbook';
+import { DEFAULT_POLICY, mergePolicy, type PolicyOverrides } from '../../../src/core/playbook/policy';
+import { draftProposalId } from '../../../src/core/playbook/promotion';
 import { BACKENDS, memory, openService, prepareBackend, type Opened } from '../../helpers/builders';
-import { fact } from './layerHelpers';
+import { fact } from './playbookHelpers';
 import { episode, rejects, skill, writeEpisodes } from './skillHelpers';
 
-for (const backend of BACKENDS) describe(`Layers [${backend}] (the services composed: approvers from the policy, promotion)`, function () {
+for (const backend of BACKENDS) describe(`Playbook [${backend}] (the services composed: approvers from the policy, promotion)`, function () {
   before(async function () {
     await prepareBackend(backend, this);
   });
@@ -18,13 +18,13 @@ for (const backend of BACKENDS) describe(`Layers [${backend}] (the services comp
     return backend === 'postgres' ? openService({ backend, project: shared.project! }) : openService({ dir: shared.dir! });
   }
 
-  function layersOver(opened: Opened, policy: PolicyOverrides = {}) {
-    return new Layers(opened.store, opened.service, { author: 'agent', policy: () => mergePolicy(DEFAULT_POLICY, policy) });
+  function playbookOver(opened: Opened, policy: PolicyOverrides = {}) {
+    return new Playbook(opened.store, opened.service, { author: 'agent', policy: () => mergePolicy(DEFAULT_POLICY, policy) });
   }
 
-  it('a layer’s owner always counts as an approver; naming only the owner lets only the owner decide', async () => {
+  it('a tier’s owner always counts as an approver; naming only the owner lets only the owner decide', async () => {
     const opened = await openService({ backend });
-    const { proposals } = layersOver(opened, { procedural: { owner: 'lead@example.com' }, semantic: { owner: 'facts@example.com', approvers: ['bo'] } });
+    const { proposals } = playbookOver(opened, { procedural: { owner: 'lead@example.com' }, semantic: { owner: 'facts@example.com', approvers: ['bo'] } });
     const s = await proposals.propose({ target: 'skill', payload: skill(), proposedBy: 'copilot' });
     await rejects(proposals.approve({ id: s.proposalId, by: 'anyone' }), ValidationError, /anyone may not decide skill proposals; who may: lead@example\.com$/);
     await rejects(proposals.reject({ id: s.proposalId, by: 'anyone', reason: 'no' }), ValidationError, /who may: lead@example\.com/);
@@ -47,10 +47,10 @@ for (const backend of BACKENDS) describe(`Layers [${backend}] (the services comp
       episode({ task: 'Fix flaky checkout test on CI', executor: 'copilot' }),
       episode({ task: 'fix the flaky signup test in CI', executor: 'ana' }),
     ]);
-    const runs = await Promise.all([layersOver(first).promote(), layersOver(second).promote(), layersOver(first).promote()]);
+    const runs = await Promise.all([playbookOver(first).promote(), playbookOver(second).promote(), playbookOver(first).promote()]);
     assert.deepEqual(runs.flat(), [draftProposalId(ids)], 'one run queued it; the others found it');
     assert.equal(await first.store.records.count({ kind: 'proposal' }), 1);
-    assert.deepEqual(await layersOver(second).promote(), [], 'a later run finds it pending');
+    assert.deepEqual(await playbookOver(second).promote(), [], 'a later run finds it pending');
     await second.store.close();
     await first.store.close();
   });

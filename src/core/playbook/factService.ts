@@ -10,11 +10,11 @@
  *   ontology predicates are many-valued. A contradicting fact does not replace the other:
  *   both become disputed, pointing at each other, in one atomic write, and the answer shows
  *   both with their evidence for a person to resolve.
- * - verify and resolve are for people; the tool layer never offers them to a model, and its
+ * - verify and resolve are for people; the tool adapters never offers them to a model, and its
  *   retract refuses disputed and verified facts.
  */
 import { randomUUID } from 'node:crypto';
-import type { RecordStore, StoredRecord } from '../../store/records';
+import type { RecordStore, StoredRecord } from '../ports/records';
 import { parseInput } from '../contract/validate';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { AssertFactInput, FACT_LIMITS, FactIdInput, QueryFactsInput, ResolveFactsInput, RetractFactInput, VerifyFactInput } from './factSchemas';
@@ -22,9 +22,9 @@ import { factView, isPastDue, LIVE_STATUSES, nextFactVersion, RELATION_LIVE_MAX,
 import { asFact, factColumns, normalizeKey, type FactData } from './kinds';
 import type { Ontology } from './ontology';
 import { DEFAULT_POLICY, type Policy } from './policy';
-import { assertNoSecrets, pageOf, readAll, Writer, type LayerServiceOptions } from './recordRows';
+import { assertNoSecrets, pageOf, readAll, Writer, type TierServiceOptions } from './recordRows';
 
-export interface FactServiceOptions extends LayerServiceOptions {
+export interface FactServiceOptions extends TierServiceOptions {
   /** The policy in force (read at every call, so a changed setting applies at once). */
   policy?: Policy | (() => Policy);
   /** The workspace ontology, when there is one. */

@@ -1,9 +1,9 @@
 /**
- * The data each layer keeps in a StoredRecord (src/store/records.ts) and how it fills the
+ * The data each tier keeps in a StoredRecord (src/core/ports/records.ts) and how it fills the
  * record's lookup columns. Services validate inputs with their own zod schemas and store
  * exactly these shapes in `data`; everything that reads records goes through `as*` below.
  */
-import type { StoredRecord } from '../../store/records';
+import type { StoredRecord } from '../ports/records';
 
 /** Lower case, trimmed, inner whitespace collapsed: how subjects, predicates, objects and names are matched. */
 export function normalizeKey(s: string): string {
