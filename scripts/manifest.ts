@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { languageModelToolContributions, languageModelToolStrings } from '../src/core/contract/manifest';
+import { languageModelToolContributions, languageModelToolStrings } from '../src/vscode/tools/manifest';
 
 const file = path.join(__dirname, '..', 'package.json');
 const pkg = JSON.parse(fs.readFileSync(file, 'utf8')) as { contributes: Record<string, unknown> };

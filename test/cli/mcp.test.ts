@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { MEMORY_TOOLS, ReadOutput } from '../../src/core/contract';
-import { ALL_TOOLS } from '../../src/core/contract/playbookTools';
+import { ALL_TOOLS } from '../../src/core/contract';
 import { StorageError } from '../../src/core/errors';
 import { toolError } from '../../src/cli/mcp/handlers';
 import { WriteLock } from '../../src/store/writeLock';

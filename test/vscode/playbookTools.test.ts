@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
-import { PLAYBOOK_TOOLS } from '../../src/core/contract/playbookTools';
+import { PLAYBOOK_TOOLS } from '../../src/core/contract';
 import type { FactNode } from '../../src/vscode/layers/factsView';
 import type { ProposalNode } from '../../src/vscode/layers/pendingView';
 import { api, invoke, playbook, proposalId, skillYaml, storeFile, wait } from './playbookSupport';

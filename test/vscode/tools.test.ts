@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
-import { ALL_TOOLS } from '../../src/core/contract/playbookTools';
+import { ALL_TOOLS } from '../../src/core/contract';
 import { EXTENSION_ID } from './seed';
 
 /** The text of a tool result (our tools return text parts only). */

@@ -1,6 +1,6 @@
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as C from '../../core/contract';
-import { ALL_TOOLS } from '../../core/contract/playbookTools';
+import { ALL_TOOLS } from '../../core/contract';
 import { MemoryError } from '../../core/errors';
 import type { Playbook } from '../../core/playbook/playbook';
 import { isPlaybookTool, runPlaybookTool } from '../../core/playbook/runTool';

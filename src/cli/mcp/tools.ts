@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDefinition } from '../../core/contract';
-import { ALL_TOOLS } from '../../core/contract/playbookTools';
+import { ALL_TOOLS } from '../../core/contract';
 
 /**
  * MCP's `structuredContent` must be a JSON object and a tool's `outputSchema` must

@@ -1,5 +1,13 @@
 /** The contract: every tool's and operation's input and output, defined once. */
+export * from './context';
+export * from './episodes';
+export * from './facts';
 export * from './fields';
-export * from './schemas';
+export * from './memories';
+export * from './memoryTools';
+export * from './pending';
+export * from './playbookTools';
+export * from './skills';
+export * from './toolDefinition';
 export * from './tools';
 export { parseInput } from './validate';

@@ -1,3 +1,4 @@
+import { CONTEXT_TOKENS, ContextInput } from '../contract/context';
 import { z } from 'zod';
 import type { StoredRecord } from '../ports/records';
 import type { Store } from '../ports/store';
@@ -10,7 +11,6 @@ import { LIVE_STATUSES } from './factRules';
 import { asFact, normalizeKey } from './kinds';
 import type { SkillService } from './skillService';
 
-export const CONTEXT_TOKENS = { min: 200, max: 32_000, default: 4000 } as const;
 /** How many of each kind are considered before packing: more could never fit a useful budget. */
 const MAX_MEMORIES = 20;
 const MAX_FACTS = 50;
@@ -28,15 +28,6 @@ export interface ContextServiceOptions {
   now?: () => Date;
 }
 
-export const ContextInput = z.strictObject({
-  task: z.string({ error: 'task must be text' }).trim().min(1, { error: 'task is empty — describe the task at hand in a sentence or two' }).max(4000, { error: 'task is at most 4000 characters' }),
-  maxTokens: z
-    .number({ error: 'maxTokens must be a number' })
-    .int()
-    .min(CONTEXT_TOKENS.min, { error: `maxTokens is at least ${CONTEXT_TOKENS.min}` })
-    .max(CONTEXT_TOKENS.max, { error: `maxTokens is at most ${CONTEXT_TOKENS.max}` })
-    .optional(),
-});
 
 /** Search keywords of a task: its distinct words without stop words, as many as a search takes. */
 export function taskKeywords(task: string): string[] {

@@ -8,7 +8,7 @@ import type { RecordStore, StoredRecord } from '../ports/records';
 import { parseInput } from '../contract/validate';
 import { NotFoundError } from '../errors';
 import { asEpisode, episodeColumns, normalizeKey, type EpisodeData } from './kinds';
-import { EPISODE_LIMITS, ListEpisodesInput, RecordEpisodeInput, ShowEpisodeInput } from './episodeSchemas';
+import { EPISODE_LIMITS, ListEpisodesInput, RecordEpisodeInput, ShowEpisodeInput } from '../contract/episodes';
 import { assertNoSecrets, pageOf, Writer, type TierServiceOptions } from './recordRows';
 
 

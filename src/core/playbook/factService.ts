@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import type { RecordStore, StoredRecord } from '../ports/records';
 import { parseInput } from '../contract/validate';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
-import { AssertFactInput, FACT_LIMITS, FactIdInput, QueryFactsInput, ResolveFactsInput, RetractFactInput, VerifyFactInput } from './factSchemas';
+import { AssertFactInput, FACT_LIMITS, FactIdInput, QueryFactsInput, ResolveFactsInput, RetractFactInput, VerifyFactInput } from '../contract/facts';
 import { factView, isPastDue, LIVE_STATUSES, nextFactVersion, RELATION_LIVE_MAX, releasePartners, rivalsOf, withoutDisputes, type FactView } from './factRules';
 import { asFact, factColumns, normalizeKey, type FactData } from './kinds';
 import type { Ontology } from './ontology';

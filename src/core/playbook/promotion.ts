@@ -4,7 +4,8 @@ import { isStopWord, stem, tokens } from '../text';
 import { asEpisode, asProposal, asSkill, normalizeKey, type EpisodeData, type SkillData } from './kinds';
 import { readAll } from './recordRows';
 import { jaccard, matchSkill, RELEVANCE_FLOOR, termSet } from './skillMatch';
-import { parseSkillData, SKILL_LIMITS } from './skillSchemas';
+import { SKILL_LIMITS } from '../contract/skills';
+import { parseSkillData } from './skillData';
 import type { SkillService } from './skillService';
 
 /**

@@ -6,7 +6,7 @@ import { isStopWord, words } from '../text';
 import { asSkill } from './kinds';
 import { byEarlierAttempt, type ApplyRequest, type Duplicate, type ProposalTargetHandler } from './proposalTargets';
 import { jaccard, skillTerms, termSet } from './skillMatch';
-import { canonicalSkill } from './skillSchemas';
+import { canonicalSkill } from './skillData';
 import { SkillService } from './skillService';
 
 /**

@@ -1,3 +1,4 @@
+import { ApproveProposalInput, ListProposalsInput, ProposalId, ProposeInput, RejectProposalInput } from '../contract/pending';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { StoredRecord } from '../ports/records';
@@ -53,31 +54,6 @@ export interface DecideResult {
  */
 export const APPROVAL_STALE_MS = 60_000;
 
-const TARGETS = ['fact', 'skill', 'memory'] as const;
-const Who = z.string({ error: 'say who (an author name)' }).trim().min(1, { error: 'say who (an author name)' }).max(200);
-const Id = z.uuid({ error: 'must be a proposal id (a UUID returned by propose or list)' }).transform((s) => s.toLowerCase());
-const ProposeInput = z
-  .strictObject({
-    target: z.enum(TARGETS, { error: `target must be one of ${TARGETS.join(', ')}` }),
-    action: z.enum(['create', 'edit'], { error: 'action must be create or edit' }).default('create'),
-    targetId: z.string().trim().min(1).max(200).optional(),
-    payload: z.unknown().refine((p) => p !== undefined && p !== null, { error: 'payload is missing — give the item to write' }),
-    proposedBy: Who,
-  })
-  .refine((p) => p.action === 'create' || p.targetId !== undefined, { error: 'targetId is missing — an edit names the item it changes', path: ['targetId'] });
-const ListInput = z.strictObject({
-  state: z.enum(['pending', 'approved', 'rejected']).optional(),
-  target: z.enum(TARGETS).optional(),
-  limit: z.number().int().min(1).max(500, { error: 'limit is at most 500' }).optional(),
-  cursor: z.string().max(500).optional(),
-});
-const ApproveInput = z.strictObject({ id: Id, by: Who });
-const RejectInput = z.strictObject({
-  id: Id,
-  by: Who,
-  reason: z.string({ error: 'reason is missing — say why it is rejected, for the proposer and the audit' }).trim()
-    .min(1, { error: 'reason is missing — say why it is rejected, for the proposer and the audit' }).max(1000),
-});
 
 /**
  * The pending queue of the write path: proposal → validation → a person's decision → the write.
@@ -123,7 +99,7 @@ export class ProposalService {
    * evidence): proposing the same again, even concurrently, finds the first and queues nothing.
    */
   async proposeOnce(id: string, input: unknown): Promise<{ proposal: ProposalView; queued: boolean }> {
-    return this.queue(input, parseInput(Id, id));
+    return this.queue(input, parseInput(ProposalId, id));
   }
 
   private async queue(input: unknown, id: string): Promise<{ proposal: ProposalView; queued: boolean }> {
@@ -143,7 +119,7 @@ export class ProposalService {
 
   /** Proposals, most recently changed first, filtered by state and target. */
   async list(input: unknown = {}): Promise<{ items: ProposalView[]; nextCursor: string | null }> {
-    const l = parseInput(ListInput, input ?? {});
+    const l = parseInput(ListProposalsInput, input ?? {});
     const limit = l.limit ?? 100;
     const rows = await this.store.records.query({
       kind: 'proposal', status: l.state ? [l.state] : undefined, keys: l.target ? [l.target] : undefined,
@@ -155,7 +131,7 @@ export class ProposalService {
   }
 
   async get(id: string): Promise<ProposalView> {
-    const pid = parseInput(Id, id);
+    const pid = parseInput(ProposalId, id);
     const r = await this.store.records.get('proposal', pid);
     if (!r || r.deletedAt) throw new NotFoundError(`proposal ${pid} does not exist; list the pending proposals to find one`);
     return ProposalService.view(r);
@@ -164,7 +140,7 @@ export class ProposalService {
   /** The full audit: every version of the proposal, oldest first. */
   async history(id: string): Promise<ProposalView[]> {
     await this.get(id);
-    return (await this.store.records.history('proposal', parseInput(Id, id))).map(ProposalService.view);
+    return (await this.store.records.history('proposal', parseInput(ProposalId, id))).map(ProposalService.view);
   }
 
   private checkApprover(target: ProposalTarget, by: string): void {
@@ -218,7 +194,7 @@ export class ProposalService {
    * approving again: the handler first looks for what an earlier attempt wrote.
    */
   async approve(input: unknown): Promise<DecideResult> {
-    const a = parseInput(ApproveInput, input);
+    const a = parseInput(ApproveProposalInput, input);
     assertNoSecrets({ by: a.by });
     const before = await this.get(a.id);
     this.checkApprover(before.target, a.by);
@@ -256,7 +232,7 @@ export class ProposalService {
 
   /** Rejects with a reason (required); nothing is written to the target. */
   async reject(input: unknown): Promise<DecideResult> {
-    const r = parseInput(RejectInput, input);
+    const r = parseInput(RejectProposalInput, input);
     assertNoSecrets({ reason: r.reason, by: r.by });
     const before = await this.get(r.id);
     this.checkApprover(before.target, r.by);

@@ -1,3 +1,5 @@
+import { PENDING_NOTE, type ProposalOutput } from '../contract/pending';
+import { ProposeSkillInput } from '../contract/skills';
 import * as T from '../contract/playbookTools';
 import { parseInput } from '../contract/validate';
 import type { Playbook } from './playbook';
@@ -6,9 +8,9 @@ import { formatSkillYaml } from './skillYaml';
 type Runner = (playbook: Playbook, args: unknown, caller: string) => Promise<unknown>;
 
 /** The caller's proposal, told as pending (never as saved). */
-async function propose(playbook: Playbook, target: 'fact' | 'skill', payload: unknown, caller: string): Promise<T.ProposalOutput> {
+async function propose(playbook: Playbook, target: 'fact' | 'skill', payload: unknown, caller: string): Promise<ProposalOutput> {
   const r = await playbook.proposals.propose({ target, payload, proposedBy: caller });
-  return { ...r, note: T.PENDING_NOTE };
+  return { ...r, note: PENDING_NOTE };
 }
 
 // A Map, not an object literal: a tool named "constructor" must not reach Object's.
@@ -24,7 +26,7 @@ const RUNNERS = new Map<string, Runner>([
     const { data, ...skill } = await l.skills.read(args);
     return { ...skill, yaml: formatSkillYaml(data, skill.version) };
   }],
-  [T.proposeSkillTool.name, (l, args, caller) => propose(l, 'skill', parseInput(T.ProposeSkillInput, args).yaml, caller)],
+  [T.proposeSkillTool.name, (l, args, caller) => propose(l, 'skill', parseInput(ProposeSkillInput, args).yaml, caller)],
 ]);
 
 // A tool added to the contract without a runner fails at start-up, not at its first call.

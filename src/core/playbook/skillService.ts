@@ -8,7 +8,8 @@ import { asSkill as storedSkill, normalizeKey, skillColumns, type SkillData, typ
 import { decodeRecordCursor, encodeRecordCursor, readAll, Writer } from './recordRows';
 import { matchSkill, RELEVANCE_FLOOR, termSet } from './skillMatch';
 import { outcomeStats, type OutcomeStats } from './skillOutcomes';
-import { canonicalSkill, parseSkillData, SKILL_LIMITS, SKILL_NAME_PATTERN } from './skillSchemas';
+import { FindSkillsInput, ListSkillsInput, ReadSkillInput, SKILL_LIMITS, SkillName, VersionNo } from '../contract/skills';
+import { canonicalSkill, parseSkillData } from './skillData';
 import { formatSkillYaml, parseSkillYaml } from './skillYaml';
 
 export interface SkillServiceOptions {
@@ -49,19 +50,6 @@ export interface FoundSkill extends SkillSummary {
   trigger: string | null;
 }
 
-const SkillName = z
-  .string({ error: 'name must be text' })
-  .trim()
-  .toLowerCase()
-  .regex(SKILL_NAME_PATTERN, { error: 'must be a skill name: lower-case letters and digits joined by "-"' })
-  .max(SKILL_LIMITS.nameMax);
-const VersionNo = z.number().int().min(1, { error: 'versions start at 1' });
-export const ReadSkillInput = z.strictObject({ name: SkillName, version: VersionNo.optional() });
-export const FindSkillsInput = z.strictObject({
-  task: z.string().trim().min(1, { error: 'describe the task in a sentence' }).max(4000, { error: 'task is at most 4000 characters' }),
-  limit: z.number().int().min(1).max(20, { error: 'limit is at most 20' }).optional(),
-});
-const ListSkillsInput = z.strictObject({ limit: z.number().int().min(1).max(1000).optional(), cursor: z.string().max(500).optional(), deleted: z.boolean().optional() });
 const SaveOptions = z.strictObject({
   /** The live version the save is meant to follow; null: there must be no live skill of that name. */
   expectedVersion: VersionNo.nullable().optional(),

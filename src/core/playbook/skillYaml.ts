@@ -1,7 +1,8 @@
 import * as YAML from 'yaml';
 import { SecretError, ValidationError } from '../errors';
 import type { SkillData } from './kinds';
-import { assertSkillHasNoSecret, canonicalSkill, givesEvidence, pathOf, ruleOf, SKILL_LIMITS, SkillInputSchema } from './skillSchemas';
+import { SKILL_LIMITS, SkillInputSchema } from '../contract/skills';
+import { assertSkillHasNoSecret, canonicalSkill, givesEvidence, pathOf, ruleOf } from './skillData';
 
 /**
  * A skill as the YAML document a person edits and exports:

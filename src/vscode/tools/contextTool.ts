@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { contextTool } from '../../core/contract/playbookTools';
+import { contextTool } from '../../core/contract';
 import type { PackedContext } from '../../core/playbook/contextPacking';
 import { type PlaybookAccess, runPlaybook } from './playbookToolSupport';
 import { runTool, textResult } from './toolSupport';

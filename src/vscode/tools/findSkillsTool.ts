@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { z } from 'zod';
-import { findSkillsTool, type FindSkillsOutput } from '../../core/contract/playbookTools';
+import { findSkillsTool, type FindSkillsOutput } from '../../core/contract';
 import { DATA_FRAME, type PlaybookAccess, runPlaybook } from './playbookToolSupport';
 import { runTool, textResult } from './toolSupport';
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { type FactView, PENDING_NOTE, type ProposalOutput } from '../../core/contract/playbookTools';
+import { type FactView, PENDING_NOTE, type ProposalOutput } from '../../core/contract';
 import { runPlaybookTool } from '../../core/playbook/runTool';
 import type { PlaybookAccess } from '../layers/composePlaybook';
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { z } from 'zod';
-import { proposeSkillTool, type ProposalOutput } from '../../core/contract/playbookTools';
+import { proposeSkillTool, type ProposalOutput } from '../../core/contract';
 import { type PlaybookAccess, proposalText, runPlaybook } from './playbookToolSupport';
 import { runTool, textResult } from './toolSupport';
 

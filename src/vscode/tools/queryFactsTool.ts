@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { z } from 'zod';
-import { queryFactsTool, type QueryFactsOutput } from '../../core/contract/playbookTools';
+import { queryFactsTool, type QueryFactsOutput } from '../../core/contract';
 import { DATA_FRAME, factLine, type PlaybookAccess, runPlaybook } from './playbookToolSupport';
 import { runTool, textResult } from './toolSupport';
 

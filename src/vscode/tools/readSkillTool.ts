@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { z } from 'zod';
-import { readSkillTool, type ReadSkillOutput } from '../../core/contract/playbookTools';
+import { readSkillTool, type ReadSkillOutput } from '../../core/contract';
 import { type PlaybookAccess, runPlaybook } from './playbookToolSupport';
 import { runTool, textResult } from './toolSupport';
 

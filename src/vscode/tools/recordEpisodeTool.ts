@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { parseInput } from '../../core/contract';
-import { recordEpisodeTool } from '../../core/contract/playbookTools';
-import { RecordEpisodeInput } from '../../core/playbook/episodeSchemas';
+import { recordEpisodeTool } from '../../core/contract';
+import { RecordEpisodeInput } from '../../core/contract';
 import { type PlaybookAccess, runPlaybook } from './playbookToolSupport';
 import { md, reviewWrites, runTool, textResult } from './toolSupport';
 

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { z } from 'zod';
 import { parseInput } from '../../core/contract';
-import { type FactView, retractFactTool } from '../../core/contract/playbookTools';
-import { RetractFactInput } from '../../core/playbook/factSchemas';
+import { type FactView, retractFactTool } from '../../core/contract';
+import { RetractFactInput } from '../../core/contract';
 import { factLine, type PlaybookAccess, runPlaybook } from './playbookToolSupport';
 import { md, previewFailed, reviewWrites, runTool, textResult } from './toolSupport';
 

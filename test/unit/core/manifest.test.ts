@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { languageModelToolContributions, languageModelToolStrings } from '../../../src/core/contract/manifest';
-import { ALL_TOOLS } from '../../../src/core/contract/playbookTools';
+import { languageModelToolContributions, languageModelToolStrings } from '../../../src/vscode/tools/manifest';
+import { ALL_TOOLS } from '../../../src/core/contract';
 
 const root = path.join(__dirname, '..', '..', '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));

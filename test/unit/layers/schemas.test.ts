@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { parseInput } from '../../../src/core/contract/validate';
+import { parseInput } from '../../../src/core/contract';
 import { ValidationError } from '../../../src/core/errors';
-import { EPISODE_LIMITS, ListEpisodesInput, RecordEpisodeInput, speakerMarkers } from '../../../src/core/playbook/episodeSchemas';
-import { AssertFactInput, QueryFactsInput, ResolveFactsInput } from '../../../src/core/playbook/factSchemas';
+import { EPISODE_LIMITS, ListEpisodesInput, RecordEpisodeInput, speakerMarkers } from '../../../src/core/contract';
+import { AssertFactInput, QueryFactsInput, ResolveFactsInput } from '../../../src/core/contract';
 import { episode, fact } from './playbookHelpers';
 
 function refusal(schema: Parameters<typeof parseInput>[0], input: unknown): string {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { SecretError, ValidationError } from '../../../src/core/errors';
-import { parseSkillData } from '../../../src/core/playbook/skillSchemas';
+import { parseSkillData } from '../../../src/core/playbook/skillData';
 import { formatSkillYaml, parseSkillYaml } from '../../../src/core/playbook/skillYaml';
 import { rejects, skill, SKILL_YAML } from './skillHelpers';
 

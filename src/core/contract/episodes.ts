@@ -4,8 +4,7 @@
  * "source", or spread it over "errors"), with a message that says what to write instead.
  */
 import { z } from 'zod';
-import { Tag, Timestamp } from '../contract/fields';
-import { Cursor, PageLimit, RecordId } from './recordRows';
+import { Cursor, PageLimit, RecordId, Tag, Timestamp } from './fields';
 
 export const EPISODE_LIMITS = {
   taskMax: 500,
@@ -168,3 +167,5 @@ export const ListEpisodesInput = z
   .strict();
 
 export const ShowEpisodeInput = z.object({ id: RecordId('an episode') }).strict();
+
+export const RecordEpisodeOutput = z.object({ id: z.string() });

@@ -4,8 +4,7 @@
  * accept them as optional and the service's message names the policy key.
  */
 import { z } from 'zod';
-import { Author, Timestamp } from '../contract/fields';
-import { Cursor, PageLimit, RecordId } from './recordRows';
+import { Author, Cursor, PageLimit, RecordId, Timestamp } from './fields';
 
 export const FACT_LIMITS = {
   subjectMax: 200,
@@ -93,3 +92,27 @@ export const VerifyFactInput = z
   .strict();
 
 export const FactIdInput = z.object({ id: FactId }).strict();
+
+
+const Verification = z.union([
+  z.object({ state: z.literal('unverified') }),
+  z.object({ state: z.literal('verified'), by: z.string(), at: z.string(), evidence: z.string() }),
+]);
+export const FactView = z.object({
+  id: z.string(),
+  version: z.number().int(),
+  subject: z.string(),
+  predicate: z.string(),
+  object: z.string(),
+  source: z.string().nullable(),
+  observedAt: z.string(),
+  confidence: z.number().nullable(),
+  validUntil: z.string().nullable(),
+  status: z.enum(['active', 'disputed', 'retracted', 'expired']),
+  verification: Verification,
+  disputedWith: z.array(z.string()),
+  retraction: z.object({ by: z.string(), at: z.string(), reason: z.string() }).nullable(),
+  assertedBy: z.string(),
+  changedAt: z.string(),
+});
+export const QueryFactsOutput = z.object({ items: z.array(FactView), nextCursor: z.string().nullable() });

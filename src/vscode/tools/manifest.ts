@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ALL_TOOLS } from './playbookTools';
-import type { ToolDefinition } from './tools';
+import { ALL_TOOLS } from '../../core/contract';
+import type { ToolDefinition } from '../../core/contract';
 
 /** Codicons for the tools in VS Code's tool pickers. */
 const ICONS: Record<string, string> = {

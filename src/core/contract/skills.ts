@@ -1,7 +1,5 @@
+/** Skills: the playbook document a person or a model writes, and the skill tools' inputs and outputs. */
 import { z } from 'zod';
-import { ValidationError } from '../errors';
-import { assertNoSecret } from '../secrets';
-import type { SkillData } from './kinds';
 
 /** Limits of a skill, stated in every message that enforces them. */
 export const SKILL_LIMITS = {
@@ -73,72 +71,28 @@ export const SkillInputSchema = z.strictObject(
 
 export type SkillInput = z.output<typeof SkillInputSchema>;
 
-/** Key order of a skill everywhere it is shown or stored (YAML, JSON, comparisons). */
-export const SKILL_KEYS = ['name', 'description', 'trigger', 'preconditions', 'tools', 'steps', 'success_checks', 'failure_handling', 'evidence'] as const;
+export const SkillName = z
+  .string({ error: 'name must be text' })
+  .trim()
+  .toLowerCase()
+  .regex(SKILL_NAME_PATTERN, { error: 'must be a skill name: lower-case letters and digits joined by "-"' })
+  .max(SKILL_LIMITS.nameMax);
+export const VersionNo = z.number().int().min(1, { error: 'versions start at 1' });
+export const ReadSkillInput = z.strictObject({ name: SkillName, version: VersionNo.optional() });
+export const FindSkillsInput = z.strictObject({
+  task: z.string().trim().min(1, { error: 'describe the task in a sentence' }).max(4000, { error: 'task is at most 4000 characters' }),
+  limit: z.number().int().min(1).max(20, { error: 'limit is at most 20' }).optional(),
+});
+export const ListSkillsInput = z.strictObject({ limit: z.number().int().min(1).max(1000).optional(), cursor: z.string().max(500).optional(), deleted: z.boolean().optional() });
 
-/** SkillData with keys in SKILL_KEYS order and steps in do, tool, expect order: equal skills serialise equally. */
-export function canonicalSkill(d: SkillData): SkillData {
-  return {
-    name: d.name,
-    description: d.description,
-    trigger: [...d.trigger],
-    preconditions: [...d.preconditions],
-    tools: [...d.tools],
-    steps: d.steps.map((s) => (s.tool === undefined ? { do: s.do, expect: s.expect } : { do: s.do, tool: s.tool, expect: s.expect })),
-    success_checks: [...d.success_checks],
-    failure_handling: [...d.failure_handling],
-    evidence: { episodes: [...d.evidence.episodes], executors: [...d.evidence.executors] },
-  };
-}
-
-/** `steps[2].expect` style path. */
-export function pathOf(path: ReadonlyArray<PropertyKey>): string {
-  return path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)), '');
-}
-
-/** The rule an issue states, phrased to follow the field's path. */
-export function ruleOf(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'unrecognized_keys') {
-    const head = issue.path[0];
-    const allowed = head === 'steps' ? 'a step has do, tool and expect' : head === 'evidence' ? 'evidence has episodes and executors' : `a skill has ${SKILL_KEYS.join(', ')} (and version)`;
-    return `has unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; ${allowed}`;
-  }
-  return issue.message;
-}
-
-/** Refuses a skill holding what looks like a credential, naming the field and the kind only. */
-export function assertSkillHasNoSecret(d: SkillData): void {
-  const walk = (value: unknown, path: string): void => {
-    if (typeof value === 'string') assertNoSecret(path, value);
-    else if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${path}[${i}]`));
-    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, path ? `${path}.${k}` : k);
-  };
-  walk(d, '');
-}
-
-/** Whether the input names its evidence: a save that leaves it out keeps the previous version's. */
-export function givesEvidence(raw: unknown): boolean {
-  return raw !== null && typeof raw === 'object' && !Array.isArray(raw) && 'evidence' in raw;
-}
-
-/**
- * Validates a skill given as data (not YAML): the schema, then secrets. Returns the
- * canonical SkillData, the informational version it carried, if any, and whether it gave
- * its evidence (a missing `evidence` reads as empty lists here).
- */
-export function parseSkillData(input: unknown): { data: SkillData; version?: number; evidenceGiven: boolean } {
-  const result = SkillInputSchema.safeParse(input);
-  if (!result.success) {
-    const parts = result.error.issues.map((i) => {
-      const p = pathOf(i.path);
-      return p ? `${p} ${ruleOf(i)}` : ruleOf(i);
-    });
-    const first = result.error.issues[0]!;
-    throw new ValidationError(pathOf(first.path), ruleOf(first), parts.join('; '));
-  }
-  const { version, ...rest } = result.data;
-  const data = canonicalSkill(rest);
-  assertSkillHasNoSecret(data);
-  const evidenceGiven = givesEvidence(input);
-  return version === undefined ? { data, evidenceGiven } : { data, version, evidenceGiven };
-}
+const SkillSummary = z.object({ id: z.string(), name: z.string(), version: z.number().int(), description: z.string(), changedAt: z.string(), author: z.string() });
+export const FindSkillsOutput = z.array(SkillSummary.extend({ score: z.number(), trigger: z.string().nullable() }));
+const Window = z.object({ successes: z.number(), failures: z.number(), partials: z.number(), total: z.number(), rate: z.number().nullable() });
+export const ReadSkillOutput = SkillSummary.extend({
+  deletedAt: z.string().nullable(),
+  yaml: z.string(),
+  outcomes: z.object({ name: z.string(), version: z.number(), last7Days: Window, last30Days: Window, last90Days: Window, allTime: Window, truncated: z.boolean() }),
+});
+export const ProposeSkillInput = z
+  .object({ yaml: z.string({ error: 'yaml must be the skill as a YAML document (text)' }).min(1).max(64_000).describe('The skill as a YAML document with name, description, trigger, preconditions, tools, steps (do, tool, expect), success_checks, failure_handling.') })
+  .strict();

@@ -1,0 +1,23 @@
+/** Working memory: the context tool's input and output. */
+import { z } from 'zod';
+
+export const CONTEXT_TOKENS = { min: 200, max: 32_000, default: 4000 } as const;
+
+export const ContextInput = z.strictObject({
+  task: z.string({ error: 'task must be text' }).trim().min(1, { error: 'task is empty — describe the task at hand in a sentence or two' }).max(4000, { error: 'task is at most 4000 characters' }),
+  maxTokens: z
+    .number({ error: 'maxTokens must be a number' })
+    .int()
+    .min(CONTEXT_TOKENS.min, { error: `maxTokens is at least ${CONTEXT_TOKENS.min}` })
+    .max(CONTEXT_TOKENS.max, { error: `maxTokens is at most ${CONTEXT_TOKENS.max}` })
+    .optional(),
+});
+
+export const ContextOutput = z.object({
+  note: z.string(),
+  tokenEstimate: z.string(),
+  budget: z.number(),
+  usedTokens: z.number(),
+  items: z.array(z.looseObject({ provenance: z.looseObject({ kind: z.string(), id: z.string() }) })),
+  omitted: z.record(z.string(), z.number()),
+});

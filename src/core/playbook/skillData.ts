@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { SkillInputSchema } from '../contract/skills';
+import { ValidationError } from '../errors';
+import { assertNoSecret } from '../secrets';
+import type { SkillData } from './kinds';
+
+
+/** Key order of a skill everywhere it is shown or stored (YAML, JSON, comparisons). */
+export const SKILL_KEYS = ['name', 'description', 'trigger', 'preconditions', 'tools', 'steps', 'success_checks', 'failure_handling', 'evidence'] as const;
+
+/** SkillData with keys in SKILL_KEYS order and steps in do, tool, expect order: equal skills serialise equally. */
+export function canonicalSkill(d: SkillData): SkillData {
+  return {
+    name: d.name,
+    description: d.description,
+    trigger: [...d.trigger],
+    preconditions: [...d.preconditions],
+    tools: [...d.tools],
+    steps: d.steps.map((s) => (s.tool === undefined ? { do: s.do, expect: s.expect } : { do: s.do, tool: s.tool, expect: s.expect })),
+    success_checks: [...d.success_checks],
+    failure_handling: [...d.failure_handling],
+    evidence: { episodes: [...d.evidence.episodes], executors: [...d.evidence.executors] },
+  };
+}
+
+/** `steps[2].expect` style path. */
+export function pathOf(path: ReadonlyArray<PropertyKey>): string {
+  return path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)), '');
+}
+
+/** The rule an issue states, phrased to follow the field's path. */
+export function ruleOf(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys') {
+    const head = issue.path[0];
+    const allowed = head === 'steps' ? 'a step has do, tool and expect' : head === 'evidence' ? 'evidence has episodes and executors' : `a skill has ${SKILL_KEYS.join(', ')} (and version)`;
+    return `has unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; ${allowed}`;
+  }
+  return issue.message;
+}
+
+/** Refuses a skill holding what looks like a credential, naming the field and the kind only. */
+export function assertSkillHasNoSecret(d: SkillData): void {
+  const walk = (value: unknown, path: string): void => {
+    if (typeof value === 'string') assertNoSecret(path, value);
+    else if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${path}[${i}]`));
+    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, path ? `${path}.${k}` : k);
+  };
+  walk(d, '');
+}
+
+/** Whether the input names its evidence: a save that leaves it out keeps the previous version's. */
+export function givesEvidence(raw: unknown): boolean {
+  return raw !== null && typeof raw === 'object' && !Array.isArray(raw) && 'evidence' in raw;
+}
+
+/**
+ * Validates a skill given as data (not YAML): the schema, then secrets. Returns the
+ * canonical SkillData, the informational version it carried, if any, and whether it gave
+ * its evidence (a missing `evidence` reads as empty lists here).
+ */
+export function parseSkillData(input: unknown): { data: SkillData; version?: number; evidenceGiven: boolean } {
+  const result = SkillInputSchema.safeParse(input);
+  if (!result.success) {
+    const parts = result.error.issues.map((i) => {
+      const p = pathOf(i.path);
+      return p ? `${p} ${ruleOf(i)}` : ruleOf(i);
+    });
+    const first = result.error.issues[0]!;
+    throw new ValidationError(pathOf(first.path), ruleOf(first), parts.join('; '));
+  }
+  const { version, ...rest } = result.data;
+  const data = canonicalSkill(rest);
+  assertSkillHasNoSecret(data);
+  const evidenceGiven = givesEvidence(input);
+  return version === undefined ? { data, evidenceGiven } : { data, version, evidenceGiven };
+}
