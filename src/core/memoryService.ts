@@ -6,13 +6,10 @@ import { ConflictError, NotFoundError, SecretError, ValidationError } from './er
 import { analyzeQuery } from './search/query';
 import { assertNoSecret } from './secrets';
 import { normalizeTag, suggestTags, tagProblem } from './tags';
+import { Writer, type WriterOptions } from './writer';
 
-export interface MemoryServiceOptions {
-  /** Recorded on every version this service writes; a function is called once, at the first write. */
-  author: string | (() => string);
-  /** Injected for tests; defaults to the system clock. */
-  now?: () => Date;
-}
+/** Who writes and by which clock (as every tier service). */
+export type MemoryServiceOptions = WriterOptions;
 
 type Out<S extends z.ZodType> = z.output<S>;
 type Field = 'description' | 'tags' | 'content';
@@ -27,33 +24,20 @@ const TAGS_ANSWER_MAX = 200;
  * row under the store's lock; whatever `decide` throws leaves the store unchanged.
  */
 export class MemoryService {
-  private readonly now: () => Date;
-  private author: string | undefined;
+  private readonly writer: Writer;
 
   constructor(
     private readonly store: Store,
-    private readonly options: MemoryServiceOptions,
+    options: MemoryServiceOptions,
   ) {
-    this.now = options.now ?? (() => new Date());
-  }
-
-  private authorName(): string {
-    const a = this.options.author;
-    return (this.author ??= typeof a === 'function' ? a() : a);
-  }
-
-  /** A changedAt later than `previous` even when the clock has not moved (or went back). */
-  private timestamp(previous?: string): string {
-    const now = this.now().getTime();
-    const floor = previous ? Date.parse(previous) + 1 : 0;
-    return new Date(Math.max(now, floor)).toISOString();
+    this.writer = new Writer(options);
   }
 
   private row(id: string, version: number, op: StoredVersion['op'], data: Pick<StoredVersion, Field>, previous?: StoredVersion): StoredVersion {
     return {
       rowId: randomUUID(), id, version, op,
       description: data.description, tags: data.tags, content: data.content,
-      changedAt: this.timestamp(previous?.changedAt), deletedAt: null, author: this.authorName(), restoredFrom: null,
+      changedAt: this.writer.stamp(previous?.changedAt), deletedAt: null, author: this.writer.author, restoredFrom: null,
     };
   }
 
@@ -98,20 +82,37 @@ export class MemoryService {
     return hits.map(({ id, description, tags }) => ({ id, description, tags }));
   }
 
-  async create(input: unknown): Promise<Out<typeof C.CreateOutput>> {
+  /** The checks of a create, before anything is written: the one rule for direct and queued creates. */
+  checkCreate(input: unknown): Out<typeof C.CreateInput> {
     const data = C.parseInput(C.CreateInput, input);
     MemoryService.checkSecrets(data);
+    return data;
+  }
+
+  /** The checks of an edit that need no store: the input, at least one field to change, secrets (direct and queued edits). */
+  checkEdit(input: unknown): Out<typeof C.EditInput> {
+    const e = C.parseInput(C.EditInput, input);
+    if (e.description === undefined && e.tags === undefined && e.content === undefined) {
+      throw new ValidationError('', 'give at least one of description, tags or content to change');
+    }
+    MemoryService.checkSecrets(e);
+    return e;
+  }
+
+  /** The current version of a memory an edit may change; refused as an edit would be when it is missing or deleted. */
+  async editable(id: string): Promise<Out<typeof C.ReadOutput>> {
+    return MemoryService.record(MemoryService.live(id, await this.store.current(id), 'edited'));
+  }
+
+  async create(input: unknown): Promise<Out<typeof C.CreateOutput>> {
+    const data = this.checkCreate(input);
     const id = randomUUID();
     await this.store.write(id, () => this.row(id, 1, 'create', data));
     return { id };
   }
 
   async edit(input: unknown): Promise<Out<typeof C.EditOutput>> {
-    const e = C.parseInput(C.EditInput, input);
-    if (e.description === undefined && e.tags === undefined && e.content === undefined) {
-      throw new ValidationError('', 'give at least one of description, tags or content to change');
-    }
-    MemoryService.checkSecrets(e);
+    const e = this.checkEdit(input);
     let result: Out<typeof C.EditOutput> | undefined;
     await this.store.write(e.id, (current, maxVersion) => {
       const cur = MemoryService.live(e.id, current, 'edited');

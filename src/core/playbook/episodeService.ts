@@ -9,7 +9,7 @@ import { parseInput } from '../contract/validate';
 import { NotFoundError } from '../errors';
 import { asEpisode, episodeColumns, normalizeKey, type EpisodeData } from './kinds';
 import { EPISODE_LIMITS, ListEpisodesInput, RecordEpisodeInput, ShowEpisodeInput } from '../contract/episodes';
-import { assertNoSecrets, pageOf, Writer, type TierServiceOptions } from './recordRows';
+import { assertNoSecrets, pageOf, RecordWriter, type TierServiceOptions } from './recordRows';
 
 
 /** One episode as show returns it. */
@@ -33,13 +33,13 @@ export interface EpisodeSummary {
 }
 
 export class EpisodeService {
-  private readonly w: Writer;
+  private readonly w: RecordWriter;
 
   constructor(
     private readonly records: RecordStore,
     options: TierServiceOptions,
   ) {
-    this.w = new Writer(options);
+    this.w = new RecordWriter(options);
   }
 
   /** Records an episode; refuses secrets, transcripts and oversized fields, writing nothing. */

@@ -5,7 +5,7 @@
  */
 import type { RecordReader, StoredRecord } from '../ports/records';
 import { asFact, factColumns, type FactData } from './kinds';
-import type { Writer } from './recordRows';
+import type { RecordWriter } from './recordRows';
 
 /** A fact as every operation returns it: the data, its evidence, and where it stands. */
 export interface FactView extends Omit<FactData, 'assertedBy' | 'keptWith'> {
@@ -46,7 +46,7 @@ export function rivalsOf(live: readonly StoredRecord[], object: string, nowIso: 
  * function of the version's changedAt, for the times it records (retraction.at, verification.at).
  */
 export async function nextFactVersion(
-  w: Writer,
+  w: RecordWriter,
   reader: RecordReader,
   cur: StoredRecord,
   data: FactData | ((changedAt: string) => FactData),
@@ -68,7 +68,7 @@ export function withoutDisputes(d: FactData, ids: ReadonlySet<string>): FactData
  * forgotten), with those taken out of their dispute. Facts in `skip` are written by the caller.
  */
 export async function releasePartners(
-  w: Writer,
+  w: RecordWriter,
   reader: RecordReader,
   leaving: readonly StoredRecord[],
   skip: ReadonlySet<string> = new Set(),

@@ -22,7 +22,7 @@ import { factView, isPastDue, LIVE_STATUSES, nextFactVersion, RELATION_LIVE_MAX,
 import { asFact, factColumns, normalizeKey, type FactData } from './kinds';
 import type { Ontology } from './ontology';
 import { DEFAULT_POLICY, type Policy } from './policy';
-import { assertNoSecrets, pageOf, readAll, Writer, type TierServiceOptions } from './recordRows';
+import { assertNoSecrets, pageOf, readAll, RecordWriter, type TierServiceOptions } from './recordRows';
 
 export interface FactServiceOptions extends TierServiceOptions {
   /** The policy in force (read at every call, so a changed setting applies at once). */
@@ -42,13 +42,13 @@ export interface AssertResult {
 }
 
 export class FactService {
-  private readonly w: Writer;
+  private readonly w: RecordWriter;
 
   constructor(
     private readonly records: RecordStore,
     private readonly options: FactServiceOptions,
   ) {
-    this.w = new Writer(options);
+    this.w = new RecordWriter(options);
   }
 
   private policy(): Policy {

@@ -22,7 +22,7 @@ import { asFact, asProposal, asReport, asSkill, reportColumns, type ReportData, 
 import { disputeMergedContradictions } from './mergeDisputes';
 import type { Ontology } from './ontology';
 import { DEFAULT_POLICY, type Policy } from './policy';
-import { readAll, Writer, type TierServiceOptions } from './recordRows';
+import { readAll, RecordWriter, type TierServiceOptions } from './recordRows';
 
 const PAGE = 200;
 const DAY_MS = 24 * 3600_000;
@@ -53,13 +53,13 @@ const RunInput = z
 export type Report = ReportData & { id: string };
 
 export class Lifecycle {
-  private readonly w: Writer;
+  private readonly w: RecordWriter;
 
   constructor(
     private readonly records: RecordStore,
     private readonly options: LifecycleOptions,
   ) {
-    this.w = new Writer(options);
+    this.w = new RecordWriter(options);
   }
 
   private policy(): Policy {

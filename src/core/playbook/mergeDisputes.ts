@@ -13,7 +13,7 @@
 import type { RecordCursor, RecordStore, StoredRecord } from '../ports/records';
 import { LIVE_STATUSES, nextFactVersion, RELATION_LIVE_MAX, unmarkedDisputes } from './factRules';
 import { asFact } from './kinds';
-import { readAll, type Writer } from './recordRows';
+import { readAll, type RecordWriter } from './recordRows';
 
 const PAGE = 200;
 
@@ -30,7 +30,7 @@ export interface MergeCheckPosition {
  */
 export async function disputeMergedContradictions(
   records: RecordStore,
-  w: Writer,
+  w: RecordWriter,
   relations: readonly string[],
   options: { nowIso: string; max: number; from?: MergeCheckPosition | null },
 ): Promise<{ disputed: string[]; resume: MergeCheckPosition | null }> {
@@ -55,7 +55,7 @@ export async function disputeMergedContradictions(
 }
 
 /** For the subjects of one page: every live fact of `relation` looked up at once, one write per subject with an unrecorded contradiction. */
-async function disputeSubjects(records: RecordStore, w: Writer, relation: string, page: StoredRecord[], nowIso: string): Promise<string[]> {
+async function disputeSubjects(records: RecordStore, w: RecordWriter, relation: string, page: StoredRecord[], nowIso: string): Promise<string[]> {
   const subjects = [...new Set(page.map((r) => r.keys[0]))];
   const live = await readAll(records, { kind: 'fact', keys: [subjects, relation], status: LIVE_STATUSES }, subjects.length * 10);
   const bySubject = new Map<string, StoredRecord[]>();

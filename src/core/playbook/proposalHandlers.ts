@@ -1,7 +1,6 @@
 import * as C from '../contract';
 import { ValidationError } from '../errors';
 import type { MemoryService } from '../memoryService';
-import { assertNoSecret } from '../secrets';
 import { isStopWord, words } from '../text';
 import { asSkill } from './kinds';
 import { byEarlierAttempt, type ApplyRequest, type Duplicate, type ProposalTargetHandler } from './proposalTargets';
@@ -140,27 +139,16 @@ export function memoryProposalHandler(options: MemoryHandlerOptions): ProposalTa
     const versions = await service.history({ id: r.targetId! });
     return versions.some((v) => v.version > pinned && mine(v.author, v.changedAt) && sameFields(v, r.payload as Fields)) ? { id: r.targetId! } : null;
   }
-  function checkSecrets(f: { description?: string; tags?: string[]; content?: string }): void {
-    if (f.description !== undefined) assertNoSecret('payload.description', f.description);
-    f.tags?.forEach((t, i) => assertNoSecret(`payload.tags[${i}]`, t));
-    if (f.content !== undefined) assertNoSecret('payload.content', f.content);
-  }
   return {
     async validate(payload, action, targetId) {
       if (action === 'create') {
-        const m = C.parseInput(C.CreateInput, payload);
-        checkSecrets(m);
+        // The same checks as a direct create (MemoryService is the one home of the rule).
+        const m = service.checkCreate(payload);
         return { payload: m, summary: `memory: create "${m.description}"`.slice(0, 300), duplicates: await duplicatesOf(m.description, m.tags, null), warnings: [] };
       }
       if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) throw new ValidationError('payload', 'must be the fields to change: description, tags, content');
-      const e = C.parseInput(C.EditInput, { ...(payload as object), id: targetId });
-      const { id, ...fields } = e;
-      if (fields.description === undefined && fields.tags === undefined && fields.content === undefined) {
-        throw new ValidationError('payload', 'give at least one of description, tags or content to change');
-      }
-      checkSecrets(fields);
-      const cur = await service.read({ id });
-      if (cur.deletedAt) throw new ValidationError('targetId', `memory ${id} was deleted at ${cur.deletedAt}; it cannot be edited unless a person restores it`);
+      const { id, ...fields } = service.checkEdit({ ...(payload as object), id: targetId });
+      const cur = await service.editable(id);
       const pinned = { ...fields, expectedVersion: fields.expectedVersion ?? cur.version };
       const changed = (['description', 'tags', 'content'] as const).filter((f) => fields[f] !== undefined && JSON.stringify(fields[f]) !== JSON.stringify(cur[f]));
       const warnings = changed.length ? [] : [`memory ${id} already holds these values; approving changes nothing`];

@@ -7,7 +7,7 @@ import { parseInput } from '../contract/validate';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { asProposal, normalizeKey, proposalColumns, type ProposalData, type ProposalState, type ProposalTarget } from './kinds';
 import type { ApplyRequest, Duplicate, ProposalTargetHandler } from './proposalTargets';
-import { assertNoSecrets, decodeRecordCursor, encodeRecordCursor, Writer } from './recordRows';
+import { assertNoSecrets, decodeRecordCursor, encodeRecordCursor, RecordWriter } from './recordRows';
 
 export interface ProposalServiceOptions {
   /** The targets this queue accepts; a proposal for another target is refused. */
@@ -62,14 +62,14 @@ export const APPROVAL_STALE_MS = 60_000;
  * write scope `proposal:<id>`: the first decision wins, later ones are conflicts.
  */
 export class ProposalService {
-  private readonly writer: Writer;
+  private readonly writer: RecordWriter;
   private readonly now: () => Date;
 
   constructor(
     private readonly store: Store,
     private readonly options: ProposalServiceOptions,
   ) {
-    this.writer = new Writer({ author: options.author ?? '', now: options.now });
+    this.writer = new RecordWriter({ author: options.author ?? '', now: options.now });
     this.now = this.writer.now;
   }
 

@@ -9,46 +9,13 @@ import type { RecordCursor, RecordKind, RecordQuery, RecordReader, StoredRecord 
 import type { VersionOp } from '../ports/store';
 import { ValidationError } from '../errors';
 import { assertNoSecret } from '../secrets';
+import { Writer, type WriterOptions } from '../writer';
 
 /** Options every tier service takes, as MemoryService does. */
-export interface TierServiceOptions {
-  /** Recorded on every version this service writes; a function is called once, at the first write. */
-  author: string | (() => string);
-  /** Injected for tests; defaults to the system clock. */
-  now?: () => Date;
-}
+export type TierServiceOptions = WriterOptions;
 
-/** How far ahead of the clock a time a caller gives may be (clocks of teammates differ a little). */
-const CLOCK_SKEW_MS = 5 * 60_000;
-
-/** The author and the clock of a service. */
-export class Writer {
-  private resolved: string | undefined;
-  readonly now: () => Date;
-
-  constructor(private readonly options: TierServiceOptions) {
-    this.now = options.now ?? (() => new Date());
-  }
-
-  get author(): string {
-    const a = this.options.author;
-    return (this.resolved ??= typeof a === 'function' ? a() : a);
-  }
-
-  /**
-   * Refuses a time a caller gave (when something happened) that lies ahead of this clock by
-   * more than teammates' clocks differ (CLOCK_SKEW_MS); `hint` says what to give instead.
-   */
-  checkNotFuture(field: string, iso: string | undefined, hint: string, now = this.now()): void {
-    if (iso !== undefined && Date.parse(iso) > now.getTime() + CLOCK_SKEW_MS) throw new ValidationError(field, `is in the future (${iso}); ${hint}, or leave it out for now`);
-  }
-
-  /** A changedAt later than `previous` even when the clock has not moved (or went back). */
-  stamp(previous?: string): string {
-    const floor = previous ? Date.parse(previous) + 1 : 0;
-    return new Date(Math.max(this.now().getTime(), floor)).toISOString();
-  }
-
+/** The author and the clock of a tier service, and how it builds a record's version row. */
+export class RecordWriter extends Writer {
   /** A version row of `kind`; `previous` is the record's current version, when there is one. */
   row(
     kind: RecordKind,

@@ -5,7 +5,7 @@ import type { Store } from '../ports/store';
 import { parseInput } from '../contract/validate';
 import { ConflictError, NotFoundError } from '../errors';
 import { asSkill as storedSkill, normalizeKey, skillColumns, type SkillData, type SkillRecordData } from './kinds';
-import { decodeRecordCursor, encodeRecordCursor, readAll, Writer } from './recordRows';
+import { decodeRecordCursor, encodeRecordCursor, readAll, RecordWriter } from './recordRows';
 import { matchSkill, RELEVANCE_FLOOR, termSet } from './skillMatch';
 import { outcomeStats, type OutcomeStats } from './skillOutcomes';
 import { FindSkillsInput, ListSkillsInput, ReadSkillInput, SKILL_LIMITS, SkillName, VersionNo } from '../contract/skills';
@@ -72,13 +72,13 @@ const MAX_SKILLS_SCANNED = 5000;
  * the same record, so (name, version) always means one playbook to the episodes that cite it.
  */
 export class SkillService {
-  private readonly writer: Writer;
+  private readonly writer: RecordWriter;
 
   constructor(
     private readonly store: Store,
     options: SkillServiceOptions,
   ) {
-    this.writer = new Writer(options);
+    this.writer = new RecordWriter(options);
   }
 
   /** The newest record named `name`: the live one if any, else the most recently deleted. */
