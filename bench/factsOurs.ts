@@ -26,7 +26,7 @@ export async function openFacts(plan: FactsPlan): Promise<{ figures: FactOpenFig
   const t0 = performance.now();
   const store: Store = plan.backend === 'sqljs'
     ? await SqlJsStore.open({ dir: plan.storeDir! })
-    // A one-shot CLI process opens PostgreSQL without the local index (src/cli/openStore.ts).
+    // A one-shot CLI process opens PostgreSQL without the local index (src/platform/openStore.ts).
     : await PgStore.open({ connectionString: plan.url!, project: plan.project, localIndex: 'off' });
   const t1 = performance.now();
   const facts = new FactService(store.records, { author: AUTHOR, ontology: BENCH_ONTOLOGY });

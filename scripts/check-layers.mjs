@@ -18,7 +18,7 @@ const rules = [
   { files: /^src\/core\//, forbid: (m) => m === 'vscode' || DRIVERS.includes(m) || /\/store\/(?!store$)/.test(m) || /\/(cli|vscode|platform)\//.test(m), why: 'the domain imports no vscode, no driver, no file system, and only the Store interface' },
   { files: /^src\/store\//, forbid: (m) => m === 'vscode' || /\/(cli|vscode)\//.test(m) || /extension$/.test(m), why: 'stores do not import vscode or the adapters' },
   { files: /^src\/(cli|platform)\//, forbid: (m) => m === 'vscode', why: 'the CLI and platform helpers run without VS Code' },
-  { files: /^src\/(?!extension\.ts$|vscode\/|cli\/main\.ts$|cli\/openStore\.ts$)/, forbid: (m) => /store\/(sqljs\/sqljsStore|postgres\/pgStore)$/.test(m), why: 'only entry points (and the CLI\'s openStore) choose a store implementation' },
+  { files: /^src\/(?!extension\.ts$|vscode\/|cli\/main\.ts$|platform\/openStore\.ts$)/, forbid: (m) => /store\/(sqljs\/sqljsStore|postgres\/pgStore)$/.test(m), why: 'only entry points (and the CLI\'s openStore) choose a store implementation' },
 ];
 
 const problems = [];

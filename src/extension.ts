@@ -42,7 +42,7 @@ export function activate(context: vscode.ExtensionContext): AgentMemoryApi {
   const access = { getPlaybook: session.getPlaybook, getAuthor: session.getAuthor };
 
   registerSearchCommand(context, getService, log);
-  registerTools(context, getService, access);
+  registerTools(context, session.getServices);
   const { memoryFiles, skillFiles } = registerDocumentFileSystems(context, getService, access, changes);
   const playbook = registerPlaybookViews(context, access, changes, log);
   // Refresh (any view's toolbar) retries a store that failed to open and reloads every view.

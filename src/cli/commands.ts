@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import type { Playbook } from '../core/playbook/playbook';
 import type { MemoryService } from '../core/memoryService';
+import type { Services } from '../core/services';
 import { ValidationError } from '../core/errors';
 import * as F from './format';
 import { initCommand } from './init';
@@ -12,6 +13,8 @@ import { type CliIo, intFlag, readTextFile, splitList, str } from './io';
 type Flags = Record<string, string | boolean | undefined>;
 
 export interface CommandContext {
+  /** The services over the store the global flags name (src/core/services.ts). */
+  services: Services;
   service: MemoryService;
   /** The other tiers (episodes, facts, skills, proposals, lifecycle, context) over the same store. */
   playbook: Playbook;
@@ -247,7 +250,7 @@ export const COMMANDS: Record<string, Command> = {
     positionals: 'none',
     longLived: true,
     // Resolves when the client is gone; main then closes the store, after the last call finished.
-    run: (ctx) => serveMcp({ service: ctx.service, playbook: ctx.playbook, author: ctx.author }, { log: (line) => ctx.io.stderr(`${line}\n`) }),
+    run: (ctx) => serveMcp(ctx.services, { log: (line) => ctx.io.stderr(`${line}\n`) }),
   },
   init: initCommand,
   ...LAYER_COMMANDS,

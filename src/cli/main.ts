@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import { MemoryError, ValidationError } from '../core/errors';
-import { MemoryService } from '../core/memoryService';
-import { Playbook } from '../core/playbook/playbook';
+import { buildServices } from '../core/services';
 import { resolveAuthor } from '../platform/author';
 import { PlaybookConfig } from '../platform/playbookConfig';
 import { defaultStoreDir } from '../platform/storeLocation';
@@ -9,7 +8,7 @@ import type { Store } from '../core/ports/store';
 import { COMMANDS } from './commands';
 import { type CliIo, processIo } from './io';
 import { STANDALONE } from './migrate';
-import { openStore, resolveStoreSpec } from './openStore';
+import { openStore, resolveStoreSpec } from '../platform/openStore';
 
 /** First words of two-word commands. */
 const GROUPS = new Set(Object.keys(COMMANDS).filter((k) => k.includes(' ')).map((k) => k.split(' ')[0]!));
@@ -99,23 +98,19 @@ export async function main(argv: string[], io: CliIo = processIo, env: NodeJS.Pr
       return 0;
     }
     const spec = resolveStoreSpec({ store: p.flags.store as string | undefined, project: p.flags.project as string | undefined }, env, cwd);
-    store = await openStore(spec, (w) => io.stderr(`warning: ${w.message}\n`), { longLived: Boolean(p.command.longLived) });
-    // Resolved at the first write only: reading commands need not ask git.
-    let resolved: string | undefined;
-    const author = () => (resolved ??= resolveAuthor((p.flags.author as string | undefined) ?? env.AGENT_MEMORY_AUTHOR, cwd));
-    const service = new MemoryService(store, { author });
+    store = await openStore(spec, { onWarning: (w) => io.stderr(`warning: ${w.message}\n`), localIndex: p.command.longLived ? 'background' : 'off' });
     // policy.yaml and ontology.yaml live in the store folder (for a database: the workspace's,
     // found only by the commands that read them: finding it may ask git).
     let config: PlaybookConfig | undefined;
     const playbookConfig = () => (config ??= new PlaybookConfig(spec.kind === 'dir' ? spec.dir : defaultStoreDir(cwd)));
-    const opened = store;
-    const playbook = new Playbook(store, service, {
-      author,
+    // The author is resolved at the first write only: reading commands need not ask git.
+    const services = buildServices(store, {
+      author: () => resolveAuthor((p.flags.author as string | undefined) ?? env.AGENT_MEMORY_AUTHOR, cwd),
       policy: () => playbookConfig().policy(),
       ontology: () => playbookConfig().ontology(),
-      memoriesFor: (who) => new MemoryService(opened, { author: who }),
     });
-    await p.command.run({ service, playbook, author, storeDir: spec.kind === 'dir' ? spec.dir : undefined, flags: p.flags, args: p.args, json: Boolean(p.flags.json), io });
+    const { memories: service, playbook, author } = services;
+    await p.command.run({ services, service, playbook, author, storeDir: spec.kind === 'dir' ? spec.dir : undefined, flags: p.flags, args: p.args, json: Boolean(p.flags.json), io });
     return 0;
   } catch (err) {
     const refused = err instanceof MemoryError && err.refused;

@@ -1,15 +1,14 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { MemoryService } from '../core/memoryService';
 import type { Playbook } from '../core/playbook/playbook';
-import { MemoryService } from '../core/memoryService';
+import type { StoreWarning } from '../core/ports/store';
+import type { Services } from '../core/services';
 import { resolveAuthor } from '../platform/author';
+import { openStore, type StoreSpec } from '../platform/openStore';
 import { STORE_FOLDER } from '../platform/storeLocation';
-import { PgStore } from '../store/postgres/pgStore';
-import { SqlJsStore } from '../store/sqljs/sqljsStore';
-import type { Store, StoreWarning } from '../core/ports/store';
-import { composePlaybook } from './layers/composePlaybook';
-import { configuredBackend, passwordKey, pgStoreOptions, settingsProblem, teamDatabaseSettings } from './team/teamSettings';
+import { buildWindowServices } from './layers/composePlaybook';
+import { configuredBackend, passwordKey, settingsProblem, teamDatabaseSettings, teamStoreSpec } from './team/teamSettings';
 
 /** How long a failure to open is answered without a new attempt (unless the settings change or Refresh is run). */
 const RETRY_AFTER_MS = 30_000;
@@ -21,14 +20,6 @@ export type StoreState =
   | { kind: 'open'; backend: 'workspace' | 'postgres'; where: string }
   | { kind: 'failed'; backend: 'workspace' | 'postgres'; message: string };
 
-/** What one open of the store gives: the store, its memory service, the other tiers over both, and the author. */
-interface Opened {
-  service: MemoryService;
-  store: Store;
-  playbook: Playbook;
-  author: () => string;
-}
-
 /**
  * The store the settings choose (the workspace folder's, or the team database), opened on
  * first use and reopened when the settings change. Every part of the extension reaches the
@@ -38,7 +29,7 @@ interface Opened {
  * never a crash; the next use tries again.
  */
 export class StoreSession implements vscode.Disposable {
-  private opened: Promise<Opened> | undefined;
+  private opened: Promise<Services> | undefined;
   /** The settings the open store was opened with (see settingsKey). */
   private openedWith: string | undefined;
   /**
@@ -69,7 +60,10 @@ export class StoreSession implements vscode.Disposable {
     return path.resolve(folder, vscode.workspace.getConfiguration('agentMemory').get<string>('storePath') || STORE_FOLDER);
   }
 
-  getService = (): Promise<MemoryService> => this.get().then((o) => o.service);
+  /** The services over the open store (one instance per open, so search-read counts survive). */
+  getServices = (): Promise<Services> => this.get();
+
+  getService = (): Promise<MemoryService> => this.get().then((o) => o.memories);
 
   /** The playbook over the same store and memory service (one instance per open, so search-read counts survive). */
   getPlaybook = (): Promise<Playbook> => this.get().then((o) => o.playbook);
@@ -77,7 +71,7 @@ export class StoreSession implements vscode.Disposable {
   /** Who this window writes as (resolved once per open). */
   getAuthor = (): Promise<string> => this.get().then((o) => o.author());
 
-  private get(): Promise<Opened> {
+  private get(): Promise<Services> {
     const f = this.failure;
     if (f && f.settings === this.settingsKey() && Date.now() - f.at < RETRY_AFTER_MS) return Promise.reject(f.error);
     this.failure = undefined;
@@ -125,32 +119,29 @@ export class StoreSession implements vscode.Disposable {
     this.stateChanged.dispose();
   }
 
-  private async open(gen: number): Promise<Opened> {
+  private async open(gen: number): Promise<Services> {
     const onWarning = (w: StoreWarning) => this.log.warn(w.message);
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    let store: Store;
-    if (configuredBackend() === 'postgres') {
+    const backend = configuredBackend();
+    let spec: StoreSpec;
+    if (backend === 'postgres') {
       const db = teamDatabaseSettings();
       const problem = settingsProblem(db);
       if (problem) throw new Error(problem);
       this.setState(gen, { kind: 'opening', where: db.url });
-      const password = await this.context.secrets.get(passwordKey(db.url));
-      store = await PgStore.open(pgStoreOptions(db, password, onWarning));
-      this.setState(gen, { kind: 'open', backend: 'postgres', where: store.location });
+      spec = teamStoreSpec(db, await this.context.secrets.get(passwordKey(db.url)));
     } else {
       const dir = this.storeDir();
       if (!dir) throw new Error(vscode.l10n.t('Open a folder first: Agent Memory keeps its store in the workspace.'));
       this.setState(gen, { kind: 'opening', where: dir });
-      const wasm = path.join(this.context.extensionPath, 'dist', 'sql-wasm.wasm');
-      store = await SqlJsStore.open({ dir, wasmPath: fs.existsSync(wasm) ? wasm : undefined, onWarning });
-      this.setState(gen, { kind: 'open', backend: 'workspace', where: dir });
+      spec = { kind: 'dir', dir };
     }
+    // A window serves many searches: a team database's are ranked in a local index.
+    const store = await openStore(spec, { onWarning, localIndex: 'background' });
+    this.setState(gen, { kind: 'open', backend, where: spec.kind === 'dir' ? spec.dir : store.location });
     this.log.info(`store opened: ${store.location}`);
     const setting = vscode.workspace.getConfiguration('agentMemory').get<string>('author');
-    let resolved: string | undefined;
-    const author = () => (resolved ??= resolveAuthor(setting, folder ?? process.cwd()));
-    const service = new MemoryService(store, { author });
-    return { store, service, author, playbook: composePlaybook(store, service, author, this.storeDir()) };
+    return buildWindowServices(store, () => resolveAuthor(setting, folder ?? process.cwd()), this.storeDir());
   }
 
   /** Everything that decides which store opens. */

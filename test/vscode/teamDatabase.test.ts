@@ -127,8 +127,16 @@ describe('the team database (PostgreSQL) in VS Code', function () {
     await until('the view to list the workspace memories again', async () => (await ids(memoriesView)).includes(readSeed().id));
   });
 
-  it('connecting can copy the workspace store\'s memories, every version, and a second copy adds nothing', async () => {
+  it('connecting can copy the workspace store (every memory version, and the playbook\'s records), and a second copy adds nothing', async () => {
     const seed = readSeed();
+    // An episode in the workspace store: the copy moves the playbook's records too, not memory versions only.
+    assert.equal(settings().get('storage.backend'), 'workspace'); // the test before switched back
+    const recorded = text(await vscode.lm.invokeTool('agent-memory_recordEpisode', {
+      input: { task: 'Copied to the team database with the memories', outcome: 'success', source: { type: 'commit', ref: 'abc1234' } },
+      toolInvocationToken: undefined,
+    }));
+    const episodeId = /Recorded episode ([0-9a-f-]{36})/.exec(recorded)?.[1];
+    assert.ok(episodeId, recorded);
     const connect = () => vscode.commands.executeCommand<boolean>('agentMemory.connectTeamDatabase', {
       url: dbUrl(), project: 'vscode-copy', tls: 'off', password: '', copyWorkspaceMemories: true,
     });
@@ -136,9 +144,11 @@ describe('the team database (PostgreSQL) in VS Code', function () {
     const copied = teamCliIn<{ description: string; version: number }>('vscode-copy', 'read', seed.id);
     assert.equal(copied.description, seed.description);
     const versions = teamCliIn<unknown[]>('vscode-copy', 'history', seed.id).length;
+    assert.equal(teamCliIn<{ id: string }>('vscode-copy', 'episode', 'show', episodeId).id, episodeId);
     // The team database is now in use: switching back and connecting again copies nothing twice.
     await vscode.commands.executeCommand('agentMemory.useWorkspaceStore');
     assert.equal(await connect(), true);
     assert.equal(teamCliIn<unknown[]>('vscode-copy', 'history', seed.id).length, versions);
+    assert.equal(teamCliIn<{ items: unknown[] }>('vscode-copy', 'episode', 'list').items.length, 1);
   });
 });

@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { MemoryService } from '../../src/core/memoryService';
+import type { MemoryService } from '../../src/core/memoryService';
+import { buildServices, type Services } from '../../src/core/services';
 import { SqlJsStore } from '../../src/store/sqljs/sqljsStore';
 import { DeleteTool } from '../../src/vscode/tools/deleteTool';
 import { EditTool } from '../../src/vscode/tools/editTool';
@@ -18,13 +19,15 @@ describe('tool confirmations are tied to the version they showed', function () {
   this.timeout(30_000);
   let dir: string;
   let store: SqlJsStore;
+  let services: Services;
   let service: MemoryService;
-  const provider = () => Promise.resolve(service);
+  const provider = () => Promise.resolve(services);
 
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'am-preview-'));
     store = await SqlJsStore.open({ dir, wasmPath: path.join(__dirname, '..', '..', 'dist', 'sql-wasm.wasm') });
-    service = new MemoryService(store, { author: 'preview-test' });
+    services = buildServices(store, { author: 'preview-test' });
+    service = services.memories;
   });
 
   after(async () => {

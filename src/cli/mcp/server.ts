@@ -2,7 +2,8 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import pkg from '../../../package.json';
-import { type CallContext, callTool } from './handlers';
+import type { Services } from '../../core/services';
+import { callTool } from './handlers';
 import { MCP_TOOLS } from './tools';
 
 export interface McpOptions {
@@ -24,7 +25,7 @@ export interface McpOptions {
  * which validates them, so a model gets the same messages here as everywhere else
  * ("description: is 612 characters; the limit is 500").
  */
-export async function serveMcp(ctx: Omit<CallContext, 'caller'> & { author: () => string }, options: McpOptions = {}): Promise<void> {
+export async function serveMcp(services: Services, options: McpOptions = {}): Promise<void> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -39,8 +40,8 @@ export async function serveMcp(ctx: Omit<CallContext, 'caller'> & { author: () =
     if (stopping) return { content: [{ type: 'text', text: 'the agent-memory server is shutting down; nothing was done' }], isError: true };
     // Proposals name the person the server writes as, and the client that proposed.
     const client = server.getClientVersion()?.name;
-    const caller = () => (client ? `${ctx.author()} (via ${client})` : ctx.author());
-    const call = callTool({ service: ctx.service, playbook: ctx.playbook, caller }, request.params.name, request.params.arguments, log);
+    const caller = () => (client ? `${services.author()} (via ${client})` : services.author());
+    const call = callTool({ ...services, caller }, request.params.name, request.params.arguments, log);
     inFlight.add(call);
     const forget = () => inFlight.delete(call);
     call.then(forget, forget);

@@ -13,11 +13,21 @@ export const ContextInput = z.strictObject({
     .optional(),
 });
 
+/** Where a context item comes from: handed to the model so the item reads as data, not instructions. */
+export const Provenance = z.object({
+  kind: z.enum(['memory', 'fact', 'skill']),
+  id: z.string(),
+  version: z.number(),
+  author: z.string(),
+  changedAt: z.string(),
+});
+
 export const ContextOutput = z.object({
   note: z.string(),
   tokenEstimate: z.string(),
   budget: z.number(),
   usedTokens: z.number(),
-  items: z.array(z.looseObject({ provenance: z.looseObject({ kind: z.string(), id: z.string() }) })),
-  omitted: z.record(z.string(), z.number()),
+  items: z.array(z.looseObject({ provenance: Provenance })),
+  /** Items of each kind left out for lack of budget, and items included in short form only. */
+  omitted: z.object({ memories: z.number(), facts: z.number(), skills: z.number(), memoryDetails: z.number(), skillDetails: z.number() }),
 });

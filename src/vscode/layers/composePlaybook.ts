@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { Playbook } from '../../core/playbook/playbook';
+import type { Playbook } from '../../core/playbook/playbook';
 import { type PolicyOverrides, resolvePolicy } from '../../core/playbook/policy';
-import { MemoryService } from '../../core/memoryService';
+import { buildServices, type Services } from '../../core/services';
 import { PlaybookConfig } from '../../platform/playbookConfig';
 import type { Store } from '../../core/ports/store';
 
@@ -39,17 +39,16 @@ function policySettings(): PolicyOverrides {
 }
 
 /**
- * The playbook over the store and memory service the session opened. Policy and ontology come
- * from policy.yaml / ontology.yaml in the workspace's store folder, also when the memories live
- * in a team database (the repository holds the team's rules); without a folder, from the
- * settings alone. Approved memory proposals are written as the person who approved them.
+ * The services of a window over the store it opened. Policy and ontology come from policy.yaml
+ * / ontology.yaml in the workspace's store folder, also when the memories live in a team
+ * database (the repository holds the team's rules), over the lifecycle settings; without a
+ * folder, from the settings alone.
  */
-export function composePlaybook(store: Store, memories: MemoryService, author: () => string, dir: string | undefined): Playbook {
+export function buildWindowServices(store: Store, author: () => string, dir: string | undefined): Services {
   const config = dir ? new PlaybookConfig(dir, policySettings) : undefined;
-  return new Playbook(store, memories, {
+  return buildServices(store, {
     author,
     policy: () => (config ? config.policy() : resolvePolicy({ settings: policySettings() })),
     ontology: () => config?.ontology() ?? null,
-    memoriesFor: (who) => new MemoryService(store, { author: who }),
   });
 }

@@ -1,11 +1,9 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { PgStore } from '../../store/postgres/pgStore';
-import { SqlJsStore } from '../../store/sqljs/sqljsStore';
+import { copyStore, type CopyResult } from '../../core/storeCopy';
+import { openStore } from '../../platform/openStore';
 import type { StoreSession } from '../storeSession';
-import type { StoredVersion } from '../../core/ports/store';
-import { configuredBackend, passwordKey, pgStoreOptions, settingsProblem, type TeamDatabase, teamDatabaseSettings, type TlsMode } from './teamSettings';
+import { configuredBackend, passwordKey, settingsProblem, type TeamDatabase, teamDatabaseSettings, teamStoreSpec, type TlsMode } from './teamSettings';
 
 /** What "Connect to Team Database" asks for; any field given here is not asked (for scripts and tests). */
 export interface ConnectArgs {
@@ -14,12 +12,9 @@ export interface ConnectArgs {
   tls?: TlsMode;
   /** Empty: no stored password (PGPASSWORD, ~/.pgpass or none). */
   password?: string;
-  /** Copy the workspace store's memories (every version) to the database; asked when not given. */
+  /** Copy the workspace store (every memory version, episode, fact, skill and proposal) to the database; asked when not given. */
   copyWorkspaceMemories?: boolean;
 }
-
-/** Rows per import call when copying a workspace store to the database. */
-const COPY_BATCH = 1000;
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -108,7 +103,7 @@ async function connect(context: vscode.ExtensionContext, session: StoreSession, 
   if (copyFrom === null) return false;
   await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Connecting to the team database…') },
-    async () => (await PgStore.open(pgStoreOptions(db, password || undefined, (w) => log.warn(w.message)))).close(),
+    async () => (await openStore(teamStoreSpec(db, password || undefined), { onWarning: (w) => log.warn(w.message) })).close(),
   );
   if (password) await context.secrets.store(passwordKey(url), password);
   else await context.secrets.delete(passwordKey(url));
@@ -122,7 +117,7 @@ async function connect(context: vscode.ExtensionContext, session: StoreSession, 
   log.info(`connected to the team database ${url} (project ${db.project})`);
   void vscode.window.showInformationMessage(vscode.l10n.t('Agent Memory now uses the team database {0} (project {1}).', url, db.project));
   if (copyFrom) {
-    await copyWorkspace(context, session, copyFrom, log).catch((err: Error) => {
+    await copyWorkspace(session, copyFrom, log).catch((err: Error) => {
       log.error(err);
       void vscode.window.showErrorMessage(vscode.l10n.t('Agent Memory: {0}', err.message));
     });
@@ -143,16 +138,18 @@ async function pickTls(preferred: TlsMode): Promise<TlsMode | undefined> {
 
 /**
  * Whether to copy the workspace store to the team database: its folder, undefined for no,
- * null when the person cancelled. Asked only when the workspace store is in use and has
- * memories; a workspace store that cannot be read is logged and not offered.
+ * null when the person cancelled. Asked only when the workspace store is in use and holds
+ * memories or records of the playbook's tiers; a workspace store that cannot be read is logged and not offered.
  */
 async function workspaceToCopy(session: StoreSession, log: vscode.LogOutputChannel, copy: boolean | undefined): Promise<string | undefined | null> {
   const dir = session.storeDir();
   if (copy === false || !dir || configuredBackend() !== 'workspace') return undefined;
   try {
-    const source = await session.getService();
-    const empty = (await source.list({ limit: 1 })).items.length === 0 && (await source.list({ deleted: true, limit: 1 })).items.length === 0;
-    if (empty) return undefined;
+    const { memories, store } = await session.getServices();
+    const hasMemories = (await memories.list({ limit: 1 })).items.length > 0 || (await memories.list({ deleted: true, limit: 1 })).items.length > 0;
+    const kinds = ['episode', 'fact', 'skill', 'proposal'] as const;
+    const hasRecords = async () => (await Promise.all(kinds.map((kind) => store.records.query({ kind, limit: 1 })))).some((r) => r.length > 0);
+    if (!hasMemories && !(await hasRecords())) return undefined;
   } catch (err) {
     log.warn(`the workspace store could not be read, so copying it is not offered: ${(err as Error).message}`);
     return undefined;
@@ -162,7 +159,7 @@ async function workspaceToCopy(session: StoreSession, log: vscode.LogOutputChann
   const no = vscode.l10n.t('Connect Only');
   const answer = await vscode.window.showInformationMessage(
     vscode.l10n.t('Copy this workspace\'s memories to the team database?'),
-    { modal: true, detail: vscode.l10n.t('Every version is copied with its history; memories already there are skipped. The workspace store is left as it is.') },
+    { modal: true, detail: vscode.l10n.t('Every memory version is copied with its history, with the episodes, facts, skills and proposals; what is already there is skipped. The workspace store is left as it is.') },
     yes,
     no,
   );
@@ -170,41 +167,34 @@ async function workspaceToCopy(session: StoreSession, log: vscode.LogOutputChann
 }
 
 /**
- * Copies every version of the workspace store in `dir` into the store now in use (the team
- * database), through the service, so each row is checked as an import is (limits, tag rules,
- * secrets). Stored rows are skipped: a second copy, or a teammate's copy of the same
- * git-shared journal, adds nothing twice; an interrupted copy is completed by running it again.
+ * Copies the workspace store in `dir` into the store now in use (the team database): every
+ * memory version and every record of the playbook's tiers, with the copy `migrate` uses
+ * (src/core/storeCopy.ts). Stored rows are skipped: a second copy, or a teammate's copy of the
+ * same git-shared journal, adds nothing twice; an interrupted copy is completed by running it again.
  */
-async function copyWorkspace(context: vscode.ExtensionContext, session: StoreSession, dir: string, log: vscode.LogOutputChannel): Promise<void> {
-  const wasm = path.join(context.extensionPath, 'dist', 'sql-wasm.wasm');
-  const source = await SqlJsStore.open({ dir, wasmPath: fs.existsSync(wasm) ? wasm : undefined, onWarning: (w) => log.warn(w.message) });
-  const sum = { added: 0, skipped: 0 };
+async function copyWorkspace(session: StoreSession, dir: string, log: vscode.LogOutputChannel): Promise<void> {
+  const source = await openStore({ kind: 'dir', dir }, { onWarning: (w) => log.warn(w.message) });
+  let sofar: CopyResult = { versions: { added: 0, skipped: 0 }, records: { added: 0, skipped: 0 } };
   try {
-    await vscode.window.withProgress(
+    const target = (await session.getServices()).store;
+    sofar = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Copying memories to the team database…') },
-      async () => {
-        let batch: StoredVersion[] = [];
-        let first = 0;
-        const flush = async () => {
-          const base = first;
-          const r = await (await session.getService()).importVersions(batch, (i) => `version row ${base + i + 1} of the workspace journal`);
-          sum.added += r.added;
-          sum.skipped += r.skipped;
-          first += batch.length;
-          batch = [];
-        };
-        for await (const row of source.exportVersions()) {
-          batch.push(row);
-          if (batch.length >= COPY_BATCH) await flush();
-        }
-        if (batch.length) await flush();
-      },
+      () => copyStore(source, target, { onProgress: (p) => (sofar = p) }),
     );
   } catch (err) {
-    throw new Error(vscode.l10n.t('Copying stopped after {0} versions ({1}); run "Connect to Team Database" again to copy the rest: {2}', sum.added + sum.skipped, sum.added, (err as Error).message));
+    const done = sofar.versions.added + sofar.versions.skipped + sofar.records.added + sofar.records.skipped;
+    throw new Error(vscode.l10n.t('Copying stopped after {0} rows ({1} added); run "Connect to Team Database" again to copy the rest: {2}', done, sofar.versions.added + sofar.records.added, (err as Error).message));
   } finally {
     await source.close();
   }
-  log.info(`copied the workspace store to the team database: ${sum.added} versions added, ${sum.skipped} already there`);
-  void vscode.window.showInformationMessage(vscode.l10n.t('{0} versions copied to the team database ({1} were there already).', sum.added, sum.skipped));
+  const { versions, records } = sofar;
+  log.info(`copied the workspace store to the team database: ${versions.added} memory versions and ${records.added} records added, ${versions.skipped + records.skipped} rows already there`);
+  void vscode.window.showInformationMessage(
+    vscode.l10n.t(
+      '{0} memory versions and {1} episodes, facts, skills and proposals copied to the team database ({2} were there already).',
+      versions.added,
+      records.added,
+      versions.skipped + records.skipped,
+    ),
+  );
 }

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { hasPassword } from '../../store/postgres/connection';
-import type { PgStoreOptions } from '../../store/postgres/pgStore';
+import type { StoreSpec } from '../../platform/openStore';
 
 export type Backend = 'workspace' | 'postgres';
 export type TlsMode = 'off' | 'require' | 'verify';
@@ -57,9 +57,9 @@ export function settingsProblem(db: TeamDatabase): string | undefined {
   return undefined;
 }
 
-/** PgStore options for the settings and password; the CA file is read here so a missing one is a clear error. */
-export function pgStoreOptions(db: TeamDatabase, password: string | undefined, onWarning: PgStoreOptions['onWarning']): PgStoreOptions {
-  let ssl: NonNullable<PgStoreOptions['pool']>['ssl'];
+/** The team database as a store to open, with the password and TLS; the CA file is read here so a missing one is a clear error. */
+export function teamStoreSpec(db: TeamDatabase, password: string | undefined): StoreSpec {
+  let ssl: NonNullable<Extract<StoreSpec, { kind: 'postgres' }>['pool']>['ssl'];
   if (db.tls === 'require') ssl = { rejectUnauthorized: false };
   if (db.tls === 'verify') {
     let ca: string | undefined;
@@ -72,10 +72,5 @@ export function pgStoreOptions(db: TeamDatabase, password: string | undefined, o
     }
     ssl = ca ? { rejectUnauthorized: true, ca } : { rejectUnauthorized: true };
   }
-  return {
-    connectionString: db.url,
-    project: db.project,
-    onWarning,
-    pool: { ...(password ? { password } : {}), ...(ssl ? { ssl } : {}) },
-  };
+  return { kind: 'postgres', url: db.url, project: db.project, pool: { ...(password ? { password } : {}), ...(ssl ? { ssl } : {}) } };
 }

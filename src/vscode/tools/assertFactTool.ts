@@ -1,18 +1,11 @@
 import * as vscode from 'vscode';
 import type { z } from 'zod';
-import { assertFactTool, type ProposalOutput } from '../../core/contract';
-import { type PlaybookAccess, proposalText, runPlaybook } from './playbookToolSupport';
-import { runTool, textResult } from './toolSupport';
+import { AssertFactInput, assertFactTool, type ProposalOutput } from '../../core/contract';
+import { proposalText } from './playbookToolSupport';
+import { callTool, respond, type ServicesProvider, textResult } from './toolSupport';
 
-interface AssertInput {
-  subject: string;
-  predicate: string;
-  object: string;
-  source?: string | null;
-  confidence?: number | null;
-  observedAt?: string;
-  validUntil?: string | null;
-}
+/** What the model sends: the contract's input schema, before validation. */
+type AssertInput = z.input<typeof AssertFactInput>;
 
 /**
  * agent-memory_assertFact: validated at once, then queued for a person. Nothing is written to
@@ -21,7 +14,7 @@ interface AssertInput {
 export class AssertFactTool implements vscode.LanguageModelTool<AssertInput> {
   static readonly id = assertFactTool.name;
 
-  constructor(private readonly access: PlaybookAccess) {}
+  constructor(private readonly services: ServicesProvider) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<AssertInput>): vscode.PreparedToolInvocation {
     const { subject, predicate, object } = options.input ?? {};
@@ -29,6 +22,6 @@ export class AssertFactTool implements vscode.LanguageModelTool<AssertInput> {
   }
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<AssertInput>): Promise<vscode.LanguageModelToolResult> {
-    return runTool(async () => textResult(proposalText(await runPlaybook<z.infer<typeof ProposalOutput>>(this.access, AssertFactTool.id, options.input))));
+    return respond(async () => textResult(proposalText(await callTool(this.services, assertFactTool, options.input))));
   }
 }

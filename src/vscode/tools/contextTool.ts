@@ -1,13 +1,11 @@
 import * as vscode from 'vscode';
-import { contextTool } from '../../core/contract';
+import type { z } from 'zod';
+import { ContextInput, contextTool } from '../../core/contract';
 import type { PackedContext } from '../../core/playbook/contextPacking';
-import { type PlaybookAccess, runPlaybook } from './playbookToolSupport';
-import { runTool, textResult } from './toolSupport';
+import { callTool, respond, type ServicesProvider, textResult } from './toolSupport';
 
-interface ContextInput {
-  task: string;
-  maxTokens?: number;
-}
+/** What the model sends: the contract's input schema, before validation. */
+type ContextInput = z.input<typeof ContextInput>;
 
 /**
  * agent-memory_context: working memory for a task in one call. The result is the packed JSON
@@ -17,13 +15,13 @@ interface ContextInput {
 export class ContextTool implements vscode.LanguageModelTool<ContextInput> {
   static readonly id = contextTool.name;
 
-  constructor(private readonly access: PlaybookAccess) {}
+  constructor(private readonly services: ServicesProvider) {}
 
   prepareInvocation(): vscode.PreparedToolInvocation {
     return { invocationMessage: vscode.l10n.t('Gathering what the team memory knows about the task') };
   }
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<ContextInput>): Promise<vscode.LanguageModelToolResult> {
-    return runTool(async () => textResult(JSON.stringify(await runPlaybook<PackedContext>(this.access, ContextTool.id, options.input))));
+    return respond(async () => textResult(JSON.stringify(await callTool(this.services, contextTool, options.input))));
   }
 }

@@ -1,14 +1,12 @@
 import * as vscode from 'vscode';
+import type { z } from 'zod';
 import { CreateInput, createTool, parseInput } from '../../core/contract';
 import { reviewMemory } from '../review/reviewQuickPick';
-import { type PlaybookAccess, queueMemoryWrite } from './playbookToolSupport';
-import { fenced, md, reviewMode, reviewWrites, runTool, type ServiceProvider, textResult } from './toolSupport';
+import { queueMemoryWrite } from './playbookToolSupport';
+import { callTool, fenced, md, respond, reviewMode, reviewWrites, type ServicesProvider, textResult } from './toolSupport';
 
-interface CreateToolInput {
-  description: string;
-  tags: string[];
-  content: string;
-}
+/** What the model sends: the contract's input schema, before validation. */
+type CreateToolInput = z.input<typeof CreateInput>;
 
 /**
  * agent-memory_create: a person sees exactly what will be saved before it is; with
@@ -18,14 +16,12 @@ export class CreateTool implements vscode.LanguageModelTool<CreateToolInput> {
   static readonly id = createTool.name;
 
   constructor(
-    private readonly service: ServiceProvider,
-    /** For reviewWrites = queue. */
-    private readonly playbook?: PlaybookAccess,
+    private readonly services: ServicesProvider,
   ) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<CreateToolInput>): vscode.PreparedToolInvocation {
     // Queued: nothing is saved now, a person decides in the Pending view.
-    if (reviewMode() === 'queue' && this.playbook) return { invocationMessage: vscode.l10n.t('Proposing a team memory for review') };
+    if (reviewMode() === 'queue') return { invocationMessage: vscode.l10n.t('Proposing a team memory for review') };
     const invocationMessage = vscode.l10n.t('Saving a team memory');
     if (!reviewWrites()) return { invocationMessage };
     let m: CreateToolInput;
@@ -45,9 +41,9 @@ export class CreateTool implements vscode.LanguageModelTool<CreateToolInput> {
   }
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<CreateToolInput>): Promise<vscode.LanguageModelToolResult> {
-    return runTool(async () => {
-      if (reviewMode() === 'queue' && this.playbook) return textResult(await queueMemoryWrite(this.playbook, 'create', { ...options.input }));
-      const service = await this.service();
+    return respond(async () => {
+      if (reviewMode() === 'queue') return textResult(await queueMemoryWrite(this.services, 'create', { ...options.input }));
+      const { memories: service } = await this.services();
       let input: CreateToolInput = options.input;
       let note = '';
       // A person is present (a chat invocation) and reviews writes: they may adjust tags and description.
@@ -61,7 +57,7 @@ export class CreateTool implements vscode.LanguageModelTool<CreateToolInput> {
         }
       }
       // Asked again after the review: the store may have been switched meanwhile.
-      const { id } = await (await this.service()).create(input);
+      const { id } = await callTool(this.services, createTool, input);
       return textResult(`Saved as memory ${id} (version 1)${note}.`);
     });
   }

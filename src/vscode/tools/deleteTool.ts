@@ -1,11 +1,10 @@
 import * as vscode from 'vscode';
+import type { z } from 'zod';
 import { DeleteInput, deleteTool, parseInput } from '../../core/contract';
-import { md, PreviewedVersions, previewFailed, reviewWrites, runTool, type ServiceProvider, textResult } from './toolSupport';
+import { callTool, md, PreviewedVersions, previewFailed, respond, reviewWrites, type ServicesProvider, textResult } from './toolSupport';
 
-interface DeleteToolInput {
-  id: string;
-  expectedVersion?: number;
-}
+/** What the model sends: the contract's input schema, before validation. */
+type DeleteToolInput = z.input<typeof DeleteInput>;
 
 /** agent-memory_delete: soft delete, confirmed by a person. */
 export class DeleteTool implements vscode.LanguageModelTool<DeleteToolInput> {
@@ -13,14 +12,14 @@ export class DeleteTool implements vscode.LanguageModelTool<DeleteToolInput> {
 
   private readonly previewed = new PreviewedVersions();
 
-  constructor(private readonly service: ServiceProvider) {}
+  constructor(private readonly services: ServicesProvider) {}
 
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<DeleteToolInput>): Promise<vscode.PreparedToolInvocation> {
     const invocationMessage = vscode.l10n.t('Deleting a team memory');
     if (!reviewWrites()) return { invocationMessage };
     try {
       const d = parseInput(DeleteInput, options.input);
-      const cur = await (await this.service()).read({ id: d.id });
+      const cur = await (await this.services()).memories.read({ id: d.id });
       this.previewed.remember(options.input, cur.version);
       const message = new vscode.MarkdownString(
         `**${md(cur.description)}** ${cur.tags.map((t) => `\`${t}\``).join(' ')}\n\n` +
@@ -33,9 +32,9 @@ export class DeleteTool implements vscode.LanguageModelTool<DeleteToolInput> {
   }
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<DeleteToolInput>): Promise<vscode.LanguageModelToolResult> {
-    return runTool(async () => {
+    return respond(async () => {
       const shown = this.previewed.take(options.input);
-      const r = await (await this.service()).delete({ ...options.input, ...(options.input.expectedVersion === undefined && shown !== undefined ? { expectedVersion: shown } : {}) });
+      const r = await callTool(this.services, deleteTool, { ...options.input, ...(options.input.expectedVersion === undefined && shown !== undefined ? { expectedVersion: shown } : {}) });
       return textResult(`Deleted memory ${r.id} (version ${r.version}); it can be restored from its history.`);
     });
   }

@@ -1,16 +1,12 @@
 import * as vscode from 'vscode';
+import type { z } from 'zod';
 import { EditInput, editTool, parseInput } from '../../core/contract';
 import { reviewMemory } from '../review/reviewQuickPick';
-import { type PlaybookAccess, queueMemoryWrite } from './playbookToolSupport';
-import { fenced, md, PreviewedVersions, previewFailed, reviewMode, reviewWrites, runTool, type ServiceProvider, textResult } from './toolSupport';
+import { queueMemoryWrite } from './playbookToolSupport';
+import { callTool, fenced, md, PreviewedVersions, previewFailed, respond, reviewMode, reviewWrites, type ServicesProvider, textResult } from './toolSupport';
 
-interface EditToolInput {
-  id: string;
-  description?: string;
-  tags?: string[];
-  content?: string;
-  expectedVersion?: number;
-}
+/** What the model sends: the contract's input schema, before validation. */
+type EditToolInput = z.input<typeof EditInput>;
 
 /**
  * agent-memory_edit: the confirmation shows what changes, field by field, against the version
@@ -24,20 +20,18 @@ export class EditTool implements vscode.LanguageModelTool<EditToolInput> {
   private readonly previewed = new PreviewedVersions();
 
   constructor(
-    private readonly service: ServiceProvider,
-    /** For reviewWrites = queue. */
-    private readonly playbook?: PlaybookAccess,
+    private readonly services: ServicesProvider,
   ) {}
 
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<EditToolInput>): Promise<vscode.PreparedToolInvocation> {
-    if (reviewMode() === 'queue' && this.playbook) return { invocationMessage: vscode.l10n.t('Proposing a change to a team memory for review') };
+    if (reviewMode() === 'queue') return { invocationMessage: vscode.l10n.t('Proposing a change to a team memory for review') };
     const invocationMessage = vscode.l10n.t('Updating a team memory');
     if (!reviewWrites()) return { invocationMessage };
     let e: ReturnType<typeof parseInput<typeof EditInput>>;
     let cur;
     try {
       e = parseInput(EditInput, options.input);
-      cur = await (await this.service()).read({ id: e.id });
+      cur = await (await this.services()).memories.read({ id: e.id });
       this.previewed.remember(options.input, cur.version);
     } catch (err) {
       return previewFailed(err, invocationMessage, vscode.l10n.t('Update this team memory?'));
@@ -64,12 +58,11 @@ export class EditTool implements vscode.LanguageModelTool<EditToolInput> {
   }
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<EditToolInput>): Promise<vscode.LanguageModelToolResult> {
-    return runTool(async () => {
-      if (reviewMode() === 'queue' && this.playbook) {
-        const { id, ...fields } = options.input;
-        return textResult(await queueMemoryWrite(this.playbook, 'edit', fields, id));
+    return respond(async () => {
+      if (reviewMode() === 'queue') {
+        return textResult(await queueMemoryWrite(this.services, 'edit', { ...options.input }));
       }
-      const service = await this.service();
+      const { memories: service } = await this.services();
       const shown = this.previewed.take(options.input);
       let input: EditToolInput = options.input.expectedVersion === undefined && shown !== undefined ? { ...options.input, expectedVersion: shown } : options.input;
       let note = '';
@@ -85,7 +78,7 @@ export class EditTool implements vscode.LanguageModelTool<EditToolInput> {
           note = ` after the person's review, with description "${reviewed.description}" and tags [${reviewed.tags.join(', ')}]`;
         }
       }
-      const r = await (await this.service()).edit(input);
+      const r = await callTool(this.services, editTool, input);
       return textResult(
         r.changed
           ? `Saved version ${r.version} of memory ${r.id} (changed: ${r.changedFields.join(', ')})${note}.`

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import type { PlaybookAccess } from '../layers/composePlaybook';
 import { AssertFactTool } from './assertFactTool';
 import { ContextTool } from './contextTool';
 import { CreateTool } from './createTool';
@@ -14,25 +13,24 @@ import { RecordEpisodeTool } from './recordEpisodeTool';
 import { RetractFactTool } from './retractFactTool';
 import { SearchTool } from './searchTool';
 import { TagsTool } from './tagsTool';
-import type { ServiceProvider } from './toolSupport';
+import type { ServicesProvider } from './toolSupport';
 
 /** Registers every contract tool (ALL_TOOLS: the memory tools and the playbook tools) with VS Code's language-model API. */
-export function registerTools(context: vscode.ExtensionContext, service: ServiceProvider, access: PlaybookAccess): void {
-  const reads = () => access.getPlaybook().then((l) => l.searchReads);
+export function registerTools(context: vscode.ExtensionContext, services: ServicesProvider): void {
   context.subscriptions.push(
-    vscode.lm.registerTool(SearchTool.id, new SearchTool(service, reads)),
-    vscode.lm.registerTool(CreateTool.id, new CreateTool(service, access)),
-    vscode.lm.registerTool(EditTool.id, new EditTool(service, access)),
-    vscode.lm.registerTool(ReadTool.id, new ReadTool(service, reads)),
-    vscode.lm.registerTool(DeleteTool.id, new DeleteTool(service)),
-    vscode.lm.registerTool(TagsTool.id, new TagsTool(service)),
-    vscode.lm.registerTool(ContextTool.id, new ContextTool(access)),
-    vscode.lm.registerTool(RecordEpisodeTool.id, new RecordEpisodeTool(access)),
-    vscode.lm.registerTool(QueryFactsTool.id, new QueryFactsTool(access)),
-    vscode.lm.registerTool(AssertFactTool.id, new AssertFactTool(access)),
-    vscode.lm.registerTool(RetractFactTool.id, new RetractFactTool(access)),
-    vscode.lm.registerTool(FindSkillsTool.id, new FindSkillsTool(access)),
-    vscode.lm.registerTool(ReadSkillTool.id, new ReadSkillTool(access)),
-    vscode.lm.registerTool(ProposeSkillTool.id, new ProposeSkillTool(access)),
+    vscode.lm.registerTool(SearchTool.id, new SearchTool(services)),
+    vscode.lm.registerTool(CreateTool.id, new CreateTool(services)),
+    vscode.lm.registerTool(EditTool.id, new EditTool(services)),
+    vscode.lm.registerTool(ReadTool.id, new ReadTool(services)),
+    vscode.lm.registerTool(DeleteTool.id, new DeleteTool(services)),
+    vscode.lm.registerTool(TagsTool.id, new TagsTool(services)),
+    vscode.lm.registerTool(ContextTool.id, new ContextTool(services)),
+    vscode.lm.registerTool(RecordEpisodeTool.id, new RecordEpisodeTool(services)),
+    vscode.lm.registerTool(QueryFactsTool.id, new QueryFactsTool(services)),
+    vscode.lm.registerTool(AssertFactTool.id, new AssertFactTool(services)),
+    vscode.lm.registerTool(RetractFactTool.id, new RetractFactTool(services)),
+    vscode.lm.registerTool(FindSkillsTool.id, new FindSkillsTool(services)),
+    vscode.lm.registerTool(ReadSkillTool.id, new ReadSkillTool(services)),
+    vscode.lm.registerTool(ProposeSkillTool.id, new ProposeSkillTool(services)),
   );
 }

@@ -1,12 +1,11 @@
 import * as vscode from 'vscode';
 import type { z } from 'zod';
-import { proposeSkillTool, type ProposalOutput } from '../../core/contract';
-import { type PlaybookAccess, proposalText, runPlaybook } from './playbookToolSupport';
-import { runTool, textResult } from './toolSupport';
+import { type ProposalOutput, ProposeSkillInput, proposeSkillTool } from '../../core/contract';
+import { proposalText } from './playbookToolSupport';
+import { callTool, respond, type ServicesProvider, textResult } from './toolSupport';
 
-interface ProposeInput {
-  yaml: string;
-}
+/** What the model sends: the contract's input schema, before validation. */
+type ProposeInput = z.input<typeof ProposeSkillInput>;
 
 /**
  * agent-memory_proposeSkill: the YAML is validated at once (a bad document is refused with its
@@ -15,13 +14,13 @@ interface ProposeInput {
 export class ProposeSkillTool implements vscode.LanguageModelTool<ProposeInput> {
   static readonly id = proposeSkillTool.name;
 
-  constructor(private readonly access: PlaybookAccess) {}
+  constructor(private readonly services: ServicesProvider) {}
 
   prepareInvocation(): vscode.PreparedToolInvocation {
     return { invocationMessage: vscode.l10n.t('Proposing a skill for review') };
   }
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<ProposeInput>): Promise<vscode.LanguageModelToolResult> {
-    return runTool(async () => textResult(proposalText(await runPlaybook<z.infer<typeof ProposalOutput>>(this.access, ProposeSkillTool.id, options.input))));
+    return respond(async () => textResult(proposalText(await callTool(this.services, proposeSkillTool, options.input))));
   }
 }

@@ -1,23 +1,17 @@
 import * as vscode from 'vscode';
 import type { z } from 'zod';
-import { queryFactsTool, type QueryFactsOutput } from '../../core/contract';
-import { DATA_FRAME, factLine, type PlaybookAccess, runPlaybook } from './playbookToolSupport';
-import { runTool, textResult } from './toolSupport';
+import { QueryFactsInput, type QueryFactsOutput, queryFactsTool } from '../../core/contract';
+import { DATA_FRAME, factLine } from './playbookToolSupport';
+import { callTool, respond, type ServicesProvider, textResult } from './toolSupport';
 
-interface QueryInput {
-  subject?: string;
-  predicate?: string;
-  object?: string;
-  includeInactive?: boolean;
-  limit?: number;
-  cursor?: string;
-}
+/** What the model sends: the contract's input schema, before validation. */
+type QueryInput = z.input<typeof QueryFactsInput>;
 
 /** agent-memory_queryFacts: facts with their evidence, one per line, disputed ones flagged. */
 export class QueryFactsTool implements vscode.LanguageModelTool<QueryInput> {
   static readonly id = queryFactsTool.name;
 
-  constructor(private readonly access: PlaybookAccess) {}
+  constructor(private readonly services: ServicesProvider) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<QueryInput>): vscode.PreparedToolInvocation {
     const { subject, predicate, object } = options.input ?? {};
@@ -25,8 +19,8 @@ export class QueryFactsTool implements vscode.LanguageModelTool<QueryInput> {
   }
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<QueryInput>): Promise<vscode.LanguageModelToolResult> {
-    return runTool(async () => {
-      const out = await runPlaybook<z.infer<typeof QueryFactsOutput>>(this.access, QueryFactsTool.id, options.input);
+    return respond(async () => {
+      const out = await callTool(this.services, queryFactsTool, options.input);
       if (out.items.length === 0) {
         return textResult('No fact matches. Nothing is known about this here; if you establish it, propose it with agent-memory_assertFact.');
       }

@@ -1,13 +1,10 @@
 import * as vscode from 'vscode';
 import type { z } from 'zod';
-import { readSkillTool, type ReadSkillOutput } from '../../core/contract';
-import { type PlaybookAccess, runPlaybook } from './playbookToolSupport';
-import { runTool, textResult } from './toolSupport';
+import { ReadSkillInput, type ReadSkillOutput, readSkillTool } from '../../core/contract';
+import { callTool, respond, type ServicesProvider, textResult } from './toolSupport';
 
-interface ReadInput {
-  name: string;
-  version?: number;
-}
+/** What the model sends: the contract's input schema, before validation. */
+type ReadInput = z.input<typeof ReadSkillInput>;
 
 type Window = z.infer<typeof ReadSkillOutput>['outcomes']['last30Days'];
 const rate = (w: Window) => (w.total === 0 ? 'no episodes' : `${w.successes}/${w.total} succeeded (${Math.round((w.rate ?? 0) * 100)}%)`);
@@ -16,15 +13,15 @@ const rate = (w: Window) => (w.total === 0 ? 'no episodes' : `${w.successes}/${w
 export class ReadSkillTool implements vscode.LanguageModelTool<ReadInput> {
   static readonly id = readSkillTool.name;
 
-  constructor(private readonly access: PlaybookAccess) {}
+  constructor(private readonly services: ServicesProvider) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<ReadInput>): vscode.PreparedToolInvocation {
     return { invocationMessage: vscode.l10n.t('Reading the skill {0}', options.input?.name ?? '') };
   }
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<ReadInput>): Promise<vscode.LanguageModelToolResult> {
-    return runTool(async () => {
-      const s = await runPlaybook<z.infer<typeof ReadSkillOutput>>(this.access, ReadSkillTool.id, options.input);
+    return respond(async () => {
+      const s = await callTool(this.services, readSkillTool, options.input);
       const o = s.outcomes;
       return textResult(
         `Skill ${s.name}, version ${s.version}, last changed ${s.changedAt} by ${s.author}` + (s.deletedAt ? `, DELETED at ${s.deletedAt}` : '') + '.\n' +

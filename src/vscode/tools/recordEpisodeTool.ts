@@ -1,29 +1,16 @@
 import * as vscode from 'vscode';
-import { parseInput } from '../../core/contract';
-import { recordEpisodeTool } from '../../core/contract';
-import { RecordEpisodeInput } from '../../core/contract';
-import { type PlaybookAccess, runPlaybook } from './playbookToolSupport';
-import { md, reviewWrites, runTool, textResult } from './toolSupport';
+import type { z } from 'zod';
+import { parseInput, RecordEpisodeInput, recordEpisodeTool } from '../../core/contract';
+import { callTool, md, respond, reviewWrites, type ServicesProvider, textResult } from './toolSupport';
 
-interface EpisodeInput {
-  task: string;
-  outcome: 'success' | 'failure' | 'partial';
-  tools?: string[];
-  inputs?: string[];
-  errors?: string[];
-  resolution?: string;
-  tags?: string[];
-  source: { type: string; ref: string };
-  skill?: { name: string; version: number } | null;
-  executor?: string;
-  timestamp?: string;
-}
+/** What the model sends: the contract's input schema, before validation. */
+type EpisodeInput = z.input<typeof RecordEpisodeInput>;
 
 /** agent-memory_recordEpisode: a summary of what happened, confirmed with exactly what will be stored. */
 export class RecordEpisodeTool implements vscode.LanguageModelTool<EpisodeInput> {
   static readonly id = recordEpisodeTool.name;
 
-  constructor(private readonly access: PlaybookAccess) {}
+  constructor(private readonly services: ServicesProvider) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<EpisodeInput>): vscode.PreparedToolInvocation {
     const invocationMessage = vscode.l10n.t('Recording an episode');
@@ -53,8 +40,8 @@ export class RecordEpisodeTool implements vscode.LanguageModelTool<EpisodeInput>
   }
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<EpisodeInput>): Promise<vscode.LanguageModelToolResult> {
-    return runTool(async () => {
-      const { id } = await runPlaybook<{ id: string }>(this.access, RecordEpisodeTool.id, options.input);
+    return respond(async () => {
+      const { id } = await callTool(this.services, recordEpisodeTool, options.input);
       const skill = options.input.skill ? ` It counts toward the success rate of skill ${options.input.skill.name} v${options.input.skill.version}.` : '';
       return textResult(`Recorded episode ${id} (${options.input.outcome}).${skill}`);
     });

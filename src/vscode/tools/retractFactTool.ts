@@ -1,21 +1,17 @@
 import * as vscode from 'vscode';
+import { type FactView, parseInput, RetractFactInput, retractFactTool } from '../../core/contract';
 import type { z } from 'zod';
-import { parseInput } from '../../core/contract';
-import { type FactView, retractFactTool } from '../../core/contract';
-import { RetractFactInput } from '../../core/contract';
-import { factLine, type PlaybookAccess, runPlaybook } from './playbookToolSupport';
-import { md, previewFailed, reviewWrites, runTool, textResult } from './toolSupport';
+import { factLine } from './playbookToolSupport';
+import { callTool, md, previewFailed, respond, reviewWrites, type ServicesProvider, textResult } from './toolSupport';
 
-interface RetractInput {
-  id: string;
-  reason: string;
-}
+/** What the model sends: the contract's input schema, before validation. */
+type RetractInput = z.input<typeof RetractFactInput>;
 
 /** agent-memory_retractFact: destructive, so a person confirms it seeing the fact and the reason. */
 export class RetractFactTool implements vscode.LanguageModelTool<RetractInput> {
   static readonly id = retractFactTool.name;
 
-  constructor(private readonly access: PlaybookAccess) {}
+  constructor(private readonly services: ServicesProvider) {}
 
   async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<RetractInput>): Promise<vscode.PreparedToolInvocation> {
     const invocationMessage = vscode.l10n.t('Retracting a fact');
@@ -23,7 +19,7 @@ export class RetractFactTool implements vscode.LanguageModelTool<RetractInput> {
     if (!reviewWrites()) return { invocationMessage };
     try {
       const r = parseInput(RetractFactInput, options.input);
-      const f = await (await this.access.getPlaybook()).facts.show({ id: r.id });
+      const f = await (await this.services()).playbook.facts.show({ id: r.id });
       const message = new vscode.MarkdownString(
         `**${md(f.subject)}** ${md(f.predicate)} **${md(f.object)}** (${f.status}, ${vscode.l10n.t('confidence {0}', String(f.confidence ?? '—'))}, ${vscode.l10n.t('source {0}', md(f.source ?? '—'))})\n\n` +
           `**${vscode.l10n.t('Reason')}:** ${md(r.reason)}\n\n` +
@@ -36,8 +32,8 @@ export class RetractFactTool implements vscode.LanguageModelTool<RetractInput> {
   }
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<RetractInput>): Promise<vscode.LanguageModelToolResult> {
-    return runTool(async () => {
-      const f = await runPlaybook<z.infer<typeof FactView>>(this.access, RetractFactTool.id, options.input);
+    return respond(async () => {
+      const f = await callTool(this.services, retractFactTool, options.input);
       return textResult(`Retracted: ${factLine(f)}. It stays in its history; facts it was disputed with are released from the dispute.`);
     });
   }

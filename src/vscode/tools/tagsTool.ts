@@ -1,24 +1,24 @@
 import * as vscode from 'vscode';
-import { tagsTool } from '../../core/contract';
-import { runTool, type ServiceProvider, textResult } from './toolSupport';
+import type { z } from 'zod';
+import { TagsInput, tagsTool } from '../../core/contract';
+import { callTool, respond, type ServicesProvider, textResult } from './toolSupport';
 
-interface TagsInput {
-  proposed?: string[];
-}
+/** What the model sends: the contract's input schema, before validation. */
+type TagsInput = z.input<typeof TagsInput>;
 
 /** agent-memory_tags: the vocabulary, and existing tags close to proposed ones. */
 export class TagsTool implements vscode.LanguageModelTool<TagsInput> {
   static readonly id = tagsTool.name;
 
-  constructor(private readonly service: ServiceProvider) {}
+  constructor(private readonly services: ServicesProvider) {}
 
   prepareInvocation(): vscode.PreparedToolInvocation {
     return { invocationMessage: vscode.l10n.t('Reading the team memory tags') };
   }
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<TagsInput>): Promise<vscode.LanguageModelToolResult> {
-    return runTool(async () => {
-      const t = await (await this.service()).tags(options.input ?? {});
+    return respond(async () => {
+      const t = await callTool(this.services, tagsTool, options.input);
       const vocabulary = t.tags.map((x) => `${x.tag} (${x.count})`).join(', ') || 'none yet';
       const more = t.totalTags > t.tags.length ? ` (and ${t.totalTags - t.tags.length} less used)` : '';
       const proposals = t.suggestions.map(

@@ -1,9 +1,23 @@
 import * as vscode from 'vscode';
+import type { z } from 'zod';
+import type { ToolDefinition } from '../../core/contract';
 import { MemoryError } from '../../core/errors';
-import type { MemoryService } from '../../core/memoryService';
+import type { Services } from '../../core/services';
+import { runTool, type ToolContext } from '../../core/tools/runner';
 
-/** How the tools reach the store: opened lazily by the composition root. */
-export type ServiceProvider = () => Promise<MemoryService>;
+/** How the tools reach the services: the store is opened lazily, on first use, by the store session. */
+export type ServicesProvider = () => Promise<Services>;
+
+/** The tool context of this window's agent: what it proposes is recorded as coming from the person's agent. */
+export async function agentContext(services: ServicesProvider): Promise<ToolContext> {
+  const s = await services();
+  return { ...s, caller: () => `${s.author()} (agent)` };
+}
+
+/** Runs a contract tool through the core runner, as every client does, and returns its output. */
+export async function callTool<T extends ToolDefinition>(services: ServicesProvider, tool: T, input: unknown): Promise<z.output<T['output']>> {
+  return runTool(tool, await agentContext(services), input);
+}
 
 /** A tool result of one text part: compact text a model reads well. */
 export function textResult(text: string): vscode.LanguageModelToolResult {
@@ -14,7 +28,7 @@ export function textResult(text: string): vscode.LanguageModelToolResult {
  * Runs a tool's work. A refused input becomes an error whose message tells the model what to
  * change (VS Code hands a thrown error's message to the model); a storage failure says so.
  */
-export async function runTool(work: () => Promise<vscode.LanguageModelToolResult>): Promise<vscode.LanguageModelToolResult> {
+export async function respond(work: () => Promise<vscode.LanguageModelToolResult>): Promise<vscode.LanguageModelToolResult> {
   try {
     return await work();
   } catch (err) {

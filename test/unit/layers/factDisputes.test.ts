@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import { ConflictError, SecretError, ValidationError } from '../../../src/core/errors';
 import { Playbook } from '../../../src/core/playbook/playbook';
 import { Ontology } from '../../../src/core/playbook/ontology';
-import { runPlaybookTool } from '../../../src/core/playbook/runTool';
+import { retractFactTool } from '../../../src/core/contract';
+import { runTool } from '../../../src/core/tools/runner';
 import { BACKENDS, openService, prepareBackend } from '../../helpers/builders';
 import { openPlaybook, rejects, testClock, ONTOLOGY } from './playbookHelpers';
 
@@ -157,7 +158,7 @@ for (const backend of BACKENDS) describe(`FactService [${backend}] with an ontol
   it('the model-facing retract refuses a disputed fact and a verified one (a person decides those); people still retract them', async () => {
     const { store, service } = await openService({ backend });
     const playbook = new Playbook(store, service, { author: 'ana@example.com', ontology: () => ontology });
-    const retract = (id: string) => runPlaybookTool(playbook, 'agent-memory_retractFact', { id, reason: 'I think it is wrong' }, 'copilot');
+    const retract = (id: string) => runTool(retractFactTool, { memories: service, playbook, caller: () => 'copilot' }, { id, reason: 'I think it is wrong' });
     const a = await playbook.facts.assert(owner('payments'));
     const b = await playbook.facts.assert(owner('platform'));
     for (const [id, version] of [[a.id, 2], [b.id, 1]] as const) {

@@ -1,14 +1,30 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ValidationError } from '../core/errors';
-import { defaultStoreDir } from '../platform/storeLocation';
+import { defaultStoreDir } from './storeLocation';
 import { hasPassword } from '../store/postgres/connection';
-import { PgStore } from '../store/postgres/pgStore';
+import { PgStore, type PgStoreOptions } from '../store/postgres/pgStore';
 import { SqlJsStore } from '../store/sqljs/sqljsStore';
 import type { Store, StoreWarning } from '../core/ports/store';
 
-/** Where memories live: a workspace store folder, or a project in a PostgreSQL database. */
-export type StoreSpec = { kind: 'dir'; dir: string } | { kind: 'postgres'; url: string; project: string };
+/**
+ * Where memories live: a workspace store folder, or a project in a PostgreSQL database (with
+ * the connection's password and TLS settings when the caller has them: VS Code keeps them in
+ * SecretStorage and settings; the CLI leaves them to PGPASSWORD, ~/.pgpass and the URL).
+ */
+export type StoreSpec = { kind: 'dir'; dir: string } | { kind: 'postgres'; url: string; project: string; pool?: PgStoreOptions['pool'] };
+
+/** How to open a store. */
+export interface OpenStoreOptions {
+  /** What the store noticed and set aside (a torn journal line, a stale snapshot): logged by the caller. */
+  onWarning?: (w: StoreWarning) => void;
+  /**
+   * PostgreSQL only: `background` loads a local search index (a client serving many calls: VS
+   * Code, the MCP server); `off` ranks every search on the server (a one-shot command would
+   * wait at close for a load it never uses). Default `off`.
+   */
+  localIndex?: 'background' | 'off';
+}
 
 /** The project key when none is given: set AGENT_MEMORY_PROJECT (or --project) per repository. */
 export const DEFAULT_PROJECT = 'default';
@@ -44,19 +60,24 @@ export function resolveStoreSpec(flags: { store?: string; project?: string }, en
   return { kind: 'dir', dir: path.resolve(cwd, env.AGENT_MEMORY_DIR ?? defaultStoreDir(cwd)) };
 }
 
-/** The .wasm that esbuild.mjs copies next to dist/cli.js; from source, sql.js finds its own. */
+/**
+ * The .wasm that esbuild.mjs copies into dist/, next to the bundle this code runs in (dist/cli.js
+ * or dist/extension.js); from source, sql.js finds its own.
+ */
 function bundledWasm(): string | undefined {
   const file = path.join(__dirname, 'sql-wasm.wasm');
   return fs.existsSync(file) ? file : undefined;
 }
 
-/**
- * Opens the store of `spec`. `longLived` (the MCP server): PostgreSQL searches use a local
- * index loaded in the background; otherwise every search is the server's (a one-shot command
- * would wait at close for a load it never uses).
- */
-export function openStore(spec: StoreSpec, onWarning: (w: StoreWarning) => void, options: { longLived?: boolean } = {}): Promise<Store> {
+/** Where a store is, for messages: the folder, or the server (without its query) and project. */
+export function describeStore(spec: StoreSpec): string {
+  return spec.kind === 'dir' ? spec.dir : `${spec.url.replace(/\?.*$/, '')} (project ${spec.project})`;
+}
+
+/** The one place a store is opened, for every entry point (CLI, MCP server, VS Code). */
+export function openStore(spec: StoreSpec, options: OpenStoreOptions = {}): Promise<Store> {
+  const { onWarning } = options;
   return spec.kind === 'postgres'
-    ? PgStore.open({ connectionString: spec.url, project: spec.project, onWarning, localIndex: options.longLived ? 'background' : 'off' })
+    ? PgStore.open({ connectionString: spec.url, project: spec.project, onWarning, localIndex: options.localIndex ?? 'off', ...(spec.pool ? { pool: spec.pool } : {}) })
     : SqlJsStore.open({ dir: spec.dir, wasmPath: bundledWasm(), onWarning });
 }

@@ -1,0 +1,47 @@
+import { MemoryService } from './memoryService';
+import type { Ontology } from './playbook/ontology';
+import { Playbook } from './playbook/playbook';
+import { DEFAULT_POLICY, type Policy } from './playbook/policy';
+import type { Store } from './ports/store';
+
+/** What the services over a store are built with; every entry point (CLI, MCP, VS Code) gives these. */
+export interface ServicesOptions {
+  /** Who writes; a function is called once, at the first write (resolving it may ask git). */
+  author: string | (() => string);
+  /** Injected for tests; defaults to the system clock. */
+  now?: () => Date;
+  /** The lifecycle policy in force, read at every use (a changed file or setting applies at once). */
+  policy?: () => Policy;
+  /** The workspace ontology, or null without one; throws the file's parse error to whoever needs it. */
+  ontology?: () => Ontology | null;
+}
+
+/** The services over one store: what the tools, commands and views use. */
+export interface Services {
+  store: Store;
+  memories: MemoryService;
+  /** The playbook's tiers (episodes, facts, skills, proposals, lifecycle, context) over the same store. */
+  playbook: Playbook;
+  /** Who this client writes as (resolved at the first call, once). */
+  author: () => string;
+}
+
+/**
+ * The one place the services over a store are built. Approved proposals are written as the
+ * person who approved them, so the playbook gets a memory service per approver.
+ */
+export function buildServices(store: Store, options: ServicesOptions): Services {
+  let resolved: string | undefined;
+  const given = options.author;
+  const author = () => (resolved ??= typeof given === 'function' ? given() : given);
+  const { now } = options;
+  const memories = new MemoryService(store, { author, now });
+  const playbook = new Playbook(store, memories, {
+    author,
+    now,
+    policy: options.policy ?? (() => DEFAULT_POLICY),
+    ontology: options.ontology ?? (() => null),
+    memoriesFor: (who) => new MemoryService(store, { author: who, now }),
+  });
+  return { store, memories, playbook, author };
+}
