@@ -37,7 +37,7 @@ describe('MCP server (dist/cli.js mcp in a child process)', function () {
     await Promise.all(running.splice(0).map((r) => r.client.close()));
   });
 
-  it('lists exactly the contract tools (memories and the other playbook), with their schemas and annotations', async () => {
+  it('lists exactly the contract tools (memories and the playbook), with their schemas and annotations', async () => {
     const s = await startServer(tmpDir());
     assert.deepEqual(s.client.getServerVersion(), { name: 'agent-memory', version: pkg.version });
     const { tools } = await s.client.listTools();

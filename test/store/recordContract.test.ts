@@ -19,7 +19,7 @@ function next(r: StoredRecord, over: Partial<StoredRecord> = {}): StoredRecord {
   return { ...r, rowId: randomUUID(), version: r.version + 1, op: 'edit', changedAt: tick(), ...over };
 }
 
-for (const backend of BACKENDS) describe(`RecordStore [${backend}] (versioned records of the other playbook)`, function () {
+for (const backend of BACKENDS) describe(`RecordStore [${backend}] (versioned records of the playbook's tiers)`, function () {
   before(async function () {
     await prepareBackend(backend, this);
   });
