@@ -1,18 +1,18 @@
 import * as vscode from 'vscode';
-import { registerDocumentFileSystems } from './vscode/editor/documentFileSystem';
-import { registerHistoryCommands } from './vscode/editor/historyCommands';
-import type { MemoryFileSystem } from './vscode/editor/memoryFileSystem';
-import type { SkillFileSystem } from './vscode/editor/skillFileSystem';
-import { type PlaybookViews, registerPlaybookViews } from './vscode/layers';
-import { type MemoriesTreeProvider, registerMemoriesView } from './vscode/memoriesView';
-import { registerSearchCommand } from './vscode/searchCommand';
-import { StoreChanges } from './vscode/storeChanges';
-import { StoreSession } from './vscode/storeSession';
-import { registerStoreStatus } from './vscode/team/statusBar';
+import { registerDocumentFileSystems } from './vscode/documents/documentFileSystem';
+import { registerHistoryCommands } from './vscode/memories/historyCommands';
+import type { MemoryFileSystem } from './vscode/memories/memoryFileSystem';
+import type { SkillFileSystem } from './vscode/skills/skillFileSystem';
+import { type PlaybookViews, registerPlaybookViews } from './vscode/playbookViews';
+import { type MemoriesTreeProvider, registerMemoriesView } from './vscode/memories/memoriesView';
+import { registerSearchCommand } from './vscode/memories/searchCommand';
+import { StoreChanges } from './vscode/session/storeChanges';
+import { StoreSession } from './vscode/session/storeSession';
+import { registerStoreStatus } from './vscode/session/statusBar';
 import { registerTeamCommands } from './vscode/team/teamCommands';
 import { affectsStore } from './vscode/team/teamSettings';
 import { registerTools } from './vscode/tools';
-import { registerMemoryCommands } from './vscode/view/memoryCommands';
+import { registerMemoryCommands } from './vscode/memories/memoryCommands';
 
 /** What activate() returns: the parts the extension-host tests look at. */
 export interface AgentMemoryApi {

@@ -12,7 +12,7 @@ export interface StandaloneCommand extends Omit<Command, 'run'> {
 export const STANDALONE: Record<string, StandaloneCommand> = {
   migrate: {
     usage: 'migrate --from DIR|postgres://… --to DIR|postgres://… [--project KEY]',
-    summary: 'copy every version with its history, and every record of the playbook's tiers, between stores (idempotent); prints added/skipped',
+    summary: 'copy every version with its history, and every record of the playbook tiers, between stores (idempotent); prints added/skipped',
     options: { from: { type: 'string' }, to: { type: 'string' } },
     positionals: 'none',
     runStandalone: async (ctx) => {

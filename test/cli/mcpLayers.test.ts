@@ -13,7 +13,7 @@ function person(store: string, args: string[]): unknown {
 
 const SKILL = 'name: release-hotfix\ndescription: Ship a hotfix release from a tag\ntrigger: [ship a hotfix release]\npreconditions: []\ntools: [git]\nsteps:\n  - do: Tag the fix\n    tool: git\n    expect: the tag is pushed\nsuccess_checks: [the tag is on the remote]\nfailure_handling: [delete the tag]\n';
 
-describe('MCP server: the playbook's tools (dist/cli.js mcp in a child process)', function () {
+describe('MCP server: the playbook tools (dist/cli.js mcp in a child process)', function () {
   this.timeout(60_000);
   before(() => assert.ok(fs.existsSync(CLI), 'dist/cli.js is missing: run `npm run build` first'));
   afterEach(async () => {

@@ -56,7 +56,7 @@ describe('CLI on PostgreSQL: --store postgres://, AGENT_MEMORY_DATABASE_URL, mig
     assert.deepEqual(exported(back), exported(src), 'the round trip keeps every row as it was, in order');
   });
 
-  it('copies the records of the playbook's tiers (episodes, facts, …) both ways, every version, idempotently', async () => {
+  it('copies the records of the playbook tiers (episodes, facts, …) both ways, every version, idempotently', async () => {
     const src = tmpDir();
     const store = await SqlJsStore.open({ dir: src });
     const fact = { rowId: randomUUID(), kind: 'fact' as const, id: randomUUID(), version: 1, op: 'create' as const, status: 'active', keys: ['api', 'owned_by', 'team-x'] as [string, string, string], rank: 0.8, dueAt: null, data: { subject: 'api' }, changedAt: '2026-01-01T00:00:00.000Z', deletedAt: null, author: 'ana' };

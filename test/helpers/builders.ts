@@ -18,7 +18,14 @@ export function memory(over: Partial<{ description: string; tags: string[]; cont
 
 /** The Store implementations the contract suite runs against. */
 export type Backend = 'sqljs' | 'postgres';
-export const BACKENDS: readonly Backend[] = ['sqljs', 'postgres'];
+/**
+ * The backends the contract suites run on: both, unless AGENT_MEMORY_TEST_BACKENDS names some
+ * (`npm run test:unit` runs on sqljs only, so it needs no PostgreSQL server).
+ */
+export const BACKENDS: readonly Backend[] = (process.env.AGENT_MEMORY_TEST_BACKENDS ?? 'sqljs,postgres')
+  .split(',')
+  .map((b) => b.trim())
+  .filter((b): b is Backend => b === 'sqljs' || b === 'postgres');
 
 /**
  * For a contract suite's `before` hook: PostgreSQL suites need the scratch database (they are

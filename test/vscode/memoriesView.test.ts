@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { AgentMemoryApi } from '../../src/extension';
-import type { MemoriesTreeProvider, MemoryNode } from '../../src/vscode/memoriesView';
+import type { MemoriesTreeProvider, MemoryNode } from '../../src/vscode/memories/memoriesView';
 import { cli, EXTENSION_ID, readSeed, until } from './seed';
 
 async function view(): Promise<MemoriesTreeProvider> {

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import { PLAYBOOK_TOOLS } from '../../src/core/contract';
-import type { FactNode } from '../../src/vscode/layers/factsView';
-import type { ProposalNode } from '../../src/vscode/layers/pendingView';
+import type { FactNode } from '../../src/vscode/facts/factsView';
+import type { ProposalNode } from '../../src/vscode/pending/pendingView';
 import { api, invoke, playbook, proposalId, skillYaml, storeFile, wait } from './playbookSupport';
 import { readSeed, until } from './seed';
 

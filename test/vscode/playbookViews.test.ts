@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import { EpisodeService } from '../../src/core/playbook/episodeService';
-import type { FactNode } from '../../src/vscode/layers/factsView';
+import type { FactNode } from '../../src/vscode/facts/factsView';
 import { api, playbook, skillYaml } from './playbookSupport';
 import { until } from './seed';
 

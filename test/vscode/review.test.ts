@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { MemoryService } from '../../src/core/memoryService';
 import { SqlJsStore } from '../../src/store/sqljs/sqljsStore';
-import { reviewMemory } from '../../src/vscode/review/reviewQuickPick';
+import { reviewMemory } from '../../src/vscode/memories/reviewQuickPick';
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

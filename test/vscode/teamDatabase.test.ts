@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { Client, escapeIdentifier } from 'pg';
 import * as vscode from 'vscode';
 import type { AgentMemoryApi } from '../../src/extension';
-import type { MemoryNode } from '../../src/vscode/memoriesView';
+import type { MemoryNode } from '../../src/vscode/memories/memoriesView';
 import { EXTENSION_ID, readSeed, until } from './seed';
 
 // The team database from inside VS Code: the PostgreSQL server that npm test makes sure is

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { copyStore, type CopyResult } from '../../core/storeCopy';
 import { openStore } from '../../platform/openStore';
-import type { StoreSession } from '../storeSession';
+import type { StoreSession } from '../session/storeSession';
 import { configuredBackend, passwordKey, settingsProblem, type TeamDatabase, teamDatabaseSettings, teamStoreSpec, type TlsMode } from './teamSettings';
 
 /** What "Connect to Team Database" asks for; any field given here is not asked (for scripts and tests). */

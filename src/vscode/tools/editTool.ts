@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { z } from 'zod';
 import { EditInput, editTool, parseInput } from '../../core/contract';
-import { reviewMemory } from '../review/reviewQuickPick';
+import { reviewMemory } from '../memories/reviewQuickPick';
 import { queueMemoryWrite } from './playbookToolSupport';
 import { callTool, fenced, md, PreviewedVersions, previewFailed, respond, reviewMode, reviewWrites, type ServicesProvider, textResult } from './toolSupport';
 

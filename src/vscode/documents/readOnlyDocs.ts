@@ -1,0 +1,68 @@
+import * as vscode from 'vscode';
+import type { StoreChanges } from '../session/storeChanges';
+
+/** The scheme of the read-only documents the views open: histories, proposal previews, the lifecycle report. */
+const DOC_SCHEME = 'agent-memory-view';
+
+/** Renders the document of a path's rest (`/<kind>/<rest>`) from what is stored now. */
+export type Renderer = (rest: string) => Promise<string>;
+
+/** `agent-memory-view:/<kind>/<name>` (name ends in .md for Markdown). */
+export function viewDocUri(kind: string, name: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: DOC_SCHEME, path: `/${kind}/${name}` });
+}
+
+/**
+ * Read-only documents computed on open (a TextDocumentContentProvider cannot be saved to), and
+ * computed again when the store changes, so an open report or preview stays true.
+ */
+export class ReadOnlyDocs implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+  private readonly renderers = new Map<string, Renderer>();
+  private readonly subscription: vscode.Disposable;
+
+  constructor(changes: StoreChanges) {
+    this.subscription = changes.onDidChange(() => {
+      for (const doc of vscode.workspace.textDocuments) if (doc.uri.scheme === DOC_SCHEME) this.changed.fire(doc.uri);
+    });
+  }
+
+  /** Who renders `/<kind>/…`. */
+  register(kind: string, render: Renderer): void {
+    this.renderers.set(kind, render);
+  }
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const [, kind = '', ...rest] = uri.path.split('/');
+    const render = this.renderers.get(kind);
+    if (!render) return vscode.l10n.t('Nothing is shown at {0}.', uri.toString());
+    try {
+      return await render(rest.join('/'));
+    } catch (err) {
+      // A document cannot fail to open with a reason; its text says what went wrong.
+      return vscode.l10n.t('This could not be read from the memory store: {0}', (err as Error).message);
+    }
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+/** Opens a read-only document as rendered Markdown (a preview), or as text where Markdown preview is unavailable. */
+export async function showMarkdown(uri: vscode.Uri): Promise<void> {
+  try {
+    await vscode.commands.executeCommand('markdown.showPreview', uri);
+  } catch {
+    await vscode.window.showTextDocument(uri, { preview: true });
+  }
+}
+
+/** Registers the provider; the views register their renderers on it. */
+export function registerReadOnlyDocs(context: vscode.ExtensionContext, changes: StoreChanges): ReadOnlyDocs {
+  const docs = new ReadOnlyDocs(changes);
+  context.subscriptions.push(docs, vscode.workspace.registerTextDocumentContentProvider(DOC_SCHEME, docs));
+  return docs;
+}

@@ -1,0 +1,181 @@
+import * as vscode from 'vscode';
+import type { MemoryService } from '../../core/memoryService';
+import { memoryUri } from './memoryUris';
+import type { StoreChanges } from '../session/storeChanges';
+import { type Group, type GroupBy, groupByRecency, groupByTag, type ViewMemory } from './memoryGrouping';
+
+/** How many memories the view loads; the rest are reached through the filter or search. */
+const LOAD = 500;
+/** How many results a filter shows (the search tool's maximum). */
+const FILTER_LIMIT = 50;
+const GROUP_BY_KEY = 'agentMemory.groupBy';
+
+/** A node of the view: a group, a memory (under a group or, when filtered, at the top), or the "more" hint. */
+export type MemoryNode =
+  | ({ kind: 'memory'; parent?: string } & ViewMemory)
+  | { kind: 'group'; group: Group }
+  | { kind: 'more' };
+
+/**
+ * The Memories view: current memories grouped by time range (newest change first) or by
+ * tag, or, while a filter is set, the ranked results of the same search the agents use.
+ * It only reads from the service and refreshes when the store changes, whoever wrote it.
+ * The tooltip (author, version, content preview) is read only when a person hovers.
+ */
+export class MemoriesTreeProvider implements vscode.TreeDataProvider<MemoryNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private filterText: string | undefined;
+  /** Set once the view exists: where the filter and "no results" are shown. */
+  view: vscode.TreeView<MemoryNode> | undefined;
+
+  constructor(
+    private readonly getService: () => Promise<MemoryService>,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly state: vscode.Memento,
+  ) {
+    void this.updateContext();
+  }
+
+  get groupBy(): GroupBy {
+    return this.state.get<GroupBy>(GROUP_BY_KEY) === 'tag' ? 'tag' : 'recency';
+  }
+
+  get filter(): string | undefined {
+    return this.filterText;
+  }
+
+  async setGroupBy(groupBy: GroupBy): Promise<void> {
+    await this.state.update(GROUP_BY_KEY, groupBy);
+    await this.updateContext();
+    this.refresh();
+  }
+
+  /** Shows the ranked search results for `text`; empty or undefined clears the filter. */
+  async setFilter(text: string | undefined): Promise<void> {
+    this.filterText = text?.trim() || undefined;
+    await this.updateContext();
+    this.refresh();
+  }
+
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+
+  async getChildren(element?: MemoryNode): Promise<MemoryNode[]> {
+    if (element?.kind === 'group') return element.group.memories.map((m) => ({ kind: 'memory', parent: element.group.key, ...m }));
+    if (element) return [];
+    try {
+      const service = await this.getService();
+      if (this.filterText) return await this.filtered(service, this.filterText);
+      const page = await service.list({ limit: LOAD });
+      this.setMessage(undefined);
+      await vscode.commands.executeCommand('setContext', 'agentMemory.empty', page.items.length === 0);
+      const groups = this.groupBy === 'tag' ? groupByTag(page.items) : groupByRecency(page.items, new Date(), RECENCY_LABELS());
+      const nodes: MemoryNode[] = groups.map((group) => ({ kind: 'group', group }));
+      return page.nextCursor ? [...nodes, { kind: 'more' }] : nodes;
+    } catch (err) {
+      this.log.error(err as Error);
+      this.setMessage(vscode.l10n.t('The memory store could not be read: {0}', (err as Error).message));
+      return [];
+    }
+  }
+
+  getTreeItem(node: MemoryNode): vscode.TreeItem {
+    if (node.kind === 'more') {
+      const item = new vscode.TreeItem(vscode.l10n.t('Only the {0} most recent memories are listed: filter to find others', LOAD));
+      item.iconPath = new vscode.ThemeIcon('info');
+      item.command = { command: 'agentMemory.filter', title: vscode.l10n.t('Filter Memories') };
+      return item;
+    }
+    if (node.kind === 'group') {
+      const expanded = node.group.key.startsWith('recency:') ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
+      const item = new vscode.TreeItem(node.group.label, expanded);
+      item.id = node.group.key;
+      item.description = String(node.group.memories.length);
+      item.iconPath = new vscode.ThemeIcon(node.group.key.startsWith('tag:') ? 'tag' : 'calendar');
+      item.contextValue = 'group';
+      return item;
+    }
+    const item = new vscode.TreeItem(node.description);
+    item.id = node.parent ? `${node.parent}/${node.id}` : node.id;
+    item.description = node.tags.join(', ');
+    item.iconPath = new vscode.ThemeIcon('note');
+    item.contextValue = 'memory';
+    item.resourceUri = memoryUri(node.id);
+    item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [memoryUri(node.id)] };
+    return item;
+  }
+
+  async resolveTreeItem(item: vscode.TreeItem, node: MemoryNode): Promise<vscode.TreeItem> {
+    if (node.kind !== 'memory') return item;
+    try {
+      const m = await (await this.getService()).read({ id: node.id });
+      const preview = m.content.length > 400 ? `${m.content.slice(0, 400)}…` : m.content;
+      item.tooltip = new vscode.MarkdownString(
+        `**${vscode.l10n.t('version {0}', m.version)}** · ${m.changedAt} · ${m.author}\n\n` +
+          `${m.tags.map((t) => `\`${t}\``).join(' ')}\n\n---\n\n`,
+      ).appendText(preview);
+    } catch (err) {
+      item.tooltip = (err as Error).message;
+    }
+    return item;
+  }
+
+  private async filtered(service: MemoryService, text: string): Promise<MemoryNode[]> {
+    const hits = await service.search({ keywords: text.split(/\s+/), limit: FILTER_LIMIT });
+    this.setMessage(
+      hits.length === 0
+        ? vscode.l10n.t('No memories match "{0}".', text)
+        : vscode.l10n.t('{0} best matches for "{1}", most relevant first.', hits.length, text),
+    );
+    // Search hits carry no date; the tooltip reads the memory when hovered.
+    return hits.map((h) => ({ kind: 'memory', ...h, changedAt: '' }));
+  }
+
+  private setMessage(message: string | undefined): void {
+    if (this.view) this.view.message = message;
+  }
+
+  private async updateContext(): Promise<void> {
+    if (this.view) this.view.description = this.filterText ? vscode.l10n.t('filter: {0}', this.filterText) : undefined;
+    await vscode.commands.executeCommand('setContext', 'agentMemory.filtered', this.filterText !== undefined);
+    await vscode.commands.executeCommand('setContext', 'agentMemory.groupBy', this.groupBy);
+  }
+}
+
+const RECENCY_LABELS = () => ({
+  today: vscode.l10n.t('Today'),
+  yesterday: vscode.l10n.t('Yesterday'),
+  week: vscode.l10n.t('Past 7 days'),
+  month: vscode.l10n.t('Past 30 days'),
+  older: vscode.l10n.t('Older'),
+});
+
+/** Registers the view; it refreshes whenever the store changes. */
+export function registerMemoriesView(
+  context: vscode.ExtensionContext,
+  getService: () => Promise<MemoryService>,
+  changes: StoreChanges,
+  log: vscode.LogOutputChannel,
+  /** Run by the Refresh button first (to retry a store that failed to open). */
+  beforeRefresh: () => void = () => undefined,
+): MemoriesTreeProvider {
+  const provider = new MemoriesTreeProvider(getService, log, context.workspaceState);
+  const view = vscode.window.createTreeView('agentMemory.memories', { treeDataProvider: provider, showCollapseAll: true });
+  provider.view = view;
+  context.subscriptions.push(
+    provider,
+    view,
+    changes.onDidChange(() => provider.refresh()),
+    vscode.commands.registerCommand('agentMemory.refresh', () => {
+      beforeRefresh();
+      provider.refresh();
+    }),
+  );
+  return provider;
+}

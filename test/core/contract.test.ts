@@ -1,0 +1,88 @@
+import { strict as assert } from 'node:assert';
+import { z } from 'zod';
+import * as C from '../../src/core/contract';
+import { ValidationError } from '../../src/core/errors';
+
+function refused(fn: () => unknown): ValidationError {
+  try {
+    fn();
+  } catch (err) {
+    assert.ok(err instanceof ValidationError, `expected a ValidationError, got ${String(err)}`);
+    return err;
+  }
+  assert.fail('expected the input to be refused');
+}
+
+describe('contract', () => {
+  it('normalises tags: trims, lower-cases, spaces to -, removes duplicates', () => {
+    const out = C.parseInput(C.CreateInput, { description: 'd', tags: ['  Build System ', 'build-system', 'C#', '.NET'], content: 'c' });
+    assert.deepEqual(out.tags, ['build-system', 'c#', '.net']);
+  });
+
+  it('refuses a tag outside the safe set and names its position and the offending characters', () => {
+    const err = refused(() => C.parseInput(C.CreateInput, { description: 'd', tags: ['ok', 'bad/tag!'], content: 'c' }));
+    assert.equal(err.field, 'tags[1]');
+    assert.match(err.message, /"\/!"/);
+    assert.match(err.message, /a-z, 0-9/);
+  });
+
+  it('refuses a tag longer than 40 characters, saying the limit', () => {
+    const err = refused(() => C.parseInput(C.CreateInput, { description: 'd', tags: ['x'.repeat(41)], content: 'c' }));
+    assert.match(err.message, /41 characters; the limit is 40/);
+  });
+
+  it('needs 1–12 tags', () => {
+    assert.match(refused(() => C.parseInput(C.CreateInput, { description: 'd', tags: [], content: 'c' })).message, /at least 1 tag/);
+    const many = Array.from({ length: 13 }, (_, i) => `t${i}`);
+    assert.match(refused(() => C.parseInput(C.CreateInput, { description: 'd', tags: many, content: 'c' })).message, /13 tags given; the limit is 12/);
+  });
+
+  it('states the description limit with the actual length', () => {
+    const err = refused(() => C.parseInput(C.CreateInput, { description: 'x'.repeat(612), tags: ['a'], content: 'c' }));
+    assert.equal(err.field, 'description');
+    assert.match(err.message, /description: is 612 characters; the limit is 500/);
+  });
+
+  it('refuses empty or whitespace-only description and content', () => {
+    const err = refused(() => C.parseInput(C.CreateInput, { description: '   ', tags: ['a'], content: ' \n ' }));
+    assert.match(err.message, /description: is empty/);
+    assert.match(err.message, /content: is empty/);
+  });
+
+  it('caps content at 32,000 characters', () => {
+    C.parseInput(C.CreateInput, { description: 'd', tags: ['a'], content: 'x'.repeat(32_000) });
+    assert.match(refused(() => C.parseInput(C.CreateInput, { description: 'd', tags: ['a'], content: 'x'.repeat(32_001) })).message, /32001 characters; the limit is 32000/);
+  });
+
+  it('refuses fields the contract does not have, so a model cannot pass its own id', () => {
+    const err = refused(() => C.parseInput(C.CreateInput, { id: 'mine', description: 'd', tags: ['a'], content: 'c' }));
+    assert.match(err.message, /unknown field\(s\) "id"/);
+  });
+
+  it('accepts only UUIDs as ids and tells the model how to get one', () => {
+    assert.match(refused(() => C.parseInput(C.ReadInput, { id: 'memory-1' })).message, /UUID returned by search or create/);
+    const id = '3F2A0C8E-1B7D-4C47-9A55-6B1E2D3C4B5A';
+    assert.equal(C.parseInput(C.ReadInput, { id }).id, id.toLowerCase());
+  });
+
+  it('refuses an empty keyword list rather than returning everything', () => {
+    assert.match(refused(() => C.parseInput(C.SearchInput, { keywords: [] })).message, /at least one keyword/);
+    assert.match(refused(() => C.parseInput(C.SearchInput, { keywords: ['a'], limit: 51 })).message, /at most 50/);
+  });
+
+  it('defines every tool once, with the agent-memory_ prefix and a JSON schema derivable from zod', () => {
+    const names = C.MEMORY_TOOLS.map((t) => t.name);
+    assert.deepEqual(names, ['agent-memory_search', 'agent-memory_create', 'agent-memory_edit', 'agent-memory_read', 'agent-memory_delete', 'agent-memory_tags']);
+    for (const tool of C.MEMORY_TOOLS) {
+      const schema = z.toJSONSchema(tool.input, { io: 'input' }) as { type: string; additionalProperties: boolean };
+      assert.equal(schema.type, 'object', tool.name);
+      assert.equal(schema.additionalProperties, false, `${tool.name} must refuse unknown fields`);
+      assert.ok(tool.modelDescription.length > 150, `${tool.name} needs a description written for the model`);
+      assert.ok(!(tool.annotations.readOnly && tool.annotations.destructive), tool.name);
+    }
+    const create = z.toJSONSchema(C.createTool.input, { io: 'input' }) as { required: string[]; properties: Record<string, { maxLength?: number; maxItems?: number }> };
+    assert.deepEqual(create.required.sort(), ['content', 'description', 'tags']);
+    assert.equal(create.properties.description!.maxLength, 500);
+    assert.equal(create.properties.tags!.maxItems, 12);
+  });
+});

@@ -1,0 +1,225 @@
+import { strict as assert } from 'node:assert';
+import { analyzeMemory } from '../../../src/core/search/analysis';
+import { analyzeQuery } from '../../../src/core/search/query';
+import { SearchIndex, type IndexedMemory } from '../../../src/core/search/searchIndex';
+
+/** A timestamp `n` minutes after a fixed start: larger n is more recent. */
+function at(n: number): string {
+  return new Date(Date.UTC(2024, 0, 1) + n * 60_000).toISOString();
+}
+
+function mem(id: string, description: string, tags: string[], minute = 0): IndexedMemory {
+  return { id, description, tags, changedAt: at(minute) };
+}
+
+function indexOf(...memories: IndexedMemory[]): SearchIndex {
+  const index = new SearchIndex();
+  for (const m of memories) index.put(m);
+  return index;
+}
+
+function ids(index: SearchIndex, keywords: string[], options: { tags?: string[]; limit?: number } = {}): string[] {
+  return index.search(analyzeQuery(keywords, options.tags ?? [], options.limit ?? 10)).map((h) => h.id);
+}
+
+/** Filler memories so IDF has a corpus to work with, none matching the test keywords. */
+function filler(count: number): IndexedMemory[] {
+  const topics = ['webpack bundle size', 'react state update', 'docker image playbook', 'npm peer conflict', 'git rebase conflict'];
+  return Array.from({ length: count }, (_, i) => mem(`f${i}`, `Note ${i} about ${topics[i % topics.length]}`, ['misc'], i));
+}
+
+describe('SearchIndex ranking', () => {
+  it('ranks an exact tag match above a description match, even when the description match is newer', () => {
+    const index = indexOf(
+      mem('tagged', 'Slow builds after upgrading the toolchain', ['redis', 'builds'], 1),
+      mem('described', 'Redis connections leaked under load', ['networking'], 2),
+    );
+    assert.deepEqual(ids(index, ['redis']), ['tagged', 'described']);
+  });
+
+  it('ranks a memory matching two keywords above one matching one, even by exact tag, newer and with a higher score', () => {
+    const index = indexOf(
+      mem('both', 'Docker compose starts the api before the database', ['startup'], 1),
+      mem('one', 'Healthcheck reports healthy too early', ['healthcheck'], 9),
+      ...Array.from({ length: 6 }, (_, i) => mem(`dc${i}`, `Docker compose volume note ${i}`, ['volumes'], 2 + i)),
+    );
+    const hits = index.search(analyzeQuery(['docker', 'compose', 'healthcheck'], [], 10));
+    const both = hits.find((h) => h.id === 'both')!;
+    const one = hits.find((h) => h.id === 'one')!;
+    assert.equal(both.matchedKeywords, 2);
+    assert.equal(one.matchedKeywords, 1);
+    assert.ok(one.score > both.score, 'the rare exact tag outscores two common words');
+    assert.equal(hits[hits.length - 1]!.id, 'one');
+  });
+
+  it('matches inflections: `caching` finds a memory described with `cache`', () => {
+    const index = indexOf(mem('m', 'Cleared the build cache key', ['build']), ...filler(5));
+    assert.deepEqual(ids(index, ['caching']), ['m']);
+    assert.deepEqual(ids(index, ['caches']), ['m']);
+  });
+
+  it('matches British and American spellings alike', () => {
+    const index = indexOf(mem('m', 'Line endings normalised to LF', ['git']), ...filler(5));
+    assert.deepEqual(ids(index, ['normalizing']), ['m']);
+  });
+
+  it('lets a keyword match a tag by prefix: `type` finds tag `typescript`', () => {
+    const index = indexOf(mem('ts', 'Path aliases fail at runtime', ['typescript']), ...filler(5));
+    assert.deepEqual(ids(index, ['type']), ['ts']);
+    // Too short a prefix is no match.
+    assert.deepEqual(ids(index, ['ty']), []);
+  });
+
+  it('ranks an inflected tag (`indexes` ~ `index`) above a description mention', () => {
+    const index = indexOf(
+      mem('tag', 'Migration locks the table', ['index'], 1),
+      mem('text', 'Rebuilt the indexes overnight', ['maintenance'], 2),
+    );
+    assert.deepEqual(ids(index, ['indexes']), ['tag', 'text']);
+  });
+
+  it('ranks the word itself in a description above a tag it merely starts', () => {
+    const index = indexOf(
+      mem('prefix', 'Workflow permissions for releases', ['github-actions'], 2),
+      mem('word', 'git refuses the repository: dubious ownership', ['ci'], 1),
+    );
+    assert.deepEqual(ids(index, ['git']), ['word', 'prefix']);
+  });
+
+  it('breaks ties by the most recently changed, whatever the insertion order', () => {
+    const older = mem('older', 'Flaky cache in CI', ['ci'], 1);
+    const newer = mem('newer', 'Flaky cache in CI', ['ci'], 5);
+    assert.deepEqual(ids(indexOf(older, newer), ['cache']), ['newer', 'older']);
+    assert.deepEqual(ids(indexOf(newer, older), ['cache']), ['newer', 'older']);
+  });
+
+  it('weighs a rare keyword above a common one when both match one keyword', () => {
+    const common = Array.from({ length: 8 }, (_, i) => mem(`docker${i}`, `Docker note ${i}`, ['misc'], 10 + i));
+    const index = indexOf(mem('rare', 'Healthcheck reports healthy too early', ['misc'], 0), ...common);
+    // `rare` is the oldest; it wins on the weight of `healthcheck`, which only it matches.
+    assert.equal(ids(index, ['docker', 'healthcheck'])[0], 'rare');
+  });
+
+  it('finds a compound however it is written: keepalive, keep-alive, keep alive', () => {
+    const index = indexOf(mem('hyphen', 'Node keep-alive timeout shorter than the load balancer', ['node']), mem('joined', 'Disabled keepalive on the proxy', ['proxy']), ...filler(5));
+    assert.deepEqual(ids(index, ['keepalive']).sort(), ['hyphen', 'joined']);
+    assert.deepEqual(ids(index, ['keep-alive']).sort(), ['hyphen', 'joined']);
+    assert.deepEqual(ids(index, ['keep alive']), ['hyphen']);
+  });
+
+  it('matches a pasted error message on most of its distinctive words', () => {
+    const index = indexOf(
+      mem('hit', 'Migration failed: CREATE INDEX CONCURRENTLY is not allowed in a transaction', ['postgres']),
+      mem('miss', 'Transaction retries on serialization failure', ['postgres']),
+      ...filler(6),
+    );
+    assert.deepEqual(ids(index, ['ERROR: CREATE INDEX CONCURRENTLY cannot run inside a transaction block']), ['hit']);
+  });
+
+  it('applies the tag filter: a result must carry every given tag', () => {
+    const index = indexOf(
+      mem('both', 'Cache misses in CI', ['ci', 'cache'], 1),
+      mem('one', 'Cache misses locally', ['cache'], 2),
+    );
+    assert.deepEqual(ids(index, ['cache'], { tags: ['ci', 'cache'] }), ['both']);
+    assert.deepEqual(ids(index, ['cache'], { tags: ['cache'] }), ['one', 'both']);
+    assert.deepEqual(ids(index, ['cache'], { tags: ['nonexistent'] }), []);
+  });
+
+  it('does not return removed memories, nor the old text of replaced ones', () => {
+    const index = indexOf(mem('a', 'Webpack polyfills for buffer', ['webpack'], 1), mem('b', 'Vite env prefix', ['vite'], 2));
+    index.remove('a');
+    assert.deepEqual(ids(index, ['webpack', 'buffer']), []);
+    index.put(mem('b', 'Esbuild top-level await target', ['esbuild'], 3));
+    assert.deepEqual(ids(index, ['vite']), []);
+    assert.deepEqual(ids(index, ['esbuild']), ['b']);
+    assert.equal(index.size, 1);
+    assert.deepEqual(index.tagCounts(), [{ tag: 'esbuild', count: 1 }]);
+    index.remove('unknown'); // ignored
+  });
+
+  it('saves and restores to an index that answers the same and can still remove and replace', () => {
+    const original = indexOf(
+      ...filler(30),
+      mem('a', 'Webpack polyfills for buffer', ['webpack', 'node-polyfills'], 40),
+      mem('b', 'Vite env prefix', ['vite'], 41),
+      mem('c', 'Caching the pnpm store in CI', ['ci', 'pnpm'], 42),
+    );
+    original.remove('f3');
+    const restored = SearchIndex.restore(JSON.parse(JSON.stringify(original.save())));
+    for (const q of [['webpack'], ['buffer', 'polyfill'], ['cache', 'ci'], ['note', 'docker'], ['vit']]) {
+      assert.deepEqual(ids(restored, q), ids(original, q), q.join(' '));
+    }
+    assert.deepEqual(restored.tagCounts(), original.tagCounts());
+    restored.remove('a');
+    restored.put(mem('b', 'Esbuild top-level await target', ['esbuild'], 43));
+    assert.ok(!ids(restored, ['webpack', 'polyfills']).includes('a'), 'a removed memory is not found');
+    assert.deepEqual(ids(restored, ['vite']), []);
+    assert.deepEqual(ids(restored, ['esbuild']), ['b']);
+    restored.put(mem('d', 'Docker layer caching', ['docker'], 44));
+    assert.equal(ids(restored, ['docker', 'layer'])[0], 'd');
+    assert.equal(restored.size, original.size);
+  });
+
+  it('answers the same when memories come with their analysis (putAnalyzed), and removes and replaces them', () => {
+    const memories = [...filler(30), mem('a', 'Webpack polyfills for buffer', ['webpack', 'node-polyfills'], 40), mem('b', 'Vite env prefix', ['vite'], 41)];
+    const analysed = new SearchIndex();
+    for (const m of memories) analysed.putAnalyzed(m, analyzeMemory(m));
+    const plain = indexOf(...memories);
+    for (const q of [['webpack'], ['buffer', 'polyfill'], ['note', 'docker'], ['vit']]) assert.deepEqual(ids(analysed, q), ids(plain, q), q.join(' '));
+    analysed.remove('a');
+    analysed.putAnalyzed(mem('b', 'Esbuild top-level await target', ['esbuild'], 43), analyzeMemory({ description: 'Esbuild top-level await target', tags: ['esbuild'] }));
+    assert.ok(!ids(analysed, ['webpack', 'polyfills']).includes('a'), 'a removed memory is not found');
+    assert.deepEqual(ids(analysed, ['vite']), []);
+    assert.deepEqual(ids(analysed, ['esbuild']), ['b']);
+    assert.equal(analysed.size, 31);
+  });
+
+  it('honours the limit and returns the same best hits as a full sort would', () => {
+    const memories = Array.from({ length: 60 }, (_, i) =>
+      mem(`m${i}`, `Build ${i % 3 === 0 ? 'cache' : 'log'} ${i % 4 === 0 ? 'flaky' : 'slow'} on CI`, i % 5 === 0 ? ['cache'] : ['ci'], (i * 37) % 60),
+    );
+    const index = indexOf(...memories);
+    const all = index.search(analyzeQuery(['cache', 'flaky'], [], 50));
+    assert.ok(all.length > 5);
+    for (const limit of [1, 3, 5]) {
+      const top = index.search(analyzeQuery(['cache', 'flaky'], [], limit));
+      assert.equal(top.length, limit);
+      assert.deepEqual(top.map((h) => h.id), all.slice(0, limit).map((h) => h.id));
+    }
+    // The full list is in rank order.
+    for (let i = 1; i < all.length; i++) {
+      const a = all[i - 1]!;
+      const b = all[i]!;
+      assert.ok(a.matchedKeywords > b.matchedKeywords || (a.matchedKeywords === b.matchedKeywords && (a.score > b.score || (a.score === b.score && a.changedAt >= b.changedAt))));
+    }
+  });
+
+  it('returns nothing for a query of stop words only', () => {
+    const index = indexOf(mem('m', 'What to do when the build is slow and it is not the cache', ['build']));
+    assert.deepEqual(ids(index, ['the', 'with', 'it is']), []);
+  });
+
+  it('does not let a repeated keyword count twice', () => {
+    assert.equal(analyzeQuery(['Cache', 'cache', ' cache '], [], 10).keywords.length, 1);
+  });
+
+  it('drops memories that match too small a share of the query (relevance floor)', () => {
+    const index = indexOf(
+      mem('one-word', 'Index rebuilt after the migration', ['postgres'], 1),
+      mem('two-words', 'Slow query fixed with a partial index', ['postgres'], 2),
+      ...filler(8),
+    );
+    // `mongodb` and `n+1` are unknown here: a memory sharing only `index` covers too little.
+    assert.deepEqual(ids(index, ['mongodb', 'index', 'n+1']), []);
+    // A memory matching two of the three keywords is still returned.
+    assert.deepEqual(ids(index, ['mongodb', 'index', 'slow query']), ['two-words']);
+    // A single keyword matched in full is always enough.
+    assert.deepEqual(ids(index, ['index']), ['two-words', 'one-word']);
+  });
+
+  it('returns nothing from an empty index or for an empty query', () => {
+    assert.deepEqual(ids(new SearchIndex(), ['cache']), []);
+    assert.deepEqual(indexOf(mem('m', 'x cache', ['a'])).search(analyzeQuery([], [], 10)), []);
+  });
+});

@@ -1,0 +1,96 @@
+import { strict as assert } from 'node:assert';
+import { analyzeMemory, type IndexedMemory } from '../../src/core/search/analysis';
+import { analyzeQuery, type SearchQuery } from '../../src/core/search/query';
+import { SearchIndex } from '../../src/core/search/searchIndex';
+import { mayPrefixTag, queryTerms, rankSignatures, type Signature } from '../../src/core/search/signatures';
+import { liveMemories, SYNTHETIC_QUERIES, syntheticRows } from '../helpers/builders';
+
+/** What the team store's server does, done here in memory: group the reached memories by signature. */
+function groupBySignature(query: SearchQuery, memories: IndexedMemory[]): Array<Signature & { members: IndexedMemory[] }> {
+  const terms = queryTerms(query);
+  const groups = new Map<string, Signature & { members: IndexedMemory[] }>();
+  for (const m of memories) {
+    const a = analyzeMemory(m);
+    const held = terms.map((t) => a.terms.includes(t));
+    const tagMatch = query.keywords.map((kw, k) => {
+      if (m.tags.includes(kw.tag)) return 3;
+      if (kw.units.length > 0 && a.tagStems.includes(kw.tagStem)) return 2;
+      if (mayPrefixTag(query, k) && m.tags.some((t) => t !== kw.tag && t.startsWith(kw.tag))) return 1;
+      return 0;
+    });
+    if (!held.some(Boolean) && tagMatch.every((x) => x === 0)) continue;
+    const key = JSON.stringify([held, tagMatch]);
+    const g = groups.get(key) ?? { terms: held, tagMatch, count: 0, members: [] };
+    g.count++;
+    g.members.push(m);
+    groups.set(key, g);
+  }
+  return [...groups.values()];
+}
+
+/** The ids the team store returns: blocks best first, each block's eligible memories newest first, then by id. */
+function signatureSearch(query: SearchQuery, memories: IndexedMemory[]): string[] {
+  const blocks = rankSignatures(query, groupBySignature(query, memories), memories.length);
+  const out: string[] = [];
+  for (const b of blocks) {
+    const members = b.signatures.flatMap((s) => s.members).filter((m) => query.tags.every((t) => m.tags.includes(t)));
+    members.sort((x, y) => (x.changedAt !== y.changedAt ? (x.changedAt > y.changedAt ? -1 : 1) : x.id < y.id ? -1 : 1));
+    out.push(...members.map((m) => m.id));
+    if (out.length >= query.limit) break;
+  }
+  return out.slice(0, query.limit);
+}
+
+function indexOf(memories: IndexedMemory[]): SearchIndex {
+  const index = new SearchIndex();
+  for (const m of memories) index.put(m);
+  return index;
+}
+
+describe('ranking by match signature (signatures.ts)', () => {
+  const memories = liveMemories(syntheticRows(3000));
+  const index = indexOf(memories);
+
+  it('gives SearchIndex’s ids in SearchIndex’s order for broad and narrow queries, at every limit', () => {
+    for (const keywords of SYNTHETIC_QUERIES) {
+      for (const limit of [1, 3, 10, 50, 5000]) {
+        const q = analyzeQuery(keywords, [], limit);
+        assert.deepEqual(signatureSearch(q, memories), index.search(q).map((h) => h.id), `${JSON.stringify(keywords)} limit ${limit}`);
+      }
+    }
+  });
+
+  it('keeps the order under a required-tags filter', () => {
+    for (const keywords of SYNTHETIC_QUERIES) {
+      for (const tags of [['cache'], ['test', 'ci'], ['c#']]) {
+        const q = analyzeQuery(keywords, tags, 10);
+        assert.deepEqual(signatureSearch(q, memories), index.search(q).map((h) => h.id), `${JSON.stringify(keywords)} tags ${tags.join(',')}`);
+      }
+    }
+  });
+
+  it('merges groups of exactly equal score into one block, ordered by time across them', () => {
+    const at = (m: number) => new Date(Date.UTC(2025, 0, 1, 0, m)).toISOString();
+    const mems: IndexedMemory[] = [
+      { id: 'a1', description: 'note about beta', tags: ['alpha'], changedAt: at(1) },
+      { id: 'b1', description: 'note about alpha', tags: ['beta'], changedAt: at(2) },
+      { id: 'a2', description: 'note about beta', tags: ['alpha'], changedAt: at(3) },
+      { id: 'b2', description: 'note about alpha', tags: ['beta'], changedAt: at(3) },
+      { id: 'x', description: 'unrelated gamma', tags: ['gamma'], changedAt: at(4) },
+    ];
+    const q = analyzeQuery(['alpha', 'beta'], [], 10);
+    const blocks = rankSignatures(q, groupBySignature(q, mems), mems.length);
+    assert.equal(blocks.length, 1, 'tag alpha + word beta scores exactly as tag beta + word alpha');
+    assert.equal(blocks[0]!.signatures.length, 2);
+    assert.deepEqual(signatureSearch(q, mems), ['a2', 'b2', 'b1', 'a1']);
+    assert.deepEqual(indexOf(mems).search(q).map((h) => h.id), ['a2', 'b2', 'b1', 'a1']);
+  });
+
+  it('returns nothing for no groups, no live memories, or a query of stop words only', () => {
+    const q = analyzeQuery(['cache'], [], 10);
+    assert.deepEqual(rankSignatures(q, [], 10), []);
+    assert.deepEqual(rankSignatures(q, [{ terms: [true], tagMatch: [3], count: 1 }], 0), []);
+    const stop = analyzeQuery(['the'], [], 10);
+    assert.deepEqual(rankSignatures(stop, [{ terms: [], tagMatch: [0], count: 1 }], 10), []);
+  });
+});

@@ -1,0 +1,162 @@
+import { strict as assert } from 'node:assert';
+import { randomUUID } from 'node:crypto';
+import { Client, type PoolClient } from 'pg';
+import type { IndexedMemory } from '../../../src/core/search/analysis';
+import { analyzeQuery } from '../../../src/core/search/query';
+import { SearchIndex } from '../../../src/core/search/searchIndex';
+import { SEARCH_TRANSACTION, searchOnServer } from '../../../src/store/postgres/serverSearch';
+import type { StoredVersion } from '../../../src/core/ports/store';
+import { liveMemories, openPg, SYNTHETIC_QUERIES, syntheticRows } from '../../helpers/builders';
+import { requirePostgres } from '../../helpers/postgres';
+
+type Pg = Awaited<ReturnType<typeof openPg>>;
+
+/** Version 1 of a memory with a fixed id and time, as importVersions takes it. */
+function created(id: string, description: string, tags: string[], changedAt: string): StoredVersion {
+  return { rowId: randomUUID(), id, version: 1, op: 'create', description, tags, content: 'x', changedAt, deletedAt: null, author: 'test', restoredFrom: null };
+}
+
+const minute = (m: number) => new Date(Date.UTC(2025, 5, 1, 0, m)).toISOString();
+
+/** The server's answer (localIndex off) and SearchIndex's over the same live memories. */
+async function both(pg: Pg, index: SearchIndex, keywords: string[], tags: string[] = [], limit = 10): Promise<[string[], string[]]> {
+  const q = analyzeQuery(keywords, tags, limit);
+  return [(await pg.store.search(q)).map((h) => h.id), index.search(q).map((h) => h.id)];
+}
+
+function indexOf(memories: IndexedMemory[]): SearchIndex {
+  const index = new SearchIndex();
+  for (const m of memories) index.put(m);
+  return index;
+}
+
+/**
+ * The server-side search (serverSearch.ts): the reached memories counted per match signature,
+ * the signatures ranked by core, only the best groups' rows read. It must return exactly what
+ * SearchIndex returns over the same memories, in the same order, whatever the query's breadth.
+ */
+describe('PostgreSQL search on the server: ranked by match signature', function () {
+  this.timeout(180_000);
+  before(async function () {
+    await requirePostgres(this);
+  });
+
+  it('returns SearchIndex’s top k over thousands of memories sharing words, with and without a tag filter', async () => {
+    const rows = syntheticRows(3000);
+    const pg = await openPg({ localIndex: 'off' });
+    await pg.store.importVersions(rows);
+    const index = indexOf(liveMemories(rows));
+    for (const keywords of SYNTHETIC_QUERIES) {
+      for (const limit of [1, 3, 10, 50, 400]) {
+        const [server, local] = await both(pg, index, keywords, [], limit);
+        assert.deepEqual(server, local, `${JSON.stringify(keywords)} limit ${limit}`);
+      }
+      for (const tags of [['cache'], ['test', 'ci'], ['c#'], ['nowhere']]) {
+        const [server, local] = await both(pg, index, keywords, tags);
+        assert.deepEqual(server, local, `${JSON.stringify(keywords)} tags ${tags.join(',')}`);
+      }
+    }
+    await pg.store.close();
+  });
+
+  it('breaks ties at the limit by time, then id, within a group and across groups of equal score', async () => {
+    const pg = await openPg({ localIndex: 'off' });
+    const ids = Array.from({ length: 30 }, () => randomUUID());
+    const rows = [
+      // One signature, one time: only the id orders them.
+      ...ids.map((id) => created(id, 'Quokka sighting logged', ['wildlife'], minute(5))),
+      // Tag alpha + word beta scores exactly as tag beta + word alpha: one block, ordered by time across both.
+      created('00000000-0000-4000-8000-00000000000a', 'note about beta', ['alpha'], minute(1)),
+      created('00000000-0000-4000-8000-00000000000b', 'note about alpha', ['beta'], minute(2)),
+      created('00000000-0000-4000-8000-00000000000c', 'note about beta', ['alpha'], minute(3)),
+      created('00000000-0000-4000-8000-00000000000d', 'note about alpha', ['beta'], minute(3)),
+      created(randomUUID(), 'unrelated gamma', ['gamma'], minute(4)),
+    ];
+    await pg.store.importVersions(rows);
+    const index = indexOf(liveMemories(rows));
+    const [quokka] = await both(pg, index, ['quokka'], [], 10);
+    assert.deepEqual(quokka, [...ids].sort().slice(0, 10));
+    for (const limit of [1, 2, 3, 4]) {
+      const [server, local] = await both(pg, index, ['alpha', 'beta'], [], limit);
+      assert.deepEqual(server, ['c', 'd', 'b', 'a'].map((x) => `00000000-0000-4000-8000-00000000000${x}`).slice(0, limit));
+      assert.deepEqual(server, local);
+    }
+    await pg.store.close();
+  });
+
+  it('skips the best groups when none of their memories carries the required tags', async () => {
+    const pg = await openPg({ localIndex: 'off' });
+    const rows = [
+      ...Array.from({ length: 20 }, (_, i) => created(randomUUID(), `Walrus tusk ${i}`, ['walrus'], minute(i))),
+      ...Array.from({ length: 5 }, (_, i) => created(randomUUID(), 'walrus colony counted', ['arctic'], minute(30 + i))),
+      created(randomUUID(), 'a walrus mentioned in passing', ['arctic', 'survey'], minute(40)),
+    ];
+    await pg.store.importVersions(rows);
+    const index = indexOf(liveMemories(rows));
+    for (const tags of [['arctic'], ['survey'], ['arctic', 'survey'], ['walrus', 'arctic']]) {
+      const [server, local] = await both(pg, index, ['walrus'], tags, 3);
+      assert.deepEqual(server, local, tags.join(','));
+    }
+    assert.equal((await both(pg, index, ['walrus'], ['arctic'], 10))[0].length, 6);
+    await pg.store.close();
+  });
+
+  it('never returns or counts deleted memories', async () => {
+    const pg = await openPg({ localIndex: 'off' });
+    const made: string[] = [];
+    for (let i = 0; i < 12; i++) made.push((await pg.service.create({ description: `Narwhal tracking note ${i}`, tags: ['narwhal'], content: 'x' })).id);
+    for (let i = 0; i < 4; i++) await pg.service.create({ description: `Ice shelf note ${i}`, tags: ['ice'], content: 'x' });
+    for (const id of made.slice(0, 9)) await pg.service.delete({ id });
+    const hits = await pg.store.search(analyzeQuery(['narwhal', 'ice'], [], 50));
+    assert.deepEqual(hits.map((h) => h.id).filter((id) => made.includes(id)).sort(), made.slice(9).sort());
+    const live = await Promise.all((await pg.store.list({ deleted: false, limit: 100 })).map(async (m) => ({ id: m.id, description: m.description, tags: m.tags, changedAt: m.changedAt })));
+    const [server, local] = await both(pg, indexOf(live), ['narwhal', 'ice'], [], 50);
+    assert.deepEqual(server, local, 'the IDF counts only live memories');
+    await pg.store.close();
+  });
+
+  it('counts and reads in one snapshot: a delete committed between the two is not half seen', async () => {
+    const pg = await openPg({ localIndex: 'off' });
+    const rows = Array.from({ length: 6 }, (_, i) => created(randomUUID(), `Puffin colony note ${i}`, ['puffin'], minute(i)));
+    await pg.store.importVersions(rows);
+    const before = indexOf(liveMemories(rows)).search(analyzeQuery(['puffin'], [], 3)).map((h) => h.id);
+    const client = new Client({ connectionString: pg.url });
+    await client.connect();
+    // The newest memory is deleted by another client right after the counts were read.
+    const spy = {
+      query: async (...args: Parameters<Client['query']>) => {
+        const result = await (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
+        const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text;
+        if (text.includes('AS eligible')) await pg.service.delete({ id: before[0]! });
+        return result;
+      },
+    } as unknown as PoolClient;
+    await client.query(SEARCH_TRANSACTION);
+    const hits = await searchOnServer(spy, pg.project, analyzeQuery(['puffin'], [], 3));
+    await client.query('COMMIT');
+    await client.end();
+    assert.deepEqual(hits.map((h) => h.id), before, 'the rows of the snapshot the counts came from');
+    assert.ok(!(await pg.store.search(analyzeQuery(['puffin'], [], 3))).some((h) => h.id === before[0]), 'the next search does not see it');
+    await pg.store.close();
+  });
+
+  it('ranks a query of more terms than one signature digit holds', async () => {
+    const words = Array.from({ length: 90 }, (_, i) => `zeta${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}word`);
+    const keywordWords = (k: number) => words.slice(k * 5, k * 5 + 5);
+    // Each memory holds five keywords whole and two words of a sixth: many signatures, most above the floor.
+    const rows = Array.from({ length: 200 }, (_, i) => {
+      const held = [0, 3, 7, 11, 13].flatMap((d) => keywordWords((i + d) % 18));
+      return created(randomUUID(), `Log ${[...held, ...keywordWords((i + 5) % 18).slice(0, 2)].join(' ')}`, [`t${i % 7}`], minute(i % 50));
+    });
+    const pg = await openPg({ localIndex: 'off' });
+    await pg.store.importVersions(rows);
+    const index = indexOf(liveMemories(rows));
+    const keywords = Array.from({ length: 18 }, (_, k) => keywordWords(k).join(' '));
+    for (const limit of [5, 50]) {
+      const [server, local] = await both(pg, index, keywords, [], limit);
+      assert.ok(local.length > 0);
+      assert.deepEqual(server, local, `limit ${limit}`);
+    }
+    await pg.store.close();
+  });
+});
