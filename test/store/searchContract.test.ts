@@ -22,7 +22,7 @@ const VARIANTS: Array<{ backend: Backend; localIndex?: LocalIndexMode; name: str
  * (tag filter, deleted memories hidden, limit, tag matches first, inflections) must hold
  * whatever the store, and PostgreSQL must rank the evaluation corpus as the workspace store does.
  */
-for (const { backend, localIndex, name } of VARIANTS) describe(`search [${name}] (through the Store interface)`, function () {
+for (const { backend, localIndex, name } of VARIANTS.filter((v) => BACKENDS.includes(v.backend))) describe(`search [${name}] (through the Store interface)`, function () {
   before(async function () {
     await prepareBackend(backend, this);
   });
@@ -100,7 +100,8 @@ function corpusRows(): StoredVersion[] {
   });
 }
 
-for (const localIndex of [undefined, 'eager', 'off'] as const) describe(`search ranks alike on sql.js and PostgreSQL (the evaluation corpus, local index ${localIndex ?? 'background'})`, function () {
+// Compares the two backends: runs when both are selected (not in `npm run test:unit`).
+for (const localIndex of BACKENDS.includes('postgres') ? ([undefined, 'eager', 'off'] as const) : []) describe(`search ranks alike on sql.js and PostgreSQL (the evaluation corpus, local index ${localIndex ?? 'background'})`, function () {
   before(async function () {
     await prepareBackend('postgres', this);
   });
