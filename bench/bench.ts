@@ -18,7 +18,7 @@ import { dropFactsScratch, type FactsResult, runFacts } from './facts';
 import { factsDetailTable, factsSummaryTable } from './factsReport';
 import { generate, prng } from './generate';
 import { loadOurs } from './ours';
-import { type NaiveFigures, type OpenFigures, type OursFigures, type Plan, RESULT_PREFIX } from './plan';
+import { type NaiveFigures, type OpenFigures, type OursFigures, type Plan } from './plan';
 import { checkTargets, detailTable, readmeTable, targetTable, type RunResult } from './report';
 import { runChild } from './spawn';
 import { mb } from './stats';

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole suite: type check, layer rule, bundle, then every mocha test in plain Node (unit,
+# The whole suite: type check, lint (ESLint with the dependency rule, Prettier), bundle, then every mocha test in plain Node (unit,
 # store, multi-process, CLI), then the suites of test/vscode/ inside a real VS Code extension
 # host (scripts/vscode-test/: code-server + headless Chromium, installed once per machine), then
 # the packaged extension as a person gets it (scripts/vscode-test/vsix.mjs: `npm run package`,
@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 npx tsc -p . --noEmit
-node scripts/check-layers.mjs
+npm run --silent lint
 node esbuild.mjs
 bash scripts/ensure-postgres.sh
 

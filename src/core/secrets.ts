@@ -66,6 +66,7 @@ export function findSecret(text: string): { kind: string; line: number } | undef
  * carry a lone surrogate: sql.js would keep them, PostgreSQL refuse or alter them, so a store
  * holding one could not be migrated.
  */
+// eslint-disable-next-line no-control-regex -- a NUL is exactly what this finds
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Why `text` cannot be stored as it is (a NUL or an unpaired surrogate, with its line), or undefined. */

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 import type { StoreChanges } from './session/storeChanges';
 import type { PlaybookAccess } from './session/windowServices';
 import { registerFactCommands } from './facts/factCommands';

@@ -1,5 +1,4 @@
 import { CONTEXT_TOKENS, ContextInput } from '../contract/context';
-import { z } from 'zod';
 import type { StoredRecord } from '../ports/records';
 import type { Store } from '../ports/store';
 import { LIMITS } from '../contract/fields';

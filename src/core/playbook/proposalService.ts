@@ -1,6 +1,5 @@
 import { ApproveProposalInput, ListProposalsInput, ProposalId, ProposeInput, RejectProposalInput } from '../contract/pending';
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import type { StoredRecord } from '../ports/records';
 import type { Store } from '../ports/store';
 import { parseInput } from '../contract/validate';

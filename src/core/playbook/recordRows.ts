@@ -4,7 +4,6 @@
  * cursor. No rules of any kind live here.
  */
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import type { RecordCursor, RecordKind, RecordQuery, RecordReader, StoredRecord } from '../ports/records';
 import type { VersionOp } from '../ports/store';
 import { ValidationError } from '../errors';

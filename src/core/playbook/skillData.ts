@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { SkillInputSchema } from '../contract/skills';
 import { ValidationError } from '../errors';
 import { assertNoSecret } from '../secrets';

@@ -8,7 +8,7 @@ import { asSkill as storedSkill, normalizeKey, skillColumns, type SkillData, typ
 import { decodeRecordCursor, encodeRecordCursor, readAll, RecordWriter } from './recordRows';
 import { matchSkill, RELEVANCE_FLOOR, termSet } from './skillMatch';
 import { outcomeStats, type OutcomeStats } from './skillOutcomes';
-import { FindSkillsInput, ListSkillsInput, ReadSkillInput, SKILL_LIMITS, SkillName, VersionNo } from '../contract/skills';
+import { FindSkillsInput, ListSkillsInput, ReadSkillInput,  SkillName, VersionNo } from '../contract/skills';
 import { canonicalSkill, parseSkillData } from './skillData';
 import { formatSkillYaml, parseSkillYaml } from './skillYaml';
 

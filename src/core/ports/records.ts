@@ -6,7 +6,7 @@
  * rank, a due time). The domain (src/core/playbook) gives them meaning and validates `data`.
  */
 import { StorageError } from '../errors';
-import type { VersionOp } from './store';
+import type { VersionOp } from './versionOp';
 
 export const RECORD_KINDS = ['episode', 'fact', 'skill', 'proposal', 'report'] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];

@@ -4,7 +4,11 @@
  * contract tests. Rows are never updated in place: a change is a new version row.
  */
 
-export type VersionOp = 'create' | 'edit' | 'delete' | 'restore';
+import type { RecordStore } from './records';
+import type { SearchQuery } from '../search/query';
+import type { VersionOp } from './versionOp';
+
+export type { VersionOp };
 
 /** One version of one memory, exactly as stored and as written to the journal. */
 export interface StoredVersion {
@@ -77,7 +81,7 @@ export interface Store {
   /** Where the data lives, for messages and logs. */
   readonly location: string;
   /** Versioned records of the other tiers (episodes, facts, skills, proposals, reports): records.ts. */
-  readonly records: import('./records').RecordStore;
+  readonly records: RecordStore;
 
   /** The newest version of `id` (deleted or not), or undefined. */
   current(id: string): Promise<StoredVersion | undefined>;
@@ -91,7 +95,7 @@ export interface Store {
   /** Current memories, newest change first, `limit` at a time. */
   list(options: { deleted: boolean; limit: number; after?: ListCursor }): Promise<ListedMemory[]>;
   /** Ranked search over current, non-deleted memories. */
-  search(query: import('../search/query').SearchQuery): Promise<StoredHit[]>;
+  search(query: SearchQuery): Promise<StoredHit[]>;
   /** Tags of current, non-deleted memories, with counts, most used first. */
   tagCounts(): Promise<Array<{ tag: string; count: number }>>;
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { z } from 'zod';
-import { AssertFactInput, assertFactTool, type ProposalOutput } from '../../core/contract';
+import { type AssertFactInput, assertFactTool } from '../../core/contract';
 import { proposalText } from './playbookToolSupport';
 import { callTool, respond, type ServicesProvider, textResult } from './toolSupport';
 

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import type { z } from 'zod';
-import { ContextInput, contextTool } from '../../core/contract';
-import type { PackedContext } from '../../core/playbook/contextPacking';
+import { type ContextInput, contextTool } from '../../core/contract';
 import { callTool, respond, type ServicesProvider, textResult } from './toolSupport';
 
 /** What the model sends: the contract's input schema, before validation. */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { z } from 'zod';
-import { FindSkillsInput, type FindSkillsOutput, findSkillsTool } from '../../core/contract';
+import { type FindSkillsInput, findSkillsTool } from '../../core/contract';
 import { DATA_FRAME } from './playbookToolSupport';
 import { callTool, respond, type ServicesProvider, textResult } from './toolSupport';
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { z } from 'zod';
-import { type ProposalOutput, ProposeSkillInput, proposeSkillTool } from '../../core/contract';
+import { type ProposeSkillInput, proposeSkillTool } from '../../core/contract';
 import { proposalText } from './playbookToolSupport';
 import { callTool, respond, type ServicesProvider, textResult } from './toolSupport';
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { z } from 'zod';
-import { QueryFactsInput, type QueryFactsOutput, queryFactsTool } from '../../core/contract';
+import { type QueryFactsInput, queryFactsTool } from '../../core/contract';
 import { DATA_FRAME, factLine } from './playbookToolSupport';
 import { callTool, respond, type ServicesProvider, textResult } from './toolSupport';
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { z } from 'zod';
-import { ReadSkillInput, type ReadSkillOutput, readSkillTool } from '../../core/contract';
+import { type ReadSkillInput, type ReadSkillOutput, readSkillTool } from '../../core/contract';
 import { callTool, respond, type ServicesProvider, textResult } from './toolSupport';
 
 /** What the model sends: the contract's input schema, before validation. */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { z } from 'zod';
-import { SearchInput, searchTool } from '../../core/contract';
+import { type SearchInput, searchTool } from '../../core/contract';
 import { callTool, respond, type ServicesProvider, tagList, textResult } from './toolSupport';
 
 /** What the model sends: the contract's input schema, before validation. */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { z } from 'zod';
-import { TagsInput, tagsTool } from '../../core/contract';
+import { type TagsInput, tagsTool } from '../../core/contract';
 import { callTool, respond, type ServicesProvider, textResult } from './toolSupport';
 
 /** What the model sends: the contract's input schema, before validation. */

@@ -1,5 +1,4 @@
 import { strict as assert } from 'node:assert';
-import { ValidationError } from '../../../src/core/errors';
 import { Ontology, VALUE_TYPE } from '../../../src/core/playbook/ontology';
 import { ONTOLOGY } from './playbookHelpers';
 import { refusal } from '../../helpers/assertions';

@@ -1,5 +1,4 @@
 /** What the tier service tests share: a store of either backend with the services over it, a clock, refusals. */
-import { strict as assert } from 'node:assert';
 import { EpisodeService } from '../../../src/core/playbook/episodeService';
 import { FactService } from '../../../src/core/playbook/factService';
 import { Lifecycle } from '../../../src/core/playbook/lifecycle';

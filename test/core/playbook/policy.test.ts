@@ -1,5 +1,4 @@
 import { strict as assert } from 'node:assert';
-import { ValidationError } from '../../../src/core/errors';
 import { DEFAULT_POLICY, mergePolicy, parsePolicyFile, parsePolicySettings, resolvePolicy } from '../../../src/core/playbook/policy';
 import { refusal } from '../../helpers/assertions';
 

@@ -1,4 +1,3 @@
-import { strict as assert } from 'node:assert';
 import { randomUUID } from 'node:crypto';
 import { episodeColumns, type EpisodeData } from '../../../src/core/playbook/kinds';
 import type { StoredRecord } from '../../../src/core/ports/records';

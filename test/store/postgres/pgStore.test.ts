@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Client, escapeIdentifier } from 'pg';
+import {  escapeIdentifier } from 'pg';
 import { ConflictError, StorageError } from '../../../src/core/errors';
 import { MemoryService } from '../../../src/core/memoryService';
 import { analyzeQuery } from '../../../src/core/search/query';
