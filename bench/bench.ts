@@ -9,7 +9,10 @@
  * Then the facts benchmark (facts.ts) with --facts N facts (default 100000; 0 skips it) on the
  * workspace store and, when it answers, PostgreSQL. --only runs one of the two.
  * --keep leaves the temporary folders in place; --cpu-prof DIR profiles every child process.
+ * --report FILE also writes what it prints (the tables) to FILE as Markdown, with the date, the
+ * commit and the command line: docs/performance.md's figures are regenerated that way.
  */
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -32,6 +35,8 @@ interface Args {
   seed: number;
   keep: boolean;
   cpuProf?: string;
+  /** Where to write the printed tables as a Markdown report. */
+  report?: string;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -58,13 +63,35 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--seed') args.seed = int(value());
     else if (a === '--keep') args.keep = true;
     else if (a === '--cpu-prof') args.cpuProf = path.resolve(value());
-    else throw new Error(`unknown argument ${a}; use --n 1000,10000 --facts 100000 --only memories|facts --iters 200 --seed 42 --keep --cpu-prof DIR`);
+    else if (a === '--report') args.report = path.resolve(value());
+    else throw new Error(`unknown argument ${a}; use --n 1000,10000 --facts 100000 --only memories|facts --iters 200 --seed 42 --keep --cpu-prof DIR --report FILE`);
   }
   if (args.only === 'facts' && args.facts === 0) throw new Error('--only facts with --facts 0 measures nothing');
   return args;
 }
 
 const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
+
+/** What the run prints on stdout (its tables), kept for --report. */
+const printed: string[] = [];
+function print(text: string): void {
+  printed.push(text);
+  console.log(text);
+}
+
+/** The printed tables as a Markdown report: when, on which commit, with which command line. */
+function writeReport(file: string): void {
+  let commit = 'unknown commit';
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    // not a git checkout: the report says so
+  }
+  const head = `# Benchmark run\n\n${new Date().toISOString().slice(0, 10)}, commit ${commit}: \`npm run bench -- ${process.argv.slice(2).join(' ')}\`\n\n`;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${head}${printed.join('\n')}\n`);
+  log(`report written to ${file}`);
+}
 
 const child = <T>(args: Args, phase: string, planFile: string, dir?: string): T => runChild<T>(phase, planFile, { dir, cpuProf: args.cpuProf });
 
@@ -147,30 +174,32 @@ async function main(): Promise<void> {
     for (const n of args.only === 'facts' ? [] : args.ns) {
       const r = await runN(args, n, root);
       results.push(r);
-      console.log(`${detailTable(r)}\n`);
+      print(`${detailTable(r)}\n`);
     }
     if (args.only !== 'memories' && args.facts > 0) {
       facts = await runFacts({ n: args.facts, iters: args.iters, seed: args.seed, keep: args.keep, cpuProf: args.cpuProf }, root);
-      for (const b of facts.backends) console.log(`${factsDetailTable(facts, b)}\n`);
-      if (facts.pgSkipped) console.log(`PostgreSQL not measured: ${facts.pgSkipped}.\n`);
+      for (const b of facts.backends) print(`${factsDetailTable(facts, b)}\n`);
+      if (facts.pgSkipped) print(`PostgreSQL not measured: ${facts.pgSkipped}.\n`);
     }
   } finally {
     cleanup();
   }
   const sqljsVersion = (JSON.parse(fs.readFileSync(path.join(path.dirname(require.resolve('sql.js')), '..', 'package.json'), 'utf8')) as { version: string }).version;
-  console.log(
+  print(
     `Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}, Node ${process.version}, sql.js ${sqljsVersion}, ` +
       `${os.platform()}; files in ${os.tmpdir()}` +
       (results.length ? `; memories: ${args.iters} searches per class and ${args.iters} writes per kind (baselines stop after 30 s, with at least 20 samples)` : '') +
       (facts ? `; facts: ${args.iters} calls per query class and per kind of write, on both sides, each loop stopping after 30 s with at least 20 samples` : '') +
       '.\n',
   );
-  if (facts) console.log(`## Facts table\n\n${factsSummaryTable(facts)}\n`);
-  if (results.length === 0) return;
-  console.log(`## README table\n\n${readmeTable(results)}\n`);
-  const targets = checkTargets(results);
-  console.log(`## Targets\n\n${targetTable(targets)}`);
-  if (targets.some((x) => !x.pass)) console.log(`\n${targets.filter((x) => !x.pass).length} target(s) missed.`);
+  if (facts) print(`## Facts table\n\n${factsSummaryTable(facts)}\n`);
+  if (results.length) {
+    print(`## README table\n\n${readmeTable(results)}\n`);
+    const targets = checkTargets(results);
+    print(`## Targets\n\n${targetTable(targets)}`);
+    if (targets.some((x) => !x.pass)) print(`\n${targets.filter((x) => !x.pass).length} target(s) missed.`);
+  }
+  if (args.report) writeReport(args.report);
 }
 
 main().catch((err: unknown) => {
