@@ -5,7 +5,7 @@ import type { CliIo } from './io';
 
 /*
  * How commands print: `--json` prints the service's answer (the contract's shapes); otherwise
- * text for people, rendered below for memories and as YAML for the other tiers unless given.
+ * text for people, rendered below for memories and as YAML for the playbook tiers unless given.
  */
 
 /** Where a command prints, and how: `--json` or text. */
@@ -51,9 +51,7 @@ export function formatEdit(e: z.output<typeof C.EditOutput>): string {
 }
 
 export function formatHistory(h: z.output<typeof C.HistoryOutput>): string {
-  return h
-    .map((v) => `v${v.version}  ${v.changedAt}  ${v.op.padEnd(7)}  ${v.author}  ${v.description}  ${tagList(v.tags)}\n`)
-    .join('');
+  return h.map((v) => `v${v.version}  ${v.changedAt}  ${v.op.padEnd(7)}  ${v.author}  ${v.description}  ${tagList(v.tags)}\n`).join('');
 }
 
 export function formatList(l: z.output<typeof C.ListOutput>): string {

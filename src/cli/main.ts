@@ -31,7 +31,7 @@ function usage(): string {
     'current folder (env AGENT_MEMORY_DIR overrides). The author defaults to AGENT_MEMORY_AUTHOR, then git\n' +
     'user.email, then the OS user. A team database: --store postgres://user@host:port/db or env\n' +
     'AGENT_MEMORY_DATABASE_URL, the password in PGPASSWORD, the project key in --project or AGENT_MEMORY_PROJECT.\n' +
-    "Exit codes: 0 done, 2 input refused (nothing written), 1 other failure.\n"
+    'Exit codes: 0 done, 2 input refused (nothing written), 1 other failure.\n'
   );
 }
 
@@ -48,17 +48,23 @@ function parse(argv: string[]): Parsed {
   let idx = -1;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (!a.startsWith('-')) { idx = i; break; }
+    if (!a.startsWith('-')) {
+      idx = i;
+      break;
+    }
     if ((a === '--store' || a === '--author' || a === '--project') && !a.includes('=')) i++;
   }
   let name = idx >= 0 ? argv[idx]! : undefined;
-  // Commands of the other tiers have two words: `episode record`, `fact query`, `pending approve`.
+  // Commands of the playbook tiers have two words: `episode record`, `fact query`, `pending approve`.
   const sub = argv[idx + 1];
   let width = 1;
   if (name !== undefined && !COMMANDS.has(name) && GROUPS.has(name)) {
     if (sub === undefined || !COMMANDS.has(`${name} ${sub}`)) {
       const subs = [...COMMANDS.keys()].filter((k) => k.startsWith(`${name} `)).map((k) => k.split(' ')[1]);
-      throw new ValidationError(name, `${sub === undefined ? 'give a subcommand' : `unknown subcommand "${sub}"`}: ${subs.join(', ')}; run agent-memory --help`);
+      throw new ValidationError(
+        name,
+        `${sub === undefined ? 'give a subcommand' : `unknown subcommand "${sub}"`}: ${subs.join(', ')}; run agent-memory --help`,
+      );
     }
     name = `${name} ${sub}`;
     width = 2;
@@ -93,7 +99,12 @@ function parse(argv: string[]): Parsed {
 }
 
 /** Runs the CLI; resolves to the exit code. */
-export async function main(argv: string[], io: CliIo = processIo, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<number> {
+export async function main(
+  argv: string[],
+  io: CliIo = processIo,
+  env: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): Promise<number> {
   let store: Store | undefined;
   try {
     const { command, flags, args } = parse(argv);
@@ -108,7 +119,10 @@ export async function main(argv: string[], io: CliIo = processIo, env: NodeJS.Pr
       return 0;
     }
     const spec = resolveStoreSpec({ store: str(flags, 'store'), project: str(flags, 'project') }, env, cwd);
-    store = await openStore(spec, { onWarning: (w) => io.stderr(`warning: ${w.message}\n`), localIndex: command.longLived ? 'background' : 'off' });
+    store = await openStore(spec, {
+      onWarning: (w) => io.stderr(`warning: ${w.message}\n`),
+      localIndex: command.longLived ? 'background' : 'off',
+    });
     // policy.yaml and ontology.yaml live in the store folder (for a database: the workspace's,
     // found only by the commands that read them: finding it may ask git).
     let config: PlaybookConfig | undefined;

@@ -22,14 +22,17 @@ describe('CLI registry (src/cli/registry.ts) and --help', () => {
   it('--help lists every command of the registry once, in registry order, and no other', async () => {
     const r = await run(['--help']);
     assert.equal(r.code, 0, r.stderr);
-    const lines = r.stdout.split('\n').filter((l) => /^ {2}\S/.test(l)).map((l) => l.trim());
+    const lines = r.stdout
+      .split('\n')
+      .filter((l) => /^ {2}\S/.test(l))
+      .map((l) => l.trim());
     assert.deepEqual(lines.map(named), [...COMMANDS.keys()]);
     // migrate opens its own stores: it is in the one registry, and in the help, all the same.
     assert.equal(COMMANDS.get('migrate')?.opensStores, true);
     assert.ok(lines.some((l) => l.startsWith('migrate --from')));
   });
 
-  it('reaches every command by its words, and refuses an unknown flag with that command\'s usage', async () => {
+  it("reaches every command by its words, and refuses an unknown flag with that command's usage", async () => {
     for (const [name, command] of COMMANDS) {
       const r = await run([...name.split(' '), '--no-such-flag']);
       assert.equal(r.code, 2, `${name}: ${r.stderr}`);
@@ -37,7 +40,7 @@ describe('CLI registry (src/cli/registry.ts) and --help', () => {
     }
   });
 
-  it('names exactly the registry\'s subcommands when a group word comes alone', async () => {
+  it("names exactly the registry's subcommands when a group word comes alone", async () => {
     const groups = new Set([...COMMANDS.keys()].filter((k) => k.includes(' ')).map((k) => k.split(' ')[0]!));
     assert.ok(groups.has('episode') && groups.has('pending'));
     for (const group of groups) {

@@ -11,7 +11,10 @@ export const CONTEXT_COMMANDS: CommandGroup = {
     positionals: 'many',
     run: async (ctx) => {
       const max = int(ctx.flags, 'max-tokens');
-      show(ctx, await ctx.services.playbook.context.context({ task: ctx.args.join(' '), ...(max !== undefined ? { maxTokens: max } : {}) }));
+      show(
+        ctx,
+        await ctx.services.playbook.context.context({ task: ctx.args.join(' '), ...(max !== undefined ? { maxTokens: max } : {}) }),
+      );
     },
   },
 };

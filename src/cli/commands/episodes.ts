@@ -8,7 +8,11 @@ import { readTextFile } from '../io';
 function source(value: string | undefined): { type: string; ref: string } | undefined {
   if (value === undefined) return undefined;
   const i = value.indexOf(':');
-  if (i <= 0) throw new ValidationError('source', 'give it as TYPE:REF, e.g. commit:1a2b3c4, issue:#42, pull-request:17, chat:ID, url:https://…, file:path');
+  if (i <= 0)
+    throw new ValidationError(
+      'source',
+      'give it as TYPE:REF, e.g. commit:1a2b3c4, issue:#42, pull-request:17, chat:ID, url:https://…, file:path',
+    );
   return { type: value.slice(0, i), ref: value.slice(i + 1) };
 }
 
@@ -63,7 +67,10 @@ export const EPISODE_COMMANDS: CommandGroup = {
     options: { outcome: { type: 'string' }, skill: { type: 'string' }, limit: { type: 'string' }, cursor: { type: 'string' } },
     positionals: 'none',
     run: async (ctx) => {
-      const out = await ctx.services.playbook.episodes.list({ ...given(ctx.flags, { outcome: 'outcome', skill: 'skill' }), ...pageFlags(ctx.flags) });
+      const out = await ctx.services.playbook.episodes.list({
+        ...given(ctx.flags, { outcome: 'outcome', skill: 'skill' }),
+        ...pageFlags(ctx.flags),
+      });
       showPage(
         ctx,
         out,

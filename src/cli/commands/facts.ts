@@ -10,7 +10,13 @@ export const FACT_COMMANDS: CommandGroup = {
   'fact assert': {
     usage: 'fact assert --subject S --predicate P --object O [--source SRC] [--confidence 0..1] [--observed-at ISO] [--valid-until ISO]',
     summary: 'record a fact as a person (a model proposes through the tools); says when it disputes another',
-    options: { ...TRIPLE, source: { type: 'string' }, confidence: { type: 'string' }, 'observed-at': { type: 'string' }, 'valid-until': { type: 'string' } },
+    options: {
+      ...TRIPLE,
+      source: { type: 'string' },
+      confidence: { type: 'string' },
+      'observed-at': { type: 'string' },
+      'valid-until': { type: 'string' },
+    },
     positionals: 'none',
     run: async (ctx) => {
       const f = ctx.flags;
@@ -19,14 +25,24 @@ export const FACT_COMMANDS: CommandGroup = {
         throw new ValidationError('confidence', `must be a number from 0 to 1, got "${confidence}"`);
       }
       const out = await ctx.services.playbook.facts.assert({
-        ...given(f, { subject: 'subject', predicate: 'predicate', object: 'object', source: 'source', 'observed-at': 'observedAt', 'valid-until': 'validUntil' }),
+        ...given(f, {
+          subject: 'subject',
+          predicate: 'predicate',
+          object: 'object',
+          source: 'source',
+          'observed-at': 'observedAt',
+          'valid-until': 'validUntil',
+        }),
         ...(confidence !== undefined ? { confidence: Number(confidence) } : {}),
       });
       const text =
         out.outcome === 'disputed'
           ? `Recorded ${out.id}, DISPUTED: it contradicts ${out.disputes.length - 1} live fact(s); resolve with agent-memory fact resolve:\n` +
             out.disputes
-              .map((d) => `  ${d.id}  ${d.subject} ${d.predicate} ${d.object}  (source ${d.source ?? '-'}, confidence ${d.confidence ?? '-'}, by ${d.assertedBy})\n`)
+              .map(
+                (d) =>
+                  `  ${d.id}  ${d.subject} ${d.predicate} ${d.object}  (source ${d.source ?? '-'}, confidence ${d.confidence ?? '-'}, by ${d.assertedBy})\n`,
+              )
               .join('')
           : `${out.outcome === 'created' ? 'Recorded' : 'Refreshed'} ${out.id} (version ${out.version}).\n`;
       show(ctx, out, text);
@@ -93,7 +109,10 @@ export const FACT_COMMANDS: CommandGroup = {
     options: { decision: { type: 'string' }, keep: { type: 'string' }, reason: { type: 'string' } },
     positionals: 'many',
     run: async (ctx) => {
-      const out = await ctx.services.playbook.facts.resolve({ ids: ctx.args, ...given(ctx.flags, { decision: 'decision', keep: 'keep', reason: 'reason' }) });
+      const out = await ctx.services.playbook.facts.resolve({
+        ids: ctx.args,
+        ...given(ctx.flags, { decision: 'decision', keep: 'keep', reason: 'reason' }),
+      });
       show(ctx, out, out.map((x) => `${x.id}  ${x.subject} ${x.predicate} ${x.object}  [${x.status}]\n`).join(''));
     },
   },

@@ -16,7 +16,10 @@ export const INIT_COMMANDS: CommandGroup = {
     positionals: 'none',
     run: async (ctx) => {
       if (ctx.storeDir === undefined) {
-        throw new ValidationError('store', 'init prepares a workspace store folder for git; a PostgreSQL store is shared through its server');
+        throw new ValidationError(
+          'store',
+          'init prepares a workspace store folder for git; a PostgreSQL store is shared through its server',
+        );
       }
       const storeDir = ctx.storeDir;
       const files = writeGitFiles(storeDir);
@@ -30,7 +33,9 @@ export const INIT_COMMANDS: CommandGroup = {
           : `${file}: ${created ? 'created with' : 'added'} ${added.map((l) => JSON.stringify(l)).join(', ')}\n`,
       );
       const journal = path.join(storeDir, 'journal.jsonl');
-      ctx.io.stdout(`${lines.join('')}Commit ${journal} with these two files; the other files in the folder are caches each clone rebuilds.\n`);
+      ctx.io.stdout(
+        `${lines.join('')}Commit ${journal} with these two files; the other files in the folder are caches each clone rebuilds.\n`,
+      );
     },
   },
 };

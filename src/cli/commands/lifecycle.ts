@@ -35,9 +35,14 @@ export const LIFECYCLE_COMMANDS: CommandGroup = {
     positionals: 'none',
     run: async (ctx) => {
       const o = ctx.services.playbook.ontology();
-      if (!o) return show(ctx, { ontology: null }, 'No ontology.yaml in the store folder: facts are not checked against types and relations.\n');
+      if (!o)
+        return show(ctx, { ontology: null }, 'No ontology.yaml in the store folder: facts are not checked against types and relations.\n');
       const relations = o.relations.map((r) => ({ name: r.name, from: r.from, to: r.to, cardinality: r.cardinality }));
-      show(ctx, { relations }, `ontology.yaml is valid; relations:\n${relations.map((r) => `  ${r.name}: ${r.from} → ${r.to} (${r.cardinality})\n`).join('')}`);
+      show(
+        ctx,
+        { relations },
+        `ontology.yaml is valid; relations:\n${relations.map((r) => `  ${r.name}: ${r.from} → ${r.to} (${r.cardinality})\n`).join('')}`,
+      );
     },
   },
 };

@@ -5,7 +5,8 @@ import { serveMcp } from '../mcp/server';
 export const MCP_COMMANDS: CommandGroup = {
   mcp: {
     usage: 'mcp',
-    summary: 'serve the agent tools (memories, episodes, facts, skills, context) to an MCP client on stdin/stdout, until stdin ends or SIGINT/SIGTERM',
+    summary:
+      'serve the agent tools (memories, episodes, facts, skills, context) to an MCP client on stdin/stdout, until stdin ends or SIGINT/SIGTERM',
     options: {},
     positionals: 'none',
     longLived: true,

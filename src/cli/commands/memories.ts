@@ -156,7 +156,8 @@ export const MEMORY_COMMANDS: CommandGroup = {
     options: { yes: { type: 'boolean' } },
     positionals: 'id',
     run: async (ctx) => {
-      if (!bool(ctx.flags, 'yes')) throw new ValidationError('yes', 'purge erases every version for good and cannot be undone; add --yes to confirm');
+      if (!bool(ctx.flags, 'yes'))
+        throw new ValidationError('yes', 'purge erases every version for good and cannot be undone; add --yes to confirm');
       const out = await ctx.services.memories.purge({ id: ctx.args[0] });
       show(ctx, out, `Purged ${out.id}: ${out.versionsRemoved} version(s) erased.\n`);
     },

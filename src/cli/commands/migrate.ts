@@ -9,7 +9,8 @@ import { show } from '../format';
 export const MIGRATE_COMMANDS: CommandGroup = {
   migrate: {
     usage: 'migrate --from DIR|postgres://… --to DIR|postgres://… [--project KEY]',
-    summary: 'copy every version with its history, and every record of the playbook tiers, between stores (idempotent); prints added/skipped',
+    summary:
+      'copy every version with its history, and every record of the playbook tiers, between stores (idempotent); prints added/skipped',
     options: { from: { type: 'string' }, to: { type: 'string' } },
     positionals: 'none',
     opensStores: true,

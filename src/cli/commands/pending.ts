@@ -37,7 +37,11 @@ export const PENDING_COMMANDS: CommandGroup = {
     options: { reason: { type: 'string' } },
     positionals: 'id',
     run: async (ctx) => {
-      const out = await ctx.services.playbook.proposals.reject({ id: ctx.args[0], by: ctx.services.author(), reason: str(ctx.flags, 'reason') ?? '' });
+      const out = await ctx.services.playbook.proposals.reject({
+        id: ctx.args[0],
+        by: ctx.services.author(),
+        reason: str(ctx.flags, 'reason') ?? '',
+      });
       show(ctx, out, `Rejected ${out.proposalId}.\n`);
     },
   },

@@ -54,7 +54,10 @@ export const SKILL_COMMANDS: CommandGroup = {
     options: { deleted: { type: 'boolean' }, limit: { type: 'string' }, cursor: { type: 'string' } },
     positionals: 'none',
     run: async (ctx) => {
-      const out = await ctx.services.playbook.skills.list({ ...(bool(ctx.flags, 'deleted') ? { deleted: true } : {}), ...pageFlags(ctx.flags) });
+      const out = await ctx.services.playbook.skills.list({
+        ...(bool(ctx.flags, 'deleted') ? { deleted: true } : {}),
+        ...pageFlags(ctx.flags),
+      });
       showPage(ctx, out, (s) => `${s.name}@${s.version}  ${s.description}`, 'No skills.');
     },
   },
@@ -65,11 +68,16 @@ export const SKILL_COMMANDS: CommandGroup = {
     positionals: 'id',
     run: async (ctx) => {
       const expected = int(ctx.flags, 'expect-version');
-      const out = await ctx.services.playbook.skills.importYaml(await skillText(ctx), expected !== undefined ? { expectedVersion: expected } : {});
+      const out = await ctx.services.playbook.skills.importYaml(
+        await skillText(ctx),
+        expected !== undefined ? { expectedVersion: expected } : {},
+      );
       show(
         ctx,
         out,
-        out.changed ? `Saved ${out.name} version ${out.version}.\n` : `Nothing changed: ${out.name} is still at version ${out.version}; nothing was written.\n`,
+        out.changed
+          ? `Saved ${out.name} version ${out.version}.\n`
+          : `Nothing changed: ${out.name} is still at version ${out.version}; nothing was written.\n`,
       );
     },
   },
@@ -93,7 +101,11 @@ export const SKILL_COMMANDS: CommandGroup = {
     positionals: 'id',
     run: async (ctx) => {
       const out = await ctx.services.playbook.skills.history(ctx.args[0]!);
-      show(ctx, out, out.map((v) => `${v.version}  ${v.op.padEnd(7)} ${v.changedAt}  ${v.author}${v.deletedAt ? '  (deleted)' : ''}\n`).join(''));
+      show(
+        ctx,
+        out,
+        out.map((v) => `${v.version}  ${v.op.padEnd(7)} ${v.changedAt}  ${v.author}${v.deletedAt ? '  (deleted)' : ''}\n`).join(''),
+      );
     },
   },
   'skill delete': {
@@ -117,7 +129,9 @@ export const SKILL_COMMANDS: CommandGroup = {
       show(
         ctx,
         { proposals: ids },
-        ids.length ? `Proposed ${ids.length} skill draft(s) for review:\n${ids.map((i) => `  ${i}\n`).join('')}` : 'No group of episodes is ready for a skill.\n',
+        ids.length
+          ? `Proposed ${ids.length} skill draft(s) for review:\n${ids.map((i) => `  ${i}\n`).join('')}`
+          : 'No group of episodes is ready for a skill.\n',
       );
     },
   },
