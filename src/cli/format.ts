@@ -1,7 +1,29 @@
+import { stringify } from 'yaml';
 import type { z } from 'zod';
 import type * as C from '../core/contract';
+import type { CliIo } from './io';
 
-/** Plain-text renderings for people; `--json` prints the contract's shapes instead. */
+/*
+ * How commands print: `--json` prints the service's answer (the contract's shapes); otherwise
+ * text for people, rendered below for memories and as YAML for the playbook tiers unless given.
+ */
+
+/** Where a command prints, and how: `--json` or text. */
+interface Output {
+  json: boolean;
+  io: CliIo;
+}
+
+/** `--json` prints the service's answer; text prints `text`, or the answer as YAML when no text is given. */
+export function show(out: Output, value: unknown, text?: string): void {
+  out.io.stdout(out.json ? `${JSON.stringify(value)}\n` : (text ?? stringify(value, { lineWidth: 0 })));
+}
+
+/** A page of items as one line each, and how to get the next page. */
+export function showPage<T>(out: Output, page: { items: T[]; nextCursor: string | null }, line: (item: T) => string, empty: string): void {
+  const more = page.nextCursor ? `… more: --cursor ${page.nextCursor}\n` : '';
+  show(out, page, page.items.length ? page.items.map((i) => `${line(i)}\n`).join('') + more : `${empty}\n`);
+}
 
 const tagList = (tags: string[]) => `[${tags.join(', ')}]`;
 
@@ -29,9 +51,7 @@ export function formatEdit(e: z.output<typeof C.EditOutput>): string {
 }
 
 export function formatHistory(h: z.output<typeof C.HistoryOutput>): string {
-  return h
-    .map((v) => `v${v.version}  ${v.changedAt}  ${v.op.padEnd(7)}  ${v.author}  ${v.description}  ${tagList(v.tags)}\n`)
-    .join('');
+  return h.map((v) => `v${v.version}  ${v.changedAt}  ${v.op.padEnd(7)}  ${v.author}  ${v.description}  ${tagList(v.tags)}\n`).join('');
 }
 
 export function formatList(l: z.output<typeof C.ListOutput>): string {

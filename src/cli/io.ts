@@ -20,35 +20,10 @@ export const processIo: CliIo = {
   },
 };
 
-/** `a, b,c` → [`a`, `b`, `c`]. */
-export function splitList(value: string | undefined): string[] | undefined {
-  return value === undefined ? undefined : value.split(',').map((s) => s.trim()).filter(Boolean);
-}
-
-/** A whole number from a flag, or a ValidationError naming the flag. */
-export function intFlag(name: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^-?\d+$/.test(value.trim())) throw new ValidationError(name, `must be a whole number, got "${value}"`);
-  return Number(value);
-}
-
 export function readTextFile(flag: string, file: string): string {
   try {
     return fs.readFileSync(file, 'utf8');
   } catch (err) {
     throw new ValidationError(flag, `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
-}
-
-type Flags = Record<string, string | boolean | string[] | undefined>;
-
-/** A string flag's value (undefined when not given). */
-export const str = (flags: Flags, key: string) => flags[key] as string | undefined;
-
-/** --limit and --cursor of a paged listing, only when given (the service's defaults apply otherwise). */
-export function pageFlags(flags: Flags): { limit?: number; cursor?: string } {
-  return {
-    ...(flags.limit !== undefined ? { limit: intFlag('limit', str(flags, 'limit')) } : {}),
-    ...(flags.cursor !== undefined ? { cursor: str(flags, 'cursor') } : {}),
-  };
 }

@@ -1,0 +1,62 @@
+import type { Services } from '../core/services';
+import type { Flags } from './flags';
+import type { CliIo } from './io';
+
+/*
+ * What a command is, and what it is run with. Types only: the command groups (commands/*.ts)
+ * import them, the registry imports the groups, and nothing here imports back.
+ */
+
+/** What every command is run with. */
+interface RunContext {
+  /** Its flags, the global ones (--store, --json, …) included. */
+  flags: Flags;
+  args: string[];
+  json: boolean;
+  io: CliIo;
+}
+
+/** A command over the store the global flags name: main opens it and builds the services. */
+export interface CommandContext extends RunContext {
+  /** The services over that store (src/core/services.ts). */
+  services: Services;
+  /** The store folder (absolute), or undefined when the store is a database. */
+  storeDir: string | undefined;
+}
+
+/** A command that opens its own stores (migrate): main opens none for it. */
+export interface StandaloneContext extends RunContext {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+interface CommandInfo {
+  /** The command words, then its arguments and flags: one line of --help. */
+  usage: string;
+  summary: string;
+  /** Flags of this command, as util.parseArgs takes them. */
+  options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
+  /** How many positional arguments: none, exactly one (an id, a name, a file), any number, at most one. */
+  positionals: 'none' | 'id' | 'many' | 'optional';
+}
+
+export interface StoreCommand extends CommandInfo {
+  opensStores?: false;
+  /**
+   * Serves many calls on one store (mcp): a PostgreSQL store then ranks searches in a local
+   * index. Other commands search at most once and close, and would only pay for its load.
+   */
+  longLived?: boolean;
+  run: (ctx: CommandContext) => Promise<void>;
+}
+
+export interface StandaloneCommand extends CommandInfo {
+  /** Opens the stores its own flags name (--from, --to) rather than the global --store. */
+  opensStores: true;
+  run: (ctx: StandaloneContext) => Promise<void>;
+}
+
+export type Command = StoreCommand | StandaloneCommand;
+
+/** A group's commands, keyed by the words that name them (`list`, `episode record`), in --help order. */
+export type CommandGroup = Record<string, Command>;

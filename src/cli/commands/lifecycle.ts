@@ -1,0 +1,48 @@
+import type { CommandGroup } from '../command';
+import { int } from '../flags';
+import { show } from '../format';
+
+/** The lifecycle: forgetting runs and their reports, and the two files that steer the playbook (policy.yaml, ontology.yaml). */
+export const LIFECYCLE_COMMANDS: CommandGroup = {
+  'lifecycle run': {
+    usage: 'lifecycle run',
+    summary: 'run the forgetting rules now (expire facts, forget or archive old episodes, propose skills) and print the report',
+    options: {},
+    positionals: 'none',
+    run: async (ctx) => show(ctx, await ctx.services.playbook.runForgetting('cli')),
+  },
+  'lifecycle report': {
+    usage: 'lifecycle report [--limit N]',
+    summary: 'recent forgetting runs: what expired, was forgotten or archived, what was promoted, how often search results were read',
+    options: { limit: { type: 'string' } },
+    positionals: 'none',
+    run: async (ctx) => {
+      const limit = int(ctx.flags, 'limit');
+      show(ctx, await ctx.services.playbook.lifecycle.reports(limit !== undefined ? { limit } : {}));
+    },
+  },
+  'policy show': {
+    usage: 'policy show',
+    summary: "the lifecycle policy in force (defaults, then the store folder's policy.yaml)",
+    options: {},
+    positionals: 'none',
+    run: async (ctx) => show(ctx, ctx.services.playbook.policy()),
+  },
+  'ontology check': {
+    usage: 'ontology check',
+    summary: "check the store folder's ontology.yaml (line and reason when broken) and list its relations",
+    options: {},
+    positionals: 'none',
+    run: async (ctx) => {
+      const o = ctx.services.playbook.ontology();
+      if (!o)
+        return show(ctx, { ontology: null }, 'No ontology.yaml in the store folder: facts are not checked against types and relations.\n');
+      const relations = o.relations.map((r) => ({ name: r.name, from: r.from, to: r.to, cardinality: r.cardinality }));
+      show(
+        ctx,
+        { relations },
+        `ontology.yaml is valid; relations:\n${relations.map((r) => `  ${r.name}: ${r.from} → ${r.to} (${r.cardinality})\n`).join('')}`,
+      );
+    },
+  },
+};

@@ -1,0 +1,214 @@
+import * as fs from 'node:fs';
+import { ValidationError } from '../../core/errors';
+import type { CommandContext, CommandGroup } from '../command';
+import { bool, int, list, str } from '../flags';
+import { formatEdit, formatHistory, formatList, formatRecord, formatSearch, formatTags, show } from '../format';
+import { readTextFile } from '../io';
+
+/** Content from --content, --content-file or stdin; `required` for create. */
+async function content(ctx: CommandContext, required: boolean): Promise<string | undefined> {
+  const inline = str(ctx.flags, 'content');
+  const file = str(ctx.flags, 'content-file');
+  if (inline !== undefined && file !== undefined) throw new ValidationError('content', 'give --content or --content-file, not both');
+  if (inline !== undefined) return inline;
+  if (file !== undefined) return readTextFile('content-file', file);
+  if (!required) return undefined;
+  const piped = await ctx.io.readStdin();
+  if (piped === undefined) throw new ValidationError('content', 'give --content, --content-file, or pipe the content on stdin');
+  return piped;
+}
+
+/** Memories: write, find and read them, their versions, and all of them as JSON Lines. */
+export const MEMORY_COMMANDS: CommandGroup = {
+  create: {
+    usage: 'create --description D --tags a,b (--content C | --content-file F | < file)',
+    summary: 'save a new memory; prints its id',
+    options: { description: { type: 'string' }, tags: { type: 'string' }, content: { type: 'string' }, 'content-file': { type: 'string' } },
+    positionals: 'none',
+    run: async (ctx) => {
+      const out = await ctx.services.memories.create({
+        description: str(ctx.flags, 'description') ?? '',
+        tags: list(ctx.flags, 'tags') ?? [],
+        content: await content(ctx, true),
+      });
+      show(ctx, out, `${out.id}\n`);
+    },
+  },
+  search: {
+    usage: 'search KEYWORD... [--tags a,b] [--limit N]',
+    summary: 'ranked search over tags and descriptions',
+    options: { tags: { type: 'string' }, limit: { type: 'string' } },
+    positionals: 'many',
+    run: async (ctx) => {
+      const tags = list(ctx.flags, 'tags');
+      const limit = int(ctx.flags, 'limit');
+      const out = await ctx.services.memories.search({
+        keywords: ctx.args,
+        ...(tags !== undefined ? { tags } : {}),
+        ...(limit !== undefined ? { limit } : {}),
+      });
+      show(ctx, out, formatSearch(out));
+    },
+  },
+  read: {
+    usage: 'read ID [--version V]',
+    summary: 'print one memory in full',
+    options: { version: { type: 'string' } },
+    positionals: 'id',
+    run: async (ctx) => {
+      const version = int(ctx.flags, 'version');
+      const out = await ctx.services.memories.read({ id: ctx.args[0], ...(version !== undefined ? { version } : {}) });
+      show(ctx, out, formatRecord(out));
+    },
+  },
+  edit: {
+    usage: 'edit ID [--description D] [--tags a,b] [--content C | --content-file F] [--expect-version V]',
+    summary: 'append a new version with the given fields changed',
+    options: {
+      description: { type: 'string' },
+      tags: { type: 'string' },
+      content: { type: 'string' },
+      'content-file': { type: 'string' },
+      'expect-version': { type: 'string' },
+    },
+    positionals: 'id',
+    run: async (ctx) => {
+      const c = await content(ctx, false);
+      const expected = int(ctx.flags, 'expect-version');
+      const description = str(ctx.flags, 'description');
+      const tags = list(ctx.flags, 'tags');
+      const out = await ctx.services.memories.edit({
+        id: ctx.args[0],
+        ...(description !== undefined ? { description } : {}),
+        ...(tags !== undefined ? { tags } : {}),
+        ...(c !== undefined ? { content: c } : {}),
+        ...(expected !== undefined ? { expectedVersion: expected } : {}),
+      });
+      show(ctx, out, formatEdit(out));
+    },
+  },
+  delete: {
+    usage: 'delete ID [--expect-version V]',
+    summary: 'soft-delete a memory (a new version; restore brings it back)',
+    options: { 'expect-version': { type: 'string' } },
+    positionals: 'id',
+    run: async (ctx) => {
+      const expected = int(ctx.flags, 'expect-version');
+      const out = await ctx.services.memories.delete({ id: ctx.args[0], ...(expected !== undefined ? { expectedVersion: expected } : {}) });
+      show(ctx, out, `Deleted ${out.id} (version ${out.version}).\n`);
+    },
+  },
+  restore: {
+    usage: 'restore ID [--version V] [--expect-version V]',
+    summary: 'undo a delete, or bring back an older version, as a new version',
+    options: { version: { type: 'string' }, 'expect-version': { type: 'string' } },
+    positionals: 'id',
+    run: async (ctx) => {
+      const version = int(ctx.flags, 'version');
+      const expectedVersion = int(ctx.flags, 'expect-version');
+      const out = await ctx.services.memories.restore({
+        id: ctx.args[0],
+        ...(version !== undefined ? { version } : {}),
+        ...(expectedVersion !== undefined ? { expectedVersion } : {}),
+      });
+      show(ctx, out, `Restored ${out.id} from version ${out.restoredFrom} as version ${out.version}.\n`);
+    },
+  },
+  history: {
+    usage: 'history ID',
+    summary: 'every version of a memory, oldest first',
+    options: {},
+    positionals: 'id',
+    run: async (ctx) => {
+      const out = await ctx.services.memories.history({ id: ctx.args[0] });
+      show(ctx, out, formatHistory(out));
+    },
+  },
+  list: {
+    usage: 'list [--deleted] [--limit N] [--cursor C]',
+    summary: 'current memories, newest first, a page at a time',
+    options: { deleted: { type: 'boolean' }, limit: { type: 'string' }, cursor: { type: 'string' } },
+    positionals: 'none',
+    run: async (ctx) => {
+      const limit = int(ctx.flags, 'limit');
+      const cursor = str(ctx.flags, 'cursor');
+      const out = await ctx.services.memories.list({
+        ...(bool(ctx.flags, 'deleted') ? { deleted: true } : {}),
+        ...(limit !== undefined ? { limit } : {}),
+        ...(cursor !== undefined ? { cursor } : {}),
+      });
+      show(ctx, out, formatList(out));
+    },
+  },
+  tags: {
+    usage: 'tags [PROPOSED...]',
+    summary: 'the tag vocabulary; with proposed tags, the existing tags close to each',
+    options: {},
+    positionals: 'many',
+    run: async (ctx) => {
+      const out = await ctx.services.memories.tags(ctx.args.length ? { proposed: ctx.args } : {});
+      show(ctx, out, formatTags(out));
+    },
+  },
+  purge: {
+    usage: 'purge ID --yes',
+    summary: 'erase every version of a memory for good (for a leaked secret)',
+    options: { yes: { type: 'boolean' } },
+    positionals: 'id',
+    run: async (ctx) => {
+      if (!bool(ctx.flags, 'yes'))
+        throw new ValidationError('yes', 'purge erases every version for good and cannot be undone; add --yes to confirm');
+      const out = await ctx.services.memories.purge({ id: ctx.args[0] });
+      show(ctx, out, `Purged ${out.id}: ${out.versionsRemoved} version(s) erased.\n`);
+    },
+  },
+  export: {
+    usage: 'export [FILE]',
+    summary: 'every version row as JSON Lines, to FILE or stdout',
+    options: {},
+    positionals: 'optional',
+    run: async (ctx) => {
+      const file = ctx.args[0];
+      // Written aside and renamed at the end, so a failed export never leaves a truncated FILE.
+      const fd = file ? fs.openSync(`${file}.partial`, 'w') : undefined;
+      let n = 0;
+      try {
+        for await (const row of ctx.services.memories.exportVersions()) {
+          const line = `${JSON.stringify(row)}\n`;
+          if (fd !== undefined) fs.writeSync(fd, line);
+          else ctx.io.stdout(line);
+          n++;
+        }
+        if (fd !== undefined) fs.fsyncSync(fd);
+      } finally {
+        if (fd !== undefined) fs.closeSync(fd);
+      }
+      if (file) {
+        fs.renameSync(`${file}.partial`, file);
+        ctx.io.stderr(`Exported ${n} version(s) to ${file}.\n`);
+      }
+    },
+  },
+  import: {
+    usage: 'import FILE',
+    summary: 'add the version rows of an export that are not stored yet (idempotent)',
+    options: {},
+    positionals: 'id',
+    run: async (ctx) => {
+      const text = readTextFile('FILE', ctx.args[0]!);
+      const rows: unknown[] = [];
+      const lineOf: number[] = [];
+      text.split('\n').forEach((line, i) => {
+        if (!line.trim()) return;
+        try {
+          rows.push(JSON.parse(line));
+          lineOf.push(i + 1);
+        } catch {
+          throw new ValidationError(`line ${i + 1}`, 'is not valid JSON; nothing was imported');
+        }
+      });
+      const out = await ctx.services.memories.importVersions(rows, (i) => `line ${lineOf[i]}`);
+      show(ctx, out, `Imported ${out.added} version(s); ${out.skipped} already present.\n`);
+    },
+  },
+};

@@ -1,0 +1,138 @@
+import * as fs from 'node:fs';
+import { ValidationError } from '../../core/errors';
+import { skillDocument } from '../../core/playbook/skillService';
+import type { CommandContext, CommandGroup } from '../command';
+import { bool, int, pageFlags, str } from '../flags';
+import { show, showPage } from '../format';
+import { readTextFile } from '../io';
+
+const rate = (r: number | null) => (r === null ? 'no episodes' : `${Math.round(r * 100)}%`);
+
+/** A skill document from a file argument, or stdin when the argument is `-`. */
+async function skillText(ctx: CommandContext): Promise<string> {
+  const file = ctx.args[0]!;
+  if (file !== '-') return readTextFile('file', file);
+  const piped = await ctx.io.readStdin();
+  if (piped === undefined) throw new ValidationError('file', 'give a YAML file, or - and pipe the YAML on stdin');
+  return piped;
+}
+
+/** Skills: versioned procedures as YAML documents, found by task, and drafted from repeated episodes. */
+export const SKILL_COMMANDS: CommandGroup = {
+  'skill find': {
+    usage: 'skill find TASK… [--limit N]',
+    summary: 'skills whose triggers and description match a task, best first',
+    options: { limit: { type: 'string' } },
+    positionals: 'many',
+    run: async (ctx) => {
+      const limit = int(ctx.flags, 'limit');
+      const out = await ctx.services.playbook.skills.find({ task: ctx.args.join(' '), ...(limit !== undefined ? { limit } : {}) });
+      const text = out.map((s) => `${s.name}@${s.version}  ${s.description}${s.trigger ? `  (trigger: ${s.trigger})` : ''}\n`).join('');
+      show(ctx, out, text || 'No skill matches.\n');
+    },
+  },
+  'skill read': {
+    usage: 'skill read NAME [--version V]',
+    summary: 'a skill as YAML (the current or a given version), then its success rates',
+    options: { version: { type: 'string' } },
+    positionals: 'id',
+    run: async (ctx) => {
+      const version = int(ctx.flags, 'version');
+      const out = await ctx.services.playbook.skills.read({ name: ctx.args[0], ...(version !== undefined ? { version } : {}) });
+      const o = out.outcomes;
+      show(
+        ctx,
+        out,
+        `${skillDocument(out)}# success rate of version ${out.version}: 7 days ${rate(o.last7Days.rate)}, 30 days ${rate(o.last30Days.rate)}, ` +
+          `90 days ${rate(o.last90Days.rate)}, all time ${rate(o.allTime.rate)} (${o.allTime.total} episodes)\n`,
+      );
+    },
+  },
+  'skill list': {
+    usage: 'skill list [--deleted] [--limit N] [--cursor C]',
+    summary: 'skills, paged',
+    options: { deleted: { type: 'boolean' }, limit: { type: 'string' }, cursor: { type: 'string' } },
+    positionals: 'none',
+    run: async (ctx) => {
+      const out = await ctx.services.playbook.skills.list({
+        ...(bool(ctx.flags, 'deleted') ? { deleted: true } : {}),
+        ...pageFlags(ctx.flags),
+      });
+      showPage(ctx, out, (s) => `${s.name}@${s.version}  ${s.description}`, 'No skills.');
+    },
+  },
+  'skill save': {
+    usage: 'skill save FILE|- [--expect-version V]',
+    summary: 'create a skill from a YAML document, or save the next version of the skill it names (import)',
+    options: { 'expect-version': { type: 'string' } },
+    positionals: 'id',
+    run: async (ctx) => {
+      const expected = int(ctx.flags, 'expect-version');
+      const out = await ctx.services.playbook.skills.importYaml(
+        await skillText(ctx),
+        expected !== undefined ? { expectedVersion: expected } : {},
+      );
+      show(
+        ctx,
+        out,
+        out.changed
+          ? `Saved ${out.name} version ${out.version}.\n`
+          : `Nothing changed: ${out.name} is still at version ${out.version}; nothing was written.\n`,
+      );
+    },
+  },
+  'skill export': {
+    usage: 'skill export NAME [--version V] [--out FILE]',
+    summary: 'a skill as a YAML document (to stdout or a file)',
+    options: { version: { type: 'string' }, out: { type: 'string' } },
+    positionals: 'id',
+    run: async (ctx) => {
+      const yaml = await ctx.services.playbook.skills.exportYaml(ctx.args[0]!, int(ctx.flags, 'version'));
+      const out = str(ctx.flags, 'out');
+      if (out === undefined) return show(ctx, { yaml }, yaml);
+      fs.writeFileSync(out, yaml);
+      show(ctx, { file: out }, `Wrote ${out}.\n`);
+    },
+  },
+  'skill history': {
+    usage: 'skill history NAME',
+    summary: 'every version of a skill, oldest first',
+    options: {},
+    positionals: 'id',
+    run: async (ctx) => {
+      const out = await ctx.services.playbook.skills.history(ctx.args[0]!);
+      show(
+        ctx,
+        out,
+        out.map((v) => `${v.version}  ${v.op.padEnd(7)} ${v.changedAt}  ${v.author}${v.deletedAt ? '  (deleted)' : ''}\n`).join(''),
+      );
+    },
+  },
+  'skill delete': {
+    usage: 'skill delete NAME [--expect-version V]',
+    summary: 'soft-delete a skill (saving it again brings it back)',
+    options: { 'expect-version': { type: 'string' } },
+    positionals: 'id',
+    run: async (ctx) => {
+      const expected = int(ctx.flags, 'expect-version');
+      const out = await ctx.services.playbook.skills.delete(ctx.args[0]!, expected !== undefined ? { expectedVersion: expected } : {});
+      show(ctx, out, `Deleted ${out.name} (version ${out.version}).\n`);
+    },
+  },
+  'skill promote': {
+    usage: 'skill promote',
+    summary: 'propose a skill draft for each group of repeated successful episodes no skill covers (to the pending queue)',
+    options: {},
+    positionals: 'none',
+    run: async (ctx) => {
+      const ids = await ctx.services.playbook.promote();
+      show(
+        ctx,
+        { proposals: ids },
+        ids.length
+          ? `Proposed ${ids.length} skill draft(s) for review:\n${ids.map((i) => `  ${i}\n`).join('')}`
+          : 'No group of episodes is ready for a skill.\n',
+      );
+    },
+  },
+};
