@@ -30,7 +30,9 @@ const builds = [
 
 // One file per suite next to index.js, which hands them to mocha; a packaged build needs none.
 if (!production) {
-  const suites = readdirSync('test/vscode').filter((f) => f.endsWith('.test.ts')).map((f) => `test/vscode/${f}`);
+  const suites = readdirSync('test/vscode')
+    .filter((f) => f.endsWith('.test.ts'))
+    .map((f) => `test/vscode/${f}`);
   rmSync('dist-test/vscode', { recursive: true, force: true }); // no stale suites of deleted files
   builds.push({
     ...common,

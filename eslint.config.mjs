@@ -127,7 +127,10 @@ export default defineConfig(
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       // `import type` for what is only a type (fixable); `import('...')` types are not allowed,
       // so every dependency is an import statement the dependency rule sees.
-      '@typescript-eslint/consistent-type-imports': ['error', { prefer: 'type-imports', disallowTypeAnnotations: true, fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { prefer: 'type-imports', disallowTypeAnnotations: true, fixStyle: 'inline-type-imports' },
+      ],
     },
   },
   {

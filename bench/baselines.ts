@@ -61,7 +61,11 @@ const escapeLike = (k: string) => `%${k.toLowerCase()}%`;
 
 export function naiveSearch(db: Database, keywords: string[], limit = true): Array<{ id: string; description: string; tags: string[] }> {
   const res = db.exec(naiveSql(keywords.length, limit), keywords.map(escapeLike));
-  return (res[0]?.values ?? []).map((v) => ({ id: v[0] as string, description: v[1] as string, tags: JSON.parse(v[2] as string) as string[] }));
+  return (res[0]?.values ?? []).map((v) => ({
+    id: v[0] as string,
+    description: v[1] as string,
+    tags: JSON.parse(v[2] as string) as string[],
+  }));
 }
 
 async function naiveSearches(db: Database, plan: Plan): Promise<SearchFigures> {

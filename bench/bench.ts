@@ -53,7 +53,10 @@ function parseArgs(argv: string[]): Args {
       if (!Number.isInteger(x) || x < 0 || (x === 0 && !zero)) throw new Error(`${a}: "${v}" is not a positive whole number`);
       return x;
     };
-    if (a === '--n') args.ns = value().split(',').map((v) => int(v));
+    if (a === '--n')
+      args.ns = value()
+        .split(',')
+        .map((v) => int(v));
     else if (a === '--facts') args.facts = int(value(), true);
     else if (a === '--only') {
       const v = value();
@@ -64,7 +67,10 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--keep') args.keep = true;
     else if (a === '--cpu-prof') args.cpuProf = path.resolve(value());
     else if (a === '--report') args.report = path.resolve(value());
-    else throw new Error(`unknown argument ${a}; use --n 1000,10000 --facts 100000 --only memories|facts --iters 200 --seed 42 --keep --cpu-prof DIR --report FILE`);
+    else
+      throw new Error(
+        `unknown argument ${a}; use --n 1000,10000 --facts 100000 --only memories|facts --iters 200 --seed 42 --keep --cpu-prof DIR --report FILE`,
+      );
   }
   if (args.only === 'facts' && args.facts === 0) throw new Error('--only facts with --facts 0 measures nothing');
   return args;
@@ -93,7 +99,8 @@ function writeReport(file: string): void {
   log(`report written to ${file}`);
 }
 
-const child = <T>(args: Args, phase: string, planFile: string, dir?: string): T => runChild<T>(phase, planFile, { dir, cpuProf: args.cpuProf });
+const child = <T>(args: Args, phase: string, planFile: string, dir?: string): T =>
+  runChild<T>(phase, planFile, { dir, cpuProf: args.cpuProf });
 
 async function runN(args: Args, n: number, root: string): Promise<RunResult> {
   const dir = path.join(root, String(n));
@@ -114,7 +121,11 @@ async function runN(args: Args, n: number, root: string): Promise<RunResult> {
   const naiveBuildMs = performance.now() - t;
 
   const size = (f: string) => mb(fs.statSync(f).size);
-  const files = { journalMb: size(path.join(storeDir, 'journal.jsonl')), snapshotMb: size(path.join(storeDir, 'snapshot.sqlite')), naiveDbMb: size(naiveDb) };
+  const files = {
+    journalMb: size(path.join(storeDir, 'journal.jsonl')),
+    snapshotMb: size(path.join(storeDir, 'snapshot.sqlite')),
+    naiveDbMb: size(naiveDb),
+  };
   const rnd = prng(args.seed + 3);
   const editIds = [...data.live];
   for (let i = editIds.length - 1; i > 0; i--) {
@@ -122,8 +133,15 @@ async function runN(args: Args, n: number, root: string): Promise<RunResult> {
     [editIds[i], editIds[j]] = [editIds[j]!, editIds[i]!];
   }
   const plan: Plan = {
-    n, seed: args.seed, storeDir, naiveDb, selective: data.selective, broad: data.broad,
-    editIds: editIds.slice(0, args.iters + 20), iters: args.iters, baselineBudgetMs: 30_000,
+    n,
+    seed: args.seed,
+    storeDir,
+    naiveDb,
+    selective: data.selective,
+    broad: data.broad,
+    editIds: editIds.slice(0, args.iters + 20),
+    iters: args.iters,
+    baselineBudgetMs: 30_000,
   };
   data = undefined; // the rows are on disk now; let the children have the memory
   const planFile = path.join(dir, 'plan.json');
@@ -184,12 +202,18 @@ async function main(): Promise<void> {
   } finally {
     cleanup();
   }
-  const sqljsVersion = (JSON.parse(fs.readFileSync(path.join(path.dirname(require.resolve('sql.js')), '..', 'package.json'), 'utf8')) as { version: string }).version;
+  const sqljsVersion = (
+    JSON.parse(fs.readFileSync(path.join(path.dirname(require.resolve('sql.js')), '..', 'package.json'), 'utf8')) as { version: string }
+  ).version;
   print(
     `Machine: ${os.cpus()[0]?.model ?? 'unknown CPU'} × ${os.cpus().length}, Node ${process.version}, sql.js ${sqljsVersion}, ` +
       `${os.platform()}; files in ${os.tmpdir()}` +
-      (results.length ? `; memories: ${args.iters} searches per class and ${args.iters} writes per kind (baselines stop after 30 s, with at least 20 samples)` : '') +
-      (facts ? `; facts: ${args.iters} calls per query class and per kind of write, on both sides, each loop stopping after 30 s with at least 20 samples` : '') +
+      (results.length
+        ? `; memories: ${args.iters} searches per class and ${args.iters} writes per kind (baselines stop after 30 s, with at least 20 samples)`
+        : '') +
+      (facts
+        ? `; facts: ${args.iters} calls per query class and per kind of write, on both sides, each loop stopping after 30 s with at least 20 samples`
+        : '') +
       '.\n',
   );
   if (facts) print(`## Facts table\n\n${factsSummaryTable(facts)}\n`);

@@ -38,7 +38,9 @@ async function main(): Promise<void> {
     throw new Error(`unknown phase ${phase}`);
   }
   // A write to a pipe completes asynchronously: exiting before it drains would cut the line.
-  await new Promise<void>((resolve, reject) => process.stdout.write(`${RESULT_PREFIX}${JSON.stringify(result)}\n`, (err) => (err ? reject(err) : resolve())));
+  await new Promise<void>((resolve, reject) =>
+    process.stdout.write(`${RESULT_PREFIX}${JSON.stringify(result)}\n`, (err) => (err ? reject(err) : resolve())),
+  );
 }
 
 main().then(

@@ -49,7 +49,10 @@ function weighted(rnd: () => number, weights: readonly number[]): number {
 /** Sources as agents cite them: commits, wiki pages, files, memories. */
 function source(rnd: () => number): string {
   const r = rnd();
-  if (r < 0.35) return `commit ${Math.floor(rnd() * 0xfffffff).toString(16).padStart(7, '0')}`;
+  if (r < 0.35)
+    return `commit ${Math.floor(rnd() * 0xfffffff)
+      .toString(16)
+      .padStart(7, '0')}`;
   if (r < 0.6) return `https://wiki.example.com/${codeName(Math.floor(rnd() * 5000))}`;
   if (r < 0.85) return `src/${codeName(Math.floor(rnd() * 3000))}/index.ts`;
   return `memory ${uuid(rnd)}`;
@@ -70,8 +73,14 @@ export function generateFacts(n: number, seed: number): FactSet {
     entities.get(type)!.push(name);
   }
   // Objects only: environments and files.
-  entities.set('env', ['prod', 'staging', 'dev', 'qa', 'canary', 'preview'].map((e) => `env:${e}`));
-  entities.set('file', Array.from({ length: Math.max(20, Math.round(n / 100)) }, (_, i) => `file:src/${codeName(subjectCount + i)}.ts`));
+  entities.set(
+    'env',
+    ['prod', 'staging', 'dev', 'qa', 'canary', 'preview'].map((e) => `env:${e}`),
+  );
+  entities.set(
+    'file',
+    Array.from({ length: Math.max(20, Math.round(n / 100)) }, (_, i) => `file:src/${codeName(subjectCount + i)}.ts`),
+  );
   const subjectZipf = new Zipf(subjectCount, 0.8);
   const zipfs = new Map<number, Zipf>();
   const zipfOf = (len: number, s = 1) => zipfs.get(len * 10 + s) ?? zipfs.set(len * 10 + s, new Zipf(len, s)).get(len * 10 + s)!;
@@ -95,13 +104,25 @@ export function generateFacts(n: number, seed: number): FactSet {
     f.data = data;
     f.changedAt = changedAt;
     rows.push({
-      rowId: uuid(rnd), kind: 'fact', id: f.id, version: f.version, op: f.version === 1 ? 'create' : 'edit',
-      ...factColumns(data), data: data as unknown as Record<string, unknown>, changedAt, deletedAt: null, author,
+      rowId: uuid(rnd),
+      kind: 'fact',
+      id: f.id,
+      version: f.version,
+      op: f.version === 1 ? 'create' : 'edit',
+      ...factColumns(data),
+      data: data as unknown as Record<string, unknown>,
+      changedAt,
+      deletedAt: null,
+      author,
     });
   };
   const leave = (f: GenFact) => {
     liveTriple.delete(tripleKey(f.data));
-    if (f.relation.cardinality === 'one') liveSingle.set(spKey(f.data), (liveSingle.get(spKey(f.data)) ?? []).filter((x) => x !== f));
+    if (f.relation.cardinality === 'one')
+      liveSingle.set(
+        spKey(f.data),
+        (liveSingle.get(spKey(f.data)) ?? []).filter((x) => x !== f),
+      );
   };
   const create = (relation: BenchRelation, data: FactData, author: string, id = uuid(rnd)): GenFact => {
     const f: GenFact = { id, data, version: 0, changedAt: '', relation };
@@ -126,13 +147,24 @@ export function generateFacts(n: number, seed: number): FactSet {
     const author = pick(rnd, AUTHORS);
     const observedAt = new Date(clock - Math.floor(rnd() * 3 * DAY)).toISOString();
     const data: FactData = {
-      subject, predicate: relation.name, object, source: source(rnd), observedAt, confidence: confidence(rnd), validUntil: null,
-      status: 'active', verification: { state: 'unverified' }, disputedWith: [], retraction: null, assertedBy: author,
+      subject,
+      predicate: relation.name,
+      object,
+      source: source(rnd),
+      observedAt,
+      confidence: confidence(rnd),
+      validUntil: null,
+      status: 'active',
+      verification: { state: 'unverified' },
+      disputedWith: [],
+      retraction: null,
+      assertedBy: author,
     };
     const same = liveTriple.get(tripleKey(data));
     if (same) {
       // The same triple asserted again: new evidence on the live fact (a refresh).
-      if (rnd() < 0.3) write(same, { ...same.data, source: data.source, observedAt, confidence: data.confidence, assertedBy: author }, author);
+      if (rnd() < 0.3)
+        write(same, { ...same.data, source: data.source, observedAt, confidence: data.confidence, assertedBy: author }, author);
       continue;
     }
     const live = relation.cardinality === 'one' ? (liveSingle.get(spKey(data)) ?? []) : [];
@@ -171,7 +203,12 @@ export function generateFacts(n: number, seed: number): FactSet {
     } else {
       const until = fate < 0.15 ? new Date(FUTURE + Math.floor(rnd() * 365) * DAY).toISOString() : null;
       const f = create(relation, { ...data, validUntil: until }, author);
-      if (rnd() < 0.12) write(f, { ...f.data, confidence: confidence(rnd), source: source(rnd), observedAt: new Date(clock).toISOString() }, pick(rnd, AUTHORS));
+      if (rnd() < 0.12)
+        write(
+          f,
+          { ...f.data, confidence: confidence(rnd), source: source(rnd), observedAt: new Date(clock).toISOString() },
+          pick(rnd, AUTHORS),
+        );
     }
   }
   return { rows, facts, subjects, subjectZipf, entities };

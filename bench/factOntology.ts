@@ -7,7 +7,20 @@
  */
 import { Ontology, type OntologyRelation, VALUE_TYPE } from '../src/core/playbook/ontology';
 
-export const FACT_TYPES = ['service', 'library', 'repo', 'person', 'team', 'endpoint', 'host', 'database', 'queue', 'config', 'file', 'env'] as const;
+export const FACT_TYPES = [
+  'service',
+  'library',
+  'repo',
+  'person',
+  'team',
+  'endpoint',
+  'host',
+  'database',
+  'queue',
+  'config',
+  'file',
+  'env',
+] as const;
 /** Share of subjects of each type (same order as FACT_TYPES); files and environments are only ever objects. */
 export const TYPE_WEIGHTS = [33, 16, 8, 10, 4, 10, 8, 4, 3, 4, 0, 0];
 
@@ -86,7 +99,10 @@ export const RELATIONS: BenchRelation[] = ROWS.map(([name, from, to, cardinality
 }));
 
 /** The ontology every FactService of the benchmark is given. */
-export const BENCH_ONTOLOGY = new Ontology([...FACT_TYPES], RELATIONS.map(({ values: _v, ...r }) => r));
+export const BENCH_ONTOLOGY = new Ontology(
+  [...FACT_TYPES],
+  RELATIONS.map(({ values: _v, ...r }) => r),
+);
 
 /** The relations a subject of `type` may have, in declaration order (common first). */
 export function relationsFrom(type: string): BenchRelation[] {

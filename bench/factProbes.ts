@@ -73,7 +73,9 @@ export function pickProbes(set: FactSet, writes: number, seed: number): FactProb
   };
   const term = () => TERMS[Math.floor(Math.pow(rnd(), 2) * 200)]!;
   const contextCandidates = Array.from({ length: QUERY_PROBES }, () =>
-    entityCandidates(`Fix the ${term()} ${term()} in ${subject()} when ${entity()} is slow after ${rnd() < 0.5 ? entity() : term()} changed`),
+    entityCandidates(
+      `Fix the ${term()} ${term()} in ${subject()} when ${entity()} is slow after ${rnd() < 0.5 ? entity() : term()} changed`,
+    ),
   );
 
   const newFacts: AssertInput[] = [];
@@ -86,7 +88,10 @@ export function pickProbes(set: FactSet, writes: number, seed: number): FactProb
     newFacts.push({ subject: s, predicate: r.name, object, ...evidence(i) });
   }
 
-  const refreshes = shuffled(live.filter((f) => f.relation.cardinality === 'many'), rnd)
+  const refreshes = shuffled(
+    live.filter((f) => f.relation.cardinality === 'many'),
+    rnd,
+  )
     .slice(0, writes)
     .map((f, i) => ({ ...triple(f), ...evidence(i) }));
 
@@ -105,6 +110,7 @@ export function pickProbes(set: FactSet, writes: number, seed: number): FactProb
       const object = r.values ? `bench-rival-${i}` : `${(r.to as string[])[0]}:bench-rival-${i}`;
       return { ...triple(f), object, ...evidence(i) };
     });
-  if (refreshes.length < writes || contradictions.length < writes) throw new Error(`not enough facts for ${writes} writes of each kind; use a larger --facts`);
+  if (refreshes.length < writes || contradictions.length < writes)
+    throw new Error(`not enough facts for ${writes} writes of each kind; use a larger --facts`);
   return { bySubject, byPredicateObject, byObject, contextCandidates, newFacts, refreshes, contradictions };
 }

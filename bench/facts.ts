@@ -97,7 +97,9 @@ async function importAll(store: Store, rows: StoredRecord[]): Promise<number> {
   return performance.now() - t;
 }
 
-type Loaded = Pick<FactsBackendResult, 'importMs' | 'settleMs' | 'naiveBuildMs' | 'files'> & { plan: Omit<FactsPlan, 'iters' | 'budgetMs' | 'probes' | 'n'> };
+type Loaded = Pick<FactsBackendResult, 'importMs' | 'settleMs' | 'naiveBuildMs' | 'files'> & {
+  plan: Omit<FactsPlan, 'iters' | 'budgetMs' | 'probes' | 'n'>;
+};
 
 async function loadSqlJs(dir: string, rows: StoredRecord[], current: StoredRecord[]): Promise<Loaded> {
   const storeDir = path.join(dir, 'store');
@@ -113,7 +115,11 @@ async function loadSqlJs(dir: string, rows: StoredRecord[], current: StoredRecor
   await buildNaiveSqlJs(current, naiveDb);
   const naiveBuildMs = performance.now() - t;
   const size = (f: string) => mb(fs.statSync(f).size);
-  const files = { journalMb: size(path.join(storeDir, 'journal.jsonl')), snapshotMb: size(path.join(storeDir, 'snapshot.sqlite')), naiveDbMb: size(naiveDb) };
+  const files = {
+    journalMb: size(path.join(storeDir, 'journal.jsonl')),
+    snapshotMb: size(path.join(storeDir, 'snapshot.sqlite')),
+    naiveDbMb: size(naiveDb),
+  };
   return { importMs, settleMs, naiveBuildMs, files, plan: { backend: 'sqljs', storeDir, naiveDb, project: PROJECT } };
 }
 
@@ -121,7 +127,11 @@ async function loadPg(rows: StoredRecord[], current: StoredRecord[]): Promise<Lo
   const db = `agent_memory_bench_facts_${randomBytes(4).toString('hex')}`;
   await admin((c) => c.query(`CREATE DATABASE ${escapeIdentifier(db)}`));
   scratch.add(db);
-  const url = (() => { const u = new URL(ADMIN); u.pathname = `/${db}`; return u.toString(); })();
+  const url = (() => {
+    const u = new URL(ADMIN);
+    u.pathname = `/${db}`;
+    return u.toString();
+  })();
   const store = await PgStore.open({ connectionString: url, project: PROJECT, localIndex: 'off' });
   const importMs = await importAll(store, rows);
   await store.close();
@@ -174,7 +184,9 @@ export async function runFacts(args: FactsArgs, root: string): Promise<FactsResu
   const probes = pickProbes(set, args.iters + WARM, args.seed);
   const current = currentRows(set.rows);
   const head = { n: args.n, rows: set.rows.length, statuses: statusCounts(set.rows), subjects: set.subjects.length, generateMs };
-  log(`N=${args.n}: ${head.rows} rows (${JSON.stringify(head.statuses)}), ${head.subjects} subjects, generated in ${(generateMs / 1000).toFixed(1)} s`);
+  log(
+    `N=${args.n}: ${head.rows} rows (${JSON.stringify(head.statuses)}), ${head.subjects} subjects, generated in ${(generateMs / 1000).toFixed(1)} s`,
+  );
 
   const loads: Loaded[] = [];
   const backends: FactsBackendResult[] = [];

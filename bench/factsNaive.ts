@@ -61,7 +61,10 @@ export async function buildNaivePg(c: Client, current: StoredRecord[]): Promise<
   await c.query(`CREATE TABLE ${escapeIdentifier(NAIVE_TABLE)} (id text COLLATE "C" PRIMARY KEY, data jsonb NOT NULL)`);
   for (let i = 0; i < current.length; i += 5000) {
     const batch = current.slice(i, i + 5000);
-    await c.query(`INSERT INTO ${escapeIdentifier(NAIVE_TABLE)} (id, data) SELECT * FROM unnest($1::text[], $2::jsonb[])`, [batch.map((r) => r.id), batch.map(stored)]);
+    await c.query(`INSERT INTO ${escapeIdentifier(NAIVE_TABLE)} (id, data) SELECT * FROM unnest($1::text[], $2::jsonb[])`, [
+      batch.map((r) => r.id),
+      batch.map(stored),
+    ]);
   }
   await c.query(`VACUUM ANALYZE ${escapeIdentifier(NAIVE_TABLE)}`);
 }
@@ -157,21 +160,45 @@ class NaiveFacts {
       const [s, p, o] = [input.subject, input.predicate, input.object].map(normalizeKey) as [string, string, string];
       const now = new Date().toISOString();
       const data: FactData = {
-        subject: input.subject, predicate: input.predicate, object: input.object, source: input.source, observedAt: now, confidence: input.confidence,
-        validUntil: null, status: 'active', verification: { state: 'unverified' }, disputedWith: [], retraction: null, assertedBy: author,
+        subject: input.subject,
+        predicate: input.predicate,
+        object: input.object,
+        source: input.source,
+        observedAt: now,
+        confidence: input.confidence,
+        validUntil: null,
+        status: 'active',
+        verification: { state: 'unverified' },
+        disputedWith: [],
+        retraction: null,
+        assertedBy: author,
       };
       const doc = (d: FactData) => JSON.stringify({ ...d, changedAt: now });
-      const update = (id: string, d: FactData) => this.d.run(`UPDATE ${this.d.table} SET data = ${this.d.p(2)} WHERE id = ${this.d.p(1)}`, [id, doc(d)]);
-      const [same] = await this.select(`${this.eq('subject', 1)} AND ${this.eq('predicate', 2)} AND ${this.eq('object', 3)} AND ${this.d.f('status')} IN ${LIVE}`, [s, p, o], 'LIMIT 1');
+      const update = (id: string, d: FactData) =>
+        this.d.run(`UPDATE ${this.d.table} SET data = ${this.d.p(2)} WHERE id = ${this.d.p(1)}`, [id, doc(d)]);
+      const [same] = await this.select(
+        `${this.eq('subject', 1)} AND ${this.eq('predicate', 2)} AND ${this.eq('object', 3)} AND ${this.d.f('status')} IN ${LIVE}`,
+        [s, p, o],
+        'LIMIT 1',
+      );
       if (same) {
         outcome = 'refreshed';
-        return update(same.id, { ...same.fact, source: data.source, observedAt: now, confidence: data.confidence, validUntil: null, assertedBy: author });
+        return update(same.id, {
+          ...same.fact,
+          source: data.source,
+          observedAt: now,
+          confidence: data.confidence,
+          validUntil: null,
+          assertedBy: author,
+        });
       }
       const id = randomUUID();
       const live = BENCH_ONTOLOGY.isSingleValued(p)
         ? await this.select(`${this.eq('subject', 1)} AND ${this.eq('predicate', 2)} AND ${this.d.f('status')} IN ${LIVE}`, [s, p])
         : [];
-      const rivals = live.filter(({ fact: f }) => normalizeKey(f.object) !== o && (f.validUntil === null || f.validUntil > now) && !(f.keptWith ?? []).includes(o));
+      const rivals = live.filter(
+        ({ fact: f }) => normalizeKey(f.object) !== o && (f.validUntil === null || f.validUntil > now) && !(f.keptWith ?? []).includes(o),
+      );
       if (rivals.length) outcome = 'disputed';
       const mine = rivals.length ? { ...data, status: 'disputed' as const, disputedWith: rivals.map((r) => r.id) } : data;
       await this.d.run(`INSERT INTO ${this.d.table} (id, data) VALUES (${this.d.p(1)}, ${this.d.p(2)})`, [id, doc(mine)]);
@@ -201,17 +228,21 @@ export async function runFactsNaive(plan: FactsPlan): Promise<FactsSideFigures> 
   const p = plan.probes;
   const now = () => new Date().toISOString();
   const t1 = performance.now();
-  if ((await naive.query({ subject: p.bySubject[0]! }, now())).length === 0) throw new Error('the baseline\'s first query found nothing');
+  if ((await naive.query({ subject: p.bySubject[0]! }, now())).length === 0) throw new Error("the baseline's first query found nothing");
   const open = { openMs: t1 - t0, firstQueryMs: performance.now() - t1, rssMb: rssMb() };
 
   const ids = (docs: Doc[]) => docs.map((x) => x.id);
   const probes: Record<QueryClass, (i: number) => Promise<string[]>> = {
     subject: async (i) => ids(await naive.query({ subject: p.bySubject[i]! }, now())),
-    predicateObject: async (i) => ids(await naive.query({ predicate: p.byPredicateObject[i]![0], object: p.byPredicateObject[i]![1] }, now())),
+    predicateObject: async (i) =>
+      ids(await naive.query({ predicate: p.byPredicateObject[i]![0], object: p.byPredicateObject[i]![1] }, now())),
     object: async (i) => ids(await naive.query({ object: p.byObject[i]! }, now())),
     contextSubject: async (i) => ids(await naive.context('subject', p.contextCandidates[i]!)),
     contextBoth: async (i) => {
-      const [a, b] = await Promise.all([naive.context('subject', p.contextCandidates[i]!), naive.context('object', p.contextCandidates[i]!)]);
+      const [a, b] = await Promise.all([
+        naive.context('subject', p.contextCandidates[i]!),
+        naive.context('object', p.contextCandidates[i]!),
+      ]);
       return [...new Set(ids([...a, ...b]))].sort();
     },
   };
@@ -221,14 +252,23 @@ export async function runFactsNaive(plan: FactsPlan): Promise<FactsSideFigures> 
     queries[name] = await timeQueries(probe, p.bySubject.length, budget);
   }
 
-  const kinds: Array<[WriteClass, AssertInput[]]> = [['created', p.newFacts], ['refreshed', p.refreshes], ['disputed', p.contradictions]];
+  const kinds: Array<[WriteClass, AssertInput[]]> = [
+    ['created', p.newFacts],
+    ['refreshed', p.refreshes],
+    ['disputed', p.contradictions],
+  ];
   const writes = {} as FactsSideFigures['writes'];
   for (const [outcome, inputs] of kinds) {
     await naive.assert(inputs[inputs.length - 1]!, 'bench@example.com'); // warm-up, on the last input (not timed)
-    writes[outcome] = summarize(await sample(async (i) => {
-      const got = await naive.assert(inputs[i]!, 'bench@example.com');
-      if (got !== outcome) throw new Error(`baseline assert ${JSON.stringify(inputs[i])} was ${got}, expected ${outcome}`);
-    }, { iters: Math.min(plan.iters, inputs.length - 1), budgetMs: plan.budgetMs, minIters: 20 }));
+    writes[outcome] = summarize(
+      await sample(
+        async (i) => {
+          const got = await naive.assert(inputs[i]!, 'bench@example.com');
+          if (got !== outcome) throw new Error(`baseline assert ${JSON.stringify(inputs[i])} was ${got}, expected ${outcome}`);
+        },
+        { iters: Math.min(plan.iters, inputs.length - 1), budgetMs: plan.budgetMs, minIters: 20 },
+      ),
+    );
   }
   const rss = rssMb();
   await close();

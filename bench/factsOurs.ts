@@ -11,7 +11,14 @@ import { SqlJsStore } from '../src/store/sqljs/sqljsStore';
 import type { Store } from '../src/core/ports/store';
 import { BENCH_ONTOLOGY } from './factOntology';
 import type { AssertInput } from './factProbes';
-import { type FactOpenFigures, type FactQueryFigures, type FactsPlan, type FactsSideFigures, type QueryClass, type WriteClass } from './factsPlan';
+import {
+  type FactOpenFigures,
+  type FactQueryFigures,
+  type FactsPlan,
+  type FactsSideFigures,
+  type QueryClass,
+  type WriteClass,
+} from './factsPlan';
 import { rssMb, sample, summarize } from './stats';
 
 const AUTHOR = 'bench@example.com';
@@ -24,10 +31,11 @@ const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Opens the store as a fresh CLI process would and answers one query by subject. */
 export async function openFacts(plan: FactsPlan): Promise<{ figures: FactOpenFigures; store: Store; facts: FactService }> {
   const t0 = performance.now();
-  const store: Store = plan.backend === 'sqljs'
-    ? await SqlJsStore.open({ dir: plan.storeDir! })
-    // A one-shot CLI process opens PostgreSQL without the local index (src/platform/openStore.ts).
-    : await PgStore.open({ connectionString: plan.url!, project: plan.project, localIndex: 'off' });
+  const store: Store =
+    plan.backend === 'sqljs'
+      ? await SqlJsStore.open({ dir: plan.storeDir! })
+      : // A one-shot CLI process opens PostgreSQL without the local index (src/platform/openStore.ts).
+        await PgStore.open({ connectionString: plan.url!, project: plan.project, localIndex: 'off' });
   const t1 = performance.now();
   const facts = new FactService(store.records, { author: AUTHOR, ontology: BENCH_ONTOLOGY });
   const first = await facts.query({ subject: plan.probes.bySubject[0]! });
@@ -45,10 +53,13 @@ type Probe = (i: number) => Promise<string[]>;
 export async function timeQueries(probe: Probe, count: number, budget: { iters: number; budgetMs: number }): Promise<FactQueryFigures> {
   for (let i = 0; i < 3; i++) await probe(i);
   const answers: FactQueryFigures['answers'] = [];
-  const samples = await sample(async (i) => {
-    const got = await probe(i % count);
-    if (i < count) answers.push([got.length, createHash('sha1').update(got.join(',')).digest('hex').slice(0, 12)]);
-  }, { ...budget, minIters: 20 });
+  const samples = await sample(
+    async (i) => {
+      const got = await probe(i % count);
+      if (i < count) answers.push([got.length, createHash('sha1').update(got.join(',')).digest('hex').slice(0, 12)]);
+    },
+    { ...budget, minIters: 20 },
+  );
   return { summary: summarize(samples), answers };
 }
 
@@ -57,7 +68,10 @@ export async function runFactsOurs(plan: FactsPlan): Promise<FactsSideFigures> {
   const p = plan.probes;
   const ids = (r: { items: Array<{ id: string }> }) => r.items.map((x) => x.id);
   const context = (i: number, key: 0 | 2): RecordQuery => ({
-    kind: 'fact', keys: key === 0 ? [p.contextCandidates[i]!] : [undefined, undefined, p.contextCandidates[i]!], status: CONTEXT_STATUS, limit: CONTEXT_LIMIT,
+    kind: 'fact',
+    keys: key === 0 ? [p.contextCandidates[i]!] : [undefined, undefined, p.contextCandidates[i]!],
+    status: CONTEXT_STATUS,
+    limit: CONTEXT_LIMIT,
   });
   const probes: Record<QueryClass, Probe> = {
     subject: async (i) => ids(await facts.query({ subject: p.bySubject[i]! })),
@@ -76,7 +90,11 @@ export async function runFactsOurs(plan: FactsPlan): Promise<FactsSideFigures> {
 
   // Writes: one of each kind in turn, as an agent's calls would come; the first WARM are not
   // timed. Like every loop, it stops once its budget (one per kind) is spent, after 20 samples.
-  const kinds: Array<[WriteClass, AssertInput[]]> = [['created', p.newFacts], ['refreshed', p.refreshes], ['disputed', p.contradictions]];
+  const kinds: Array<[WriteClass, AssertInput[]]> = [
+    ['created', p.newFacts],
+    ['refreshed', p.refreshes],
+    ['disputed', p.contradictions],
+  ];
   const times: Record<WriteClass, number[]> = { created: [], refreshed: [], disputed: [] };
   const writes = Math.min(plan.iters + WARM, ...kinds.map(([, xs]) => xs.length));
   const start = performance.now();
@@ -94,7 +112,9 @@ export async function runFactsOurs(plan: FactsPlan): Promise<FactsSideFigures> {
   const rss = rssMb();
   await store.close();
   return {
-    open, queries, rssMb: rss,
+    open,
+    queries,
+    rssMb: rss,
     writes: { created: summarize(times.created), refreshed: summarize(times.refreshed), disputed: summarize(times.disputed) },
   };
 }

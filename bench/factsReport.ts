@@ -29,7 +29,7 @@ const QUERY_ROWS: Array<[QueryClass, string]> = [
   ['subject', 'query by subject (FactService.query, 20 per page)'],
   ['predicateObject', 'query by predicate + object'],
   ['object', 'query by object alone'],
-  ['contextSubject', 'context lookup: records.query, subject IN the task\'s candidates (limit 50)'],
+  ['contextSubject', "context lookup: records.query, subject IN the task's candidates (limit 50)"],
   ['contextBoth', 'context lookup as the context tool runs it: subject IN + object IN, in parallel'],
 ];
 const WRITE_ROWS: Array<[WriteClass, string]> = [
@@ -44,28 +44,54 @@ export function factsDetailTable(r: FactsResult, b: FactsBackendResult): string 
   const z = b.naive;
   const rows: string[][] = [];
   for (const [c, label] of QUERY_ROWS) {
-    rows.push([`${label}: p50 / p95 ms`, pp(o.queries[c].summary), pp(z.queries[c].summary), ratio(z.queries[c].summary.p50, o.queries[c].summary.p50)]);
+    rows.push([
+      `${label}: p50 / p95 ms`,
+      pp(o.queries[c].summary),
+      pp(z.queries[c].summary),
+      ratio(z.queries[c].summary.p50, o.queries[c].summary.p50),
+    ]);
     const cmp = compare(o, z, c);
     rows.push([`  facts per call (ours / baseline); ${cmp.same}`, hits(cmp.ours), hits(cmp.naive), '']);
   }
-  for (const [c, label] of WRITE_ROWS) rows.push([`${label}: p50 / p95 ms`, pp(o.writes[c]), pp(z.writes[c]), ratio(z.writes[c].p50, o.writes[c].p50)]);
+  for (const [c, label] of WRITE_ROWS)
+    rows.push([`${label}: p50 / p95 ms`, pp(o.writes[c]), pp(z.writes[c]), ratio(z.writes[c].p50, o.writes[c].p50)]);
   if (z.exportMs) rows.push(['  of which export() (baseline) p50 ms', '', ms(z.exportMs.p50), '']);
   const fewest = (x: FactsSideFigures, k: 'queries' | 'writes') =>
     Math.min(...(k === 'queries' ? Object.values(x.queries).map((q) => q.summary.n) : Object.values(x.writes).map((s) => s.n)));
-  rows.push(['  fewest samples of a query class / of a write kind (each loop stops after 30 s)', `${fewest(o, 'queries')} / ${fewest(o, 'writes')}`, `${fewest(z, 'queries')} / ${fewest(z, 'writes')}`, '']);
+  rows.push([
+    '  fewest samples of a query class / of a write kind (each loop stops after 30 s)',
+    `${fewest(o, 'queries')} / ${fewest(o, 'writes')}`,
+    `${fewest(z, 'queries')} / ${fewest(z, 'writes')}`,
+    '',
+  ]);
   rows.push([
     'open → first query by subject: ms',
     `${ms(openTotal(b.opens))} (open ${ms(median(b.opens.map((x) => x.openMs)))} + query ${ms(median(b.opens.map((x) => x.firstQueryMs)))}; median of ${b.opens.length} processes)`,
     `${ms(z.open.openMs + z.open.firstQueryMs)} (${b.backend === 'sqljs' ? 'load' : 'connect'} ${ms(z.open.openMs)} + query ${ms(z.open.firstQueryMs)})`,
     ratio(z.open.openMs + z.open.firstQueryMs, openTotal(b.opens)),
   ]);
-  rows.push(['RSS after open + first query / after the run: MB', `${median(b.opens.map((x) => x.rssMb)).toFixed(0)} / ${o.rssMb.toFixed(0)}`, `${z.open.rssMb.toFixed(0)} / ${z.rssMb.toFixed(0)}`, '']);
-  if (b.files) rows.push(['files: MB', `journal ${b.files.journalMb.toFixed(1)}, snapshot ${b.files.snapshotMb.toFixed(1)}`, `db ${b.files.naiveDbMb.toFixed(1)}`, '']);
+  rows.push([
+    'RSS after open + first query / after the run: MB',
+    `${median(b.opens.map((x) => x.rssMb)).toFixed(0)} / ${o.rssMb.toFixed(0)}`,
+    `${z.open.rssMb.toFixed(0)} / ${z.rssMb.toFixed(0)}`,
+    '',
+  ]);
+  if (b.files)
+    rows.push([
+      'files: MB',
+      `journal ${b.files.journalMb.toFixed(1)}, snapshot ${b.files.snapshotMb.toFixed(1)}`,
+      `db ${b.files.naiveDbMb.toFixed(1)}`,
+      '',
+    ]);
   rows.push([
     `load: importRecords of all rows, 5000 per call, then ${b.backend === 'sqljs' ? 'a checkpoint' : 'VACUUM ANALYZE'}: s`,
-    `${(b.importMs / 1000).toFixed(1)} + ${(b.settleMs / 1000).toFixed(1)}`, `${(b.naiveBuildMs / 1000).toFixed(1)} (build)`, '',
+    `${(b.importMs / 1000).toFixed(1)} + ${(b.settleMs / 1000).toFixed(1)}`,
+    `${(b.naiveBuildMs / 1000).toFixed(1)} (build)`,
+    '',
   ]);
-  const statuses = Object.entries(r.statuses).map(([k, v]) => `${v.toLocaleString('en-US')} ${k}`).join(', ');
+  const statuses = Object.entries(r.statuses)
+    .map(([k, v]) => `${v.toLocaleString('en-US')} ${k}`)
+    .join(', ');
   return [
     `### ${r.n.toLocaleString('en-US')} facts, ${BACKEND[b.backend]}`,
     '',

@@ -37,7 +37,18 @@ export class Zipf {
 
 const termZipf = new Zipf(TERMS.length, 1.0);
 const tagZipf = new Zipf(TAGS.length, 1.1);
-const VERBS = ['Fixed', 'Investigated', 'Documented', 'Worked around', 'Decided on', 'Reproduced', 'Replaced', 'Explained', 'Sped up', 'Removed'];
+const VERBS = [
+  'Fixed',
+  'Investigated',
+  'Documented',
+  'Worked around',
+  'Decided on',
+  'Reproduced',
+  'Replaced',
+  'Explained',
+  'Sped up',
+  'Removed',
+];
 const GLUE = ['the', 'when', 'after', 'with', 'in', 'for', 'because', 'on', 'during', 'so'];
 const AUTHORS = Array.from({ length: 8 }, (_, i) => `dev${i + 1}@example.com`);
 
@@ -135,24 +146,55 @@ export function generate(n: number, seed = 42): Dataset {
     let t = BASE + Math.floor((i / n) * span) + Math.floor(rnd() * 60_000);
     const author = pick(rnd, AUTHORS);
     let cur: StoredVersion = {
-      rowId: uuid(rnd), id, version: 1, op: 'create', ...writer.memory(),
-      changedAt: new Date(t).toISOString(), deletedAt: null, author, restoredFrom: null,
+      rowId: uuid(rnd),
+      id,
+      version: 1,
+      op: 'create',
+      ...writer.memory(),
+      changedAt: new Date(t).toISOString(),
+      deletedAt: null,
+      author,
+      restoredFrom: null,
     };
     rows.push(cur);
     const edits = rnd() < 0.3 ? between(rnd, 1, 3) : 0;
     for (let e = 0; e < edits; e++) {
       t += 1 + Math.floor(rnd() * 30 * DAY);
       const what = rnd();
-      const next = { ...cur, rowId: uuid(rnd), version: cur.version + 1, op: 'edit' as const, changedAt: new Date(t).toISOString(), author: pick(rnd, AUTHORS) };
+      const next = {
+        ...cur,
+        rowId: uuid(rnd),
+        version: cur.version + 1,
+        op: 'edit' as const,
+        changedAt: new Date(t).toISOString(),
+        author: pick(rnd, AUTHORS),
+      };
       if (what < 0.3) next.description = writer.description();
-      else if (what < 0.5) next.tags = [...cur.tags.slice(1), ...writer.tags().filter((x) => !cur.tags.includes(x)).slice(0, 1)];
+      else if (what < 0.5)
+        next.tags = [
+          ...cur.tags.slice(1),
+          ...writer
+            .tags()
+            .filter((x) => !cur.tags.includes(x))
+            .slice(0, 1),
+        ];
       else next.content = `${cur.content}\n\n${writer.content().slice(0, 300)}`.slice(0, 4000);
       rows.push((cur = next));
     }
     if (rnd() < 0.05) {
       t += 1 + Math.floor(rnd() * 30 * DAY);
       const at = new Date(t).toISOString();
-      rows.push((cur = { ...cur, rowId: uuid(rnd), version: cur.version + 1, op: 'delete', changedAt: at, deletedAt: at, author: pick(rnd, AUTHORS) }));
+      rows.push(
+        (cur = {
+          ...cur,
+          rowId: uuid(rnd),
+          version: cur.version + 1,
+          op: 'delete',
+          changedAt: at,
+          deletedAt: at,
+          author: pick(rnd, AUTHORS),
+        }),
+      );
     }
     currents.push(cur);
   }
@@ -170,18 +212,39 @@ function chooseQueries(live: StoredVersion[], rnd: () => number): { selective: s
     for (const t of r.tags) tagDf.set(t, (tagDf.get(t) ?? 0) + 1);
   }
   const vocab = new Set(TERMS);
-  const names = [...termDf].filter(([w, df]) => !vocab.has(w) && df >= 1 && df <= 5 && w.length >= 8).map(([w]) => w).sort();
-  const rareTags = [...tagDf].sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0])).slice(0, 10).map(([t]) => t);
+  const names = [...termDf]
+    .filter(([w, df]) => !vocab.has(w) && df >= 1 && df <= 5 && w.length >= 8)
+    .map(([w]) => w)
+    .sort();
+  const rareTags = [...tagDf]
+    .sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))
+    .slice(0, 10)
+    .map(([t]) => t);
   const selective: string[][] = [];
   for (let i = 0; i < 10 && names.length; i++) selective.push([names[Math.floor(rnd() * names.length)]!]);
   for (const t of rareTags) selective.push([t]);
 
-  const commonTerms = [...termDf].filter(([w]) => vocab.has(w)).sort((a, b) => b[1] - a[1]).slice(0, 12).map(([w]) => w);
-  const commonTags = [...tagDf].sort((a, b) => b[1] - a[1]).slice(0, 4).map(([t]) => t);
+  const commonTerms = [...termDf]
+    .filter(([w]) => vocab.has(w))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 12)
+    .map(([w]) => w);
+  const commonTags = [...tagDf]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 4)
+    .map(([t]) => t);
   const c = (i: number) => commonTerms[i % commonTerms.length]!;
   const broad = [
-    [c(0)], [c(1)], [c(2), c(3)], [c(4), c(5), c(6)], [commonTags[0]!], [commonTags[1]!, c(7)],
-    [c(8), c(9)], [commonTags[2]!], [c(10), commonTags[3]!], [c(11)],
+    [c(0)],
+    [c(1)],
+    [c(2), c(3)],
+    [c(4), c(5), c(6)],
+    [commonTags[0]!],
+    [commonTags[1]!, c(7)],
+    [c(8), c(9)],
+    [commonTags[2]!],
+    [c(10), commonTags[3]!],
+    [c(11)],
   ];
   return { selective, broad };
 }

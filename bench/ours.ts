@@ -31,7 +31,10 @@ export async function loadOurs(dir: string, rows: StoredVersion[], batch = 5000)
 }
 
 /** Opens the store in `dir` and runs one search: what a fresh process (CLI, window) pays. */
-export async function openOnce(dir: string, keywords: string[]): Promise<{ figures: OpenFigures; store: SqlJsStore; service: MemoryService }> {
+export async function openOnce(
+  dir: string,
+  keywords: string[],
+): Promise<{ figures: OpenFigures; store: SqlJsStore; service: MemoryService }> {
   const t0 = performance.now();
   const store = await SqlJsStore.open({ dir });
   const t1 = performance.now();
@@ -68,9 +71,9 @@ export async function runOurs(plan: Plan): Promise<OursFigures> {
   const writer = new MemoryWriter(prng(plan.seed + 7), Math.max(50, Math.floor(plan.n / 4)));
   const warm = 10;
   const creates = Array.from({ length: plan.iters + warm }, () => writer.memory());
-  const edits = plan.editIds.slice(0, plan.iters + warm).map((id, i) =>
-    i % 3 === 0 ? { id, description: writer.description() } : { id, content: writer.content() },
-  );
+  const edits = plan.editIds
+    .slice(0, plan.iters + warm)
+    .map((id, i) => (i % 3 === 0 ? { id, description: writer.description() } : { id, content: writer.content() }));
   if (edits.length < plan.iters + warm) throw new Error('not enough live memories to edit');
   const createMs: number[] = [];
   const editMs: number[] = [];
@@ -88,10 +91,15 @@ export async function runOurs(plan: Plan): Promise<OursFigures> {
   const t = performance.now();
   store.checkpoint();
   const checkpointMs = performance.now() - t;
-  const versionRows = (await store.countVersions());
+  const versionRows = await store.countVersions();
   await store.close();
   return {
-    open, search, versionRows, checkpointMs,
-    create: summarize(createMs), edit: summarize(editMs), write: summarize([...createMs, ...editMs]),
+    open,
+    search,
+    versionRows,
+    checkpointMs,
+    create: summarize(createMs),
+    edit: summarize(editMs),
+    write: summarize([...createMs, ...editMs]),
   };
 }

@@ -34,7 +34,12 @@ export function detailTable(r: RunResult): string {
   const openParts = (xs: OpenFigures[]) =>
     `${ms(openTotal(xs))} (open ${ms(median(xs.map((x) => x.openMs)))} + search ${ms(median(xs.map((x) => x.firstSearchMs)))}; ${xs.length} runs)`;
   const rows: string[][] = [
-    ['search, selective: p50 / p95 ms', pp(o.search.selective), pp(b.search.selective), ratio(b.search.selective.p50, o.search.selective.p50)],
+    [
+      'search, selective: p50 / p95 ms',
+      pp(o.search.selective),
+      pp(b.search.selective),
+      ratio(b.search.selective.p50, o.search.selective.p50),
+    ],
     ['  matches per query (ours / naive LIKE)', hits(o.search.selectiveHits), hits(b.search.selectiveHits), ''],
     ['search, broad: p50 / p95 ms', pp(o.search.broad), pp(b.search.broad), ratio(b.search.broad.p50, o.search.broad.p50)],
     ['  matches per query (ours / naive LIKE)', hits(o.search.broadHits), hits(b.search.broadHits), ''],
@@ -42,12 +47,27 @@ export function detailTable(r: RunResult): string {
     ['durable write, edit: p50 / p95 ms', pp(o.edit), pp(b.write), ratio(b.write.p50, o.edit.p50)],
     ['  of which export() (baseline) p50 ms', '', ms(b.exportMs.p50), ''],
     ['  samples (ours per kind / baseline)', String(o.create.n), String(b.write.n), ''],
-    ['open → first result, snapshot + journal: ms', openParts(r.opens), `${ms(b.openMs + b.firstSearchMs)} (load ${ms(b.openMs)} + search ${ms(b.firstSearchMs)})`, ''],
+    [
+      'open → first result, snapshot + journal: ms',
+      openParts(r.opens),
+      `${ms(b.openMs + b.firstSearchMs)} (load ${ms(b.openMs)} + search ${ms(b.firstSearchMs)})`,
+      '',
+    ],
     ['open → first result, journal only: ms', openParts(r.journalOpens), '', ''],
     ['checkpoint (export + fsync + rename, every 1000 writes): ms', ms(o.checkpointMs), '', ''],
-    ['files: MB', `journal ${r.files.journalMb.toFixed(1)}, snapshot ${r.files.snapshotMb.toFixed(1)}`, `db ${r.files.naiveDbMb.toFixed(1)}`, ''],
+    [
+      'files: MB',
+      `journal ${r.files.journalMb.toFixed(1)}, snapshot ${r.files.snapshotMb.toFixed(1)}`,
+      `db ${r.files.naiveDbMb.toFixed(1)}`,
+      '',
+    ],
     ['RSS after open + first search: MB', median(r.opens.map((x) => x.rssMb)).toFixed(0), b.rssMb.toFixed(0), ''],
-    ['load: importVersions of all rows, 5000 per call: s', (r.load.importMs / 1000).toFixed(1), `${(r.load.naiveBuildMs / 1000).toFixed(1)} (build + export)`, ''],
+    [
+      'load: importVersions of all rows, 5000 per call: s',
+      (r.load.importMs / 1000).toFixed(1),
+      `${(r.load.naiveBuildMs / 1000).toFixed(1)} (build + export)`,
+      '',
+    ],
   ];
   return [
     `### ${r.n.toLocaleString('en-US')} memories (${r.versionRows.toLocaleString('en-US')} version rows)`,
@@ -87,7 +107,12 @@ export function checkTargets(results: RunResult[]): Target[] {
   const out: Target[] = [];
   const at = (n: number) => results.find((r) => r.n === n);
   const t = (n: number, what: string, value: number, limit: number, unit: 'ms' | 'x', atLeast = false) =>
-    out.push({ n, what, actual: unit === 'ms' ? `${ms(value)} ms` : `${value.toFixed(1)}x`, pass: atLeast ? value >= limit : value <= limit });
+    out.push({
+      n,
+      what,
+      actual: unit === 'ms' ? `${ms(value)} ms` : `${value.toFixed(1)}x`,
+      pass: atLeast ? value >= limit : value <= limit,
+    });
   const r10 = at(10_000);
   if (r10) {
     const o = r10.ours;
@@ -98,7 +123,14 @@ export function checkTargets(results: RunResult[]): Target[] {
     t(10_000, 'search broad >= 10x naive (p50)', b.search.broad.p50 / o.search.broad.p50, 10, 'x', true);
     t(10_000, 'durable write p50 (create) <= 2 ms', o.create.p50, 2, 'ms');
     t(10_000, 'durable write p50 (edit) <= 2 ms', o.edit.p50, 2, 'ms');
-    t(10_000, 'durable write >= 30x export-per-write (p50, create and edit)', b.write.p50 / Math.max(o.create.p50, o.edit.p50), 30, 'x', true);
+    t(
+      10_000,
+      'durable write >= 30x export-per-write (p50, create and edit)',
+      b.write.p50 / Math.max(o.create.p50, o.edit.p50),
+      30,
+      'x',
+      true,
+    );
     t(10_000, 'open → first result (snapshot, median) <= 150 ms', openTotal(r10.opens), 150, 'ms');
   }
   const r100 = at(100_000);

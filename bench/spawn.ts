@@ -7,7 +7,9 @@ import { RESULT_PREFIX } from './plan';
  * `cpuProf` profiles the child into that folder.
  */
 export function runChild<T>(phase: string, planFile: string, options: { dir?: string; cpuProf?: string } = {}): T {
-  const prof = options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProf}`, `--cpu-prof-name=${phase}-${Date.now()}.cpuprofile`] : [];
+  const prof = options.cpuProf
+    ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProf}`, `--cpu-prof-name=${phase}-${Date.now()}.cpuprofile`]
+    : [];
   const res = spawnSync(
     process.execPath,
     [...prof, '--import', 'tsx', path.join(__dirname, 'child.ts'), phase, planFile, ...(options.dir ? [options.dir] : [])],

@@ -37,9 +37,19 @@ async function admin(sql: string): Promise<void> {
   }
 }
 
-function runClient(args: string[]): Promise<{ search: number[]; local: number[]; write: number[]; read: number[]; writeLoaded: number[]; readLoaded: number[]; acked: Array<[string, number]> }> {
+function runClient(args: string[]): Promise<{
+  search: number[];
+  local: number[];
+  write: number[];
+  read: number[];
+  writeLoaded: number[];
+  readLoaded: number[];
+  acked: Array<[string, number]>;
+}> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'teamClient.ts'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'teamClient.ts'), ...args], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('error', reject);
@@ -74,9 +84,14 @@ async function databaseExists(name: string): Promise<boolean> {
 
 async function main(): Promise<void> {
   const keep = process.env.BENCH_TEAM_DB || undefined;
-  if (keep !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(keep)) throw new Error('BENCH_TEAM_DB must be a plain lower-case database name');
+  if (keep !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(keep))
+    throw new Error('BENCH_TEAM_DB must be a plain lower-case database name');
   const db = keep ?? `agent_memory_bench_${randomBytes(4).toString('hex')}`;
-  const url = (() => { const u = new URL(ADMIN); u.pathname = `/${db}`; return u.toString(); })();
+  const url = (() => {
+    const u = new URL(ADMIN);
+    u.pathname = `/${db}`;
+    return u.toString();
+  })();
   const reuse = keep !== undefined && (await databaseExists(db));
   if (!reuse) await admin(`CREATE DATABASE ${escapeIdentifier(db)}`);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'am-bench-team-'));
@@ -92,9 +107,13 @@ async function main(): Promise<void> {
       const stored = await store.countVersions();
       const seededHere = (await store.current(data.live[0]!)) && (await store.current(data.live[data.live.length - 1]!));
       if (stored < data.rows.length || !seededHere) {
-        throw new Error(`database ${db} does not hold the ${data.rows.length} versions that seeding ${N} memories writes (it has ${stored} in project ${PROJECT}): drop it (DROP DATABASE ${db}) or set BENCH_TEAM_N to the N it was seeded with`);
+        throw new Error(
+          `database ${db} does not hold the ${data.rows.length} versions that seeding ${N} memories writes (it has ${stored} in project ${PROJECT}): drop it (DROP DATABASE ${db}) or set BENCH_TEAM_N to the N it was seeded with`,
+        );
       }
-      console.log(`reusing database ${db} (${stored} versions: the seed's ${data.rows.length} and ${stored - data.rows.length} written by earlier runs)`);
+      console.log(
+        `reusing database ${db} (${stored} versions: the seed's ${data.rows.length} and ${stored - data.rows.length} written by earlier runs)`,
+      );
     } else {
       for (let i = 0; i < data.rows.length; i += 5000) {
         await store.importVersions(data.rows.slice(i, i + 5000));
@@ -104,7 +123,9 @@ async function main(): Promise<void> {
       }
       const seedMs = performance.now() - t;
       await c.query('VACUUM ANALYZE');
-      console.log(`seeded ${N} memories (${await store.countVersions()} versions) via importVersions in ${(seedMs / 1000).toFixed(1)} s${keep ? `; kept as database ${db}` : ''}`);
+      console.log(
+        `seeded ${N} memories (${await store.countVersions()} versions) via importVersions in ${(seedMs / 1000).toFixed(1)} s${keep ? `; kept as database ${db}` : ''}`,
+      );
     }
 
     const queries = [...data.selective, ...data.broad];
@@ -112,7 +133,9 @@ async function main(): Promise<void> {
     fs.writeFileSync(path.join(tmp, 'queries.json'), JSON.stringify(queries));
 
     // Single client, same queries, same run: ours on the server, ours through the local index, the naive scan.
-    const ours = summarize(await sample((i) => service.search({ keywords: queries[i % queries.length]! }), { iters: 200, budgetMs: 30_000 }));
+    const ours = summarize(
+      await sample((i) => service.search({ keywords: queries[i % queries.length]! }), { iters: 200, budgetMs: 30_000 }),
+    );
     const localStore = await PgStore.open({ connectionString: url, project: PROJECT, localIndex: 'eager' });
     const localService = new MemoryService(localStore, { author: 'bench' });
     // Heap figures mean something only after a full collection (package.json runs with --expose-gc).
@@ -124,16 +147,31 @@ async function main(): Promise<void> {
     const loadMs = performance.now() - t;
     gc?.();
     const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
-    console.log(`local index: ${localStore.localIndexSize} memories loaded (first search included) in ${(loadMs / 1000).toFixed(2)} s, ${gc ? `heap +${heapMb.toFixed(0)} MB` : 'heap not measured (run with --expose-gc)'}`);
-    const local = summarize(await sample((i) => localService.search({ keywords: queries[i % queries.length]! }), { iters: 1000, budgetMs: 30_000 }));
+    console.log(
+      `local index: ${localStore.localIndexSize} memories loaded (first search included) in ${(loadMs / 1000).toFixed(2)} s, ${gc ? `heap +${heapMb.toFixed(0)} MB` : 'heap not measured (run with --expose-gc)'}`,
+    );
+    const local = summarize(
+      await sample((i) => localService.search({ keywords: queries[i % queries.length]! }), { iters: 1000, budgetMs: 30_000 }),
+    );
     await localStore.close();
     const naive = summarize(await sample((i) => naiveSearch(c, queries[i % queries.length]!), { iters: 200, budgetMs: 30_000 }));
-    const oneRead = summarize(await sample((i) => service.read({ id: data.live[(i * 7919) % data.live.length]! }), { iters: 200, budgetMs: 15_000 }));
-    const oneWrite = summarize(await sample((i) => service.create({ description: `bench single client note ${i}`, tags: ['bench-single'], content: 'x' }), { iters: 200, budgetMs: 15_000 }));
+    const oneRead = summarize(
+      await sample((i) => service.read({ id: data.live[(i * 7919) % data.live.length]! }), { iters: 200, budgetMs: 15_000 }),
+    );
+    const oneWrite = summarize(
+      await sample((i) => service.create({ description: `bench single client note ${i}`, tags: ['bench-single'], content: 'x' }), {
+        iters: 200,
+        budgetMs: 15_000,
+      }),
+    );
     const baseline = await store.countVersions();
 
     const loadStart = performance.now();
-    const runs = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => runClient([url, PROJECT, String(OPS), String(i + 1), path.join(tmp, 'ids.json'), path.join(tmp, 'queries.json')])));
+    const runs = await Promise.all(
+      Array.from({ length: CLIENTS }, (_, i) =>
+        runClient([url, PROJECT, String(OPS), String(i + 1), path.join(tmp, 'ids.json'), path.join(tmp, 'queries.json')]),
+      ),
+    );
     const runMs = performance.now() - loadStart;
     const acked = runs.flatMap((r) => r.acked);
     const { rows: found } = await c.query<{ n: number }>(
@@ -154,7 +192,9 @@ async function main(): Promise<void> {
     const wl = summarize(runs.flatMap((r) => r.writeLoaded));
     const rl = summarize(runs.flatMap((r) => r.readLoaded));
     console.log(`\n${CLIENTS} clients × ${OPS} operations in ${(runMs / 1000).toFixed(1)} s against ${N} memories`);
-    console.log(`writes acknowledged ${acked.length}, found ${found[0]!.n}: lost ${lost}; version rows nobody acknowledged ${unacknowledged}; ids with a gap in 1..N ${gaps.rows[0]!.n}`);
+    console.log(
+      `writes acknowledged ${acked.length}, found ${found[0]!.n}: lost ${lost}; version rows nobody acknowledged ${unacknowledged}; ids with a gap in 1..N ${gaps.rows[0]!.n}`,
+    );
     console.log('\n| figure (ms) | p50 | p95 | n |\n| --- | --- | --- | --- |');
     console.log(`| search under load (every search) | ${ms(s.p50)} | ${ms(s.p95)} | ${s.n} |`);
     console.log(`| search under load (those answered by a loaded local index) | ${ms(sl.p50)} | ${ms(sl.p95)} | ${sl.n} |`);
@@ -167,7 +207,9 @@ async function main(): Promise<void> {
     console.log(`| search, one client (baseline: ILIKE scan, unranked) | ${ms(naive.p50)} | ${ms(naive.p95)} | ${naive.n} |`);
     console.log(`| write, one client (create) | ${ms(oneWrite.p50)} | ${ms(oneWrite.p95)} | ${oneWrite.n} |`);
     console.log(`| read, one client | ${ms(oneRead.p50)} | ${ms(oneRead.p95)} | ${oneRead.n} |`);
-    console.log(`\nours on the server / baseline: p50 ${(ours.p50 / naive.p50).toFixed(2)}×, p95 ${(ours.p95 / naive.p95).toFixed(2)}× (below 1 is faster)`);
+    console.log(
+      `\nours on the server / baseline: p50 ${(ours.p50 / naive.p50).toFixed(2)}×, p95 ${(ours.p95 / naive.p95).toFixed(2)}× (below 1 is faster)`,
+    );
     console.log(`ours, local index / baseline: p50 ${(local.p50 / naive.p50).toFixed(2)}×, p95 ${(local.p95 / naive.p95).toFixed(2)}×`);
     await c.end();
     await store.close();

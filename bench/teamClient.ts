@@ -18,9 +18,22 @@ async function main(): Promise<void> {
   const ids = JSON.parse(fs.readFileSync(idsFile!, 'utf8')) as string[];
   const queries = JSON.parse(fs.readFileSync(queriesFile!, 'utf8')) as string[][];
   const rnd = prng(Number(seedArg));
-  const store = await PgStore.open({ connectionString: url!, project: project!, pool: { max: 1 }, localIndex: (process.env.BENCH_TEAM_LOCAL || undefined) as LocalIndexMode | undefined });
+  const store = await PgStore.open({
+    connectionString: url!,
+    project: project!,
+    pool: { max: 1 },
+    localIndex: (process.env.BENCH_TEAM_LOCAL || undefined) as LocalIndexMode | undefined,
+  });
   const service = new MemoryService(store, { author: `bench-${process.pid}` });
-  const out = { search: [] as number[], local: [] as number[], write: [] as number[], read: [] as number[], writeLoaded: [] as number[], readLoaded: [] as number[], acked: [] as Array<[string, number]> };
+  const out = {
+    search: [] as number[],
+    local: [] as number[],
+    write: [] as number[],
+    read: [] as number[],
+    writeLoaded: [] as number[],
+    readLoaded: [] as number[],
+    acked: [] as Array<[string, number]>,
+  };
   const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)]!;
   for (let i = 0; i < Number(opsArg); i++) {
     const r = rnd();
@@ -31,7 +44,11 @@ async function main(): Promise<void> {
       out.search.push(performance.now() - t);
       if (loaded) out.local.push(performance.now() - t);
     } else if (r < 0.7) {
-      const { id } = await service.create({ description: `bench client ${process.pid} note ${i}`, tags: ['bench', `client-${seedArg}`], content: `written by ${process.pid}` });
+      const { id } = await service.create({
+        description: `bench client ${process.pid} note ${i}`,
+        tags: ['bench', `client-${seedArg}`],
+        content: `written by ${process.pid}`,
+      });
       out.write.push(performance.now() - t);
       if (loaded) out.writeLoaded.push(performance.now() - t);
       out.acked.push([id, 1]);

@@ -153,8 +153,14 @@ async function main(): Promise<void> {
     console.log('| kind | n | recall@5 ours | naive | MRR@10 ours | naive | no-answer results ours | naive |');
     console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
     for (const g of groups) {
-      const o = summarize(g.qs, g.idx.map((i) => oursScores[i]!));
-      const b = summarize(g.qs, g.idx.map((i) => naiveScores[i]!));
+      const o = summarize(
+        g.qs,
+        g.idx.map((i) => oursScores[i]!),
+      );
+      const b = summarize(
+        g.qs,
+        g.idx.map((i) => naiveScores[i]!),
+      );
       const label = g.label === 'all' ? '**all**' : g.label;
       console.log(
         `| ${label} | ${g.qs.length} | ${fmt(o.recall5)} | ${fmt(b.recall5)} | ${fmt(o.mrr10)} | ${fmt(b.mrr10)} | ${fmt(o.noAnswerResults, 2)} | ${fmt(b.noAnswerResults, 2)} |`,
@@ -162,7 +168,9 @@ async function main(): Promise<void> {
     }
     const sorted = [...times].sort((a, b) => a - b);
     const p50 = sorted[Math.floor(sorted.length / 2)] ?? 0;
-    console.log(`\nload ${loadMs.toFixed(0)} ms; search p50 ${p50.toFixed(2)} ms, max ${(sorted[sorted.length - 1] ?? 0).toFixed(2)} ms (through the service, ${memories.length} memories)`);
+    console.log(
+      `\nload ${loadMs.toFixed(0)} ms; search p50 ${p50.toFixed(2)} ms, max ${(sorted[sorted.length - 1] ?? 0).toFixed(2)} ms (through the service, ${memories.length} memories)`,
+    );
 
     if (verbose) {
       const byId = new Map(memories.map((m) => [m.id, m]));
@@ -177,7 +185,9 @@ async function main(): Promise<void> {
         if (!failing) return;
         const relevant = new Set(q.relevant);
         console.log(`\n${q.id} (${q.kind}) ${JSON.stringify(q.keywords)}`);
-        console.log(`  expected: ${q.relevant.join(', ') || '(nothing)'}   recall@5 ${fmt(s.recall5, 2)}  RR ${fmt(s.rr10, 2)}  (naive recall@5 ${fmt(naiveScores[i]!.recall5, 2)})`);
+        console.log(
+          `  expected: ${q.relevant.join(', ') || '(nothing)'}   recall@5 ${fmt(s.recall5, 2)}  RR ${fmt(s.rr10, 2)}  (naive recall@5 ${fmt(naiveScores[i]!.recall5, 2)})`,
+        );
         ours[i]!.forEach((id, r) => console.log(`  ${String(r + 1).padStart(2)}.${show(id, relevant)}`));
         const missing = q.relevant.filter((id) => !ours[i]!.includes(id));
         for (const id of missing) console.log(`   --${show(id, relevant)}`);

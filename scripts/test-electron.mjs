@@ -41,8 +41,10 @@ try {
   const msg = String(err?.message ?? err);
   console.error(`test:electron: ${msg}`);
   if (/download|getaddrinfo|ENOTFOUND|ECONNREFUSED|ETIMEDOUT|EAI_AGAIN|fetch failed|socket/i.test(msg)) {
-    console.error('test:electron: VS Code could not be downloaded (update.code.visualstudio.com must be reachable).' +
-      ' Where it is not, `npm test` runs the same suites in code-server (scripts/vscode-test/).');
+    console.error(
+      'test:electron: VS Code could not be downloaded (update.code.visualstudio.com must be reachable).' +
+        ' Where it is not, `npm test` runs the same suites in code-server (scripts/vscode-test/).',
+    );
   }
 } finally {
   fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });

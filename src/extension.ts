@@ -63,7 +63,13 @@ export function activate(context: vscode.ExtensionContext): AgentMemoryApi {
     const records = l.store.records;
     const newest = (kind: 'proposal' | 'skill') => records.query({ kind, limit: 1 }).then(([r]) => [r?.id, r?.changedAt]);
     const facts = Promise.all(['active', 'disputed', 'retracted', 'expired'].map((s) => records.count({ kind: 'fact', status: [s] })));
-    const [live, deleted, ...rest] = await Promise.all([service.list({ limit: 1 }), service.list({ deleted: true, limit: 1 }), newest('proposal'), newest('skill'), facts]);
+    const [live, deleted, ...rest] = await Promise.all([
+      service.list({ limit: 1 }),
+      service.list({ deleted: true, limit: 1 }),
+      newest('proposal'),
+      newest('skill'),
+      facts,
+    ]);
     return JSON.stringify([live.items[0]?.id, live.items[0]?.changedAt, deleted.items[0]?.id, deleted.items[0]?.changedAt, rest]);
   };
   let reopenTimer: NodeJS.Timeout | undefined;
@@ -89,7 +95,12 @@ export function activate(context: vscode.ExtensionContext): AgentMemoryApi {
         void session.reopenIfChanged().then(() => changes.fireSoon(0));
       }, 200);
     }),
-    { dispose: () => { clearTimeout(reopenTimer); polling?.dispose(); } },
+    {
+      dispose: () => {
+        clearTimeout(reopenTimer);
+        polling?.dispose();
+      },
+    },
     // Closes (and checkpoints) the store on deactivation, waiting for one still opening.
     session,
   );

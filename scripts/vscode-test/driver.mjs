@@ -42,7 +42,13 @@ export function createDriver(page, { answers, screenshots, failures, note }) {
       try {
         answer = { ok: true, value: await perform(page, req, screenshots, failures) };
       } catch (err) {
-        answer = { ok: false, error: String(err?.message ?? err).split('\n').slice(0, 12).join('\n') };
+        answer = {
+          ok: false,
+          error: String(err?.message ?? err)
+            .split('\n')
+            .slice(0, 12)
+            .join('\n'),
+        };
       }
       const file = path.join(answers, `${req.id}.json`);
       fs.writeFileSync(`${file}.tmp`, JSON.stringify(answer));
@@ -85,7 +91,8 @@ async function perform(page, req, screenshots, failures) {
     case 'hover':
       await target(page, req).hover({ timeout });
       return undefined;
-    case 'dragRightEdge': { // drags the element's right edge (a sash, e.g. the side bar's) by dx pixels
+    case 'dragRightEdge': {
+      // drags the element's right edge (a sash, e.g. the side bar's) by dx pixels
       const box = await target(page, req).boundingBox({ timeout });
       const [x, y] = [box.x + box.width + 1, box.y + box.height / 2];
       await page.mouse.move(x, y);
@@ -100,7 +107,8 @@ async function perform(page, req, screenshots, failures) {
     case 'type': // key by key, as a person types (each key fires its own input event)
       await page.keyboard.type(req.text, { delay: 20 });
       return undefined;
-    case 'failure': { // the whole page when a test failed, to see why
+    case 'failure': {
+      // the whole page when a test failed, to see why
       const file = path.join(failures, `${req.name.replace(/[^\w.-]+/g, '-').slice(0, 100)}.png`);
       fs.mkdirSync(failures, { recursive: true });
       await page.screenshot({ path: file });

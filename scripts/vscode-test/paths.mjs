@@ -21,6 +21,16 @@ export const CHROMIUM = '/usr/bin/chromium';
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url) && process.argv.includes('--shell')) {
   const q = (s) => `'${String(s).replaceAll("'", `'\\''`)}'`;
-  const vars = { NODE_VERSION, CODE_SERVER_VERSION, CACHE, NODE_INSTALL, CODE_SERVER_INSTALL, NODE_HOME, NODE_BIN, CODE_SERVER_BIN, CHROMIUM };
+  const vars = {
+    NODE_VERSION,
+    CODE_SERVER_VERSION,
+    CACHE,
+    NODE_INSTALL,
+    CODE_SERVER_INSTALL,
+    NODE_HOME,
+    NODE_BIN,
+    CODE_SERVER_BIN,
+    CHROMIUM,
+  };
   for (const [k, v] of Object.entries(vars)) console.log(`${k}=${q(v)}`);
 }

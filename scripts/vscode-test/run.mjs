@@ -71,8 +71,14 @@ try {
   const model = JSON.parse(fs.readFileSync(path.join(SCRIPTED_MODEL, 'package.json'), 'utf8'));
   fs.cpSync(SCRIPTED_MODEL, path.join(extensions, `${model.publisher}.${model.name}-${model.version}`), { recursive: true });
 
-  const { port, log: serverLog, exited: serverExited } = await session.startServer({
-    userData, extensions, folder: ws,
+  const {
+    port,
+    log: serverLog,
+    exited: serverExited,
+  } = await session.startServer({
+    userData,
+    extensions,
+    folder: ws,
     // Without this the test payload in the URL is silently ignored.
     args: ['--vscode-option', 'enable-smoke-test-driver'],
   });
@@ -86,7 +92,9 @@ try {
   const ours = [];
   let others = 0;
   let exited;
-  const exit = new Promise((resolve) => { exited = resolve; });
+  const exit = new Promise((resolve) => {
+    exited = resolve;
+  });
   const drive = createDriver(page, { answers: driver.answers, screenshots: SCREENSHOTS, failures: path.join(tmp, 'failures'), note });
   await page.exposeFunction('codeAutomationLog', (type, args) => {
     const text = Array.isArray(args) ? args.map(String).join(' ') : String(args);
@@ -108,7 +116,10 @@ try {
   page.on('crash', () => exited({ error: 'the browser page crashed' }));
 
   const remote = (p) => `vscode-remote://127.0.0.1:${port}${p}`;
-  const payload = [['extensionDevelopmentPath', remote(ROOT)], ['extensionTestsPath', remote(TESTS)]];
+  const payload = [
+    ['extensionDevelopmentPath', remote(ROOT)],
+    ['extensionTestsPath', remote(TESTS)],
+  ];
   await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}&payload=${encodeURIComponent(JSON.stringify(payload))}`);
 
   let timer;
@@ -116,10 +127,15 @@ try {
     exit,
     serverExited.then(({ code, signal }) => ({ error: `code-server exited (${signal ?? code}) before the tests ended` })),
     new Promise((resolve) => {
-      timer = setTimeout(() => resolve({
-        error: `timed out after ${TIMEOUT_MS / 1000} s: the extension host never reported the end of the tests` +
-          ' (VSCODE_TEST_TIMEOUT_MS changes the limit)',
-      }), TIMEOUT_MS);
+      timer = setTimeout(
+        () =>
+          resolve({
+            error:
+              `timed out after ${TIMEOUT_MS / 1000} s: the extension host never reported the end of the tests` +
+              ' (VSCODE_TEST_TIMEOUT_MS changes the limit)',
+          }),
+        TIMEOUT_MS,
+      );
     }),
   ]);
   clearTimeout(timer);

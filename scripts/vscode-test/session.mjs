@@ -17,7 +17,11 @@ import { CHROMIUM, CODE_SERVER_BIN, NODE_HOME } from './paths.mjs';
  */
 export function createSession({ name, keep, note }) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `agent-memory-${name}-`));
-  const dir = (sub) => { const d = path.join(tmp, sub); fs.mkdirSync(d, { recursive: true }); return d; };
+  const dir = (sub) => {
+    const d = path.join(tmp, sub);
+    fs.mkdirSync(d, { recursive: true });
+    return d;
+  };
   /** No file of the run lands in the user's home: everything that looks there looks here. */
   const isolatedEnv = {
     HOME: dir('home'),
@@ -34,7 +38,11 @@ export function createSession({ name, keep, note }) {
   /** Kills code-server and everything it started (extension host, watchers): its process group. */
   const killServer = (signal) => {
     if (server?.exitCode === null && server.signalCode === null) {
-      try { process.kill(-server.pid, signal); } catch { /* already gone */ }
+      try {
+        process.kill(-server.pid, signal);
+      } catch {
+        /* already gone */
+      }
     }
   };
   const removeTemp = () => {
@@ -63,8 +71,12 @@ export function createSession({ name, keep, note }) {
      */
     installExtension({ vsix, userData, extensions }) {
       try {
-        return execFileSync(CODE_SERVER_BIN, ['--user-data-dir', userData, '--extensions-dir', extensions, '--install-extension', vsix],
-          { env: serverEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+        return execFileSync(CODE_SERVER_BIN, ['--user-data-dir', userData, '--extensions-dir', extensions, '--install-extension', vsix], {
+          env: serverEnv,
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'pipe'],
+          timeout: 120_000,
+        });
       } catch (err) {
         throw new Error(`code-server --install-extension ${vsix} failed: ${err.stdout ?? ''}${err.stderr ?? err.message}`);
       }
@@ -79,15 +91,29 @@ export function createSession({ name, keep, note }) {
       const port = await freePort();
       const log = path.join(tmp, 'code-server.log');
       const out = fs.openSync(log, 'a');
-      server = spawn(CODE_SERVER_BIN, [
-        '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
-        '--user-data-dir', userData, '--extensions-dir', extensions, ...args, folder,
-      ], {
-        cwd: folder,
-        env: serverEnv,
-        stdio: ['ignore', out, out],
-        detached: true, // its own process group, killed as a whole
-      });
+      server = spawn(
+        CODE_SERVER_BIN,
+        [
+          '--bind-addr',
+          `127.0.0.1:${port}`,
+          '--auth',
+          'none',
+          '--disable-telemetry',
+          '--disable-update-check',
+          '--user-data-dir',
+          userData,
+          '--extensions-dir',
+          extensions,
+          ...args,
+          folder,
+        ],
+        {
+          cwd: folder,
+          env: serverEnv,
+          stdio: ['ignore', out, out],
+          detached: true, // its own process group, killed as a whole
+        },
+      );
       fs.closeSync(out);
       const exited = new Promise((resolve) => server.once('exit', (code, signal) => resolve({ code, signal })));
       await waitForServer(port, exited, log);
@@ -100,8 +126,15 @@ export function createSession({ name, keep, note }) {
         executablePath: CHROMIUM,
         headless: true,
         env: { ...process.env, ...isolatedEnv },
-        args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking',
-          '--disable-component-update', '--disable-sync', '--no-first-run'],
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-dev-shm-usage',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
       });
       return browser.newPage({ viewport: { width, height } });
     },
@@ -125,20 +158,30 @@ function freePort() {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
     s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
   });
 }
 
 async function waitForServer(port, exited, log) {
   let dead;
-  exited.then((e) => { dead = e; });
+  exited.then((e) => {
+    dead = e;
+  });
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (dead) { printTail(log); throw new Error(`code-server exited at start (${dead.signal ?? dead.code})`); }
+    if (dead) {
+      printTail(log);
+      throw new Error(`code-server exited at start (${dead.signal ?? dead.code})`);
+    }
     try {
       const r = await fetch(`http://127.0.0.1:${port}/healthz`);
       if (r.ok) return;
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   printTail(log);

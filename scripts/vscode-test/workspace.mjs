@@ -20,10 +20,25 @@ export function prepareWorkspace({ ws, userData, cli, driver }) {
     tags: ['jest', 'esm'],
     content: 'Un-ignore the package in transformIgnorePatterns so babel-jest transforms it.',
   };
-  const created = execFileSync(process.execPath, [
-    cli, '--store', store, '--json', '--author', 'vscode-test-seed', 'create',
-    '--description', seed.description, '--tags', seed.tags.join(','), '--content', seed.content,
-  ], { encoding: 'utf8' });
+  const created = execFileSync(
+    process.execPath,
+    [
+      cli,
+      '--store',
+      store,
+      '--json',
+      '--author',
+      'vscode-test-seed',
+      'create',
+      '--description',
+      seed.description,
+      '--tags',
+      seed.tags.join(','),
+      '--content',
+      seed.content,
+    ],
+    { encoding: 'utf8' },
+  );
   const { id } = JSON.parse(created);
   fs.writeFileSync(
     path.join(ws, '.vscode-test-seed.json'),
@@ -35,11 +50,18 @@ export function prepareWorkspace({ ws, userData, cli, driver }) {
   // its untrustedWorkspaces.supported = false notwithstanding; an installed .vsix does not.) The
   // tests should see what a person who trusted the folder sees, so trust is switched off.
   fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
-  fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify({
-    'security.workspace.trust.enabled': false,
-    'workbench.startupEditor': 'none',
-    'extensions.autoCheckUpdates': false,
-    'extensions.autoUpdate': false,
-    'telemetry.telemetryLevel': 'off',
-  }, null, 2));
+  fs.writeFileSync(
+    path.join(userData, 'User', 'settings.json'),
+    JSON.stringify(
+      {
+        'security.workspace.trust.enabled': false,
+        'workbench.startupEditor': 'none',
+        'extensions.autoCheckUpdates': false,
+        'extensions.autoUpdate': false,
+        'telemetry.telemetryLevel': 'off',
+      },
+      null,
+      2,
+    ),
+  );
 }

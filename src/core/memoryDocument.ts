@@ -42,7 +42,10 @@ export function formatMemoryDocument(fields: MemoryFields, comment: string[] = [
  * the contract (limits, tag rules, secrets) is checked by the service that saves them.
  */
 export function parseMemoryDocument(text: string): MemoryFields {
-  const lines = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\n');
+  const lines = text
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n?/g, '\n')
+    .split('\n');
   if (lines[0]?.trim() !== FENCE) {
     throw new ValidationError('document', `line 1 must be "${FENCE}", the start of the front matter with description and tags`);
   }
@@ -54,7 +57,10 @@ export function parseMemoryDocument(text: string): MemoryFields {
   if (bad) {
     // linePos is 1-based within the front matter; the opening fence is line 1 of the document.
     const line = (bad.linePos?.[0]?.line ?? 0) + 1;
-    throw new ValidationError('document', `front matter, line ${line}: ${bad.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`);
+    throw new ValidationError(
+      'document',
+      `front matter, line ${line}: ${bad.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
+    );
   }
   const data: unknown = yaml.toJS();
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
@@ -63,7 +69,10 @@ export function parseMemoryDocument(text: string): MemoryFields {
   const record = data as Record<string, unknown>;
   const unknown = Object.keys(record).filter((k) => !EDITABLE.includes(k));
   if (unknown.length) {
-    throw new ValidationError('document', `unknown front matter field ${unknown.map((k) => `"${k}"`).join(', ')}; only description and tags can be set`);
+    throw new ValidationError(
+      'document',
+      `unknown front matter field ${unknown.map((k) => `"${k}"`).join(', ')}; only description and tags can be set`,
+    );
   }
   if (typeof record.description !== 'string') throw new ValidationError('description', 'must be text in the front matter: description: …');
   const tags = record.tags;

@@ -33,11 +33,25 @@ export class MemoryService {
     this.writer = new Writer(options);
   }
 
-  private row(id: string, version: number, op: StoredVersion['op'], data: Pick<StoredVersion, Field>, previous?: StoredVersion): StoredVersion {
+  private row(
+    id: string,
+    version: number,
+    op: StoredVersion['op'],
+    data: Pick<StoredVersion, Field>,
+    previous?: StoredVersion,
+  ): StoredVersion {
     return {
-      rowId: randomUUID(), id, version, op,
-      description: data.description, tags: data.tags, content: data.content,
-      changedAt: this.writer.stamp(previous?.changedAt), deletedAt: null, author: this.writer.author, restoredFrom: null,
+      rowId: randomUUID(),
+      id,
+      version,
+      op,
+      description: data.description,
+      tags: data.tags,
+      content: data.content,
+      changedAt: this.writer.stamp(previous?.changedAt),
+      deletedAt: null,
+      author: this.writer.author,
+      restoredFrom: null,
     };
   }
 
@@ -55,7 +69,10 @@ export class MemoryService {
   private static live(id: string, current: StoredVersion | undefined, action: string): StoredVersion {
     const cur = MemoryService.existing(id, current);
     if (cur.deletedAt) {
-      throw new ConflictError(`memory ${id} was deleted at ${cur.deletedAt} (version ${cur.version}); it cannot be ${action} unless a person restores it`, cur.version);
+      throw new ConflictError(
+        `memory ${id} was deleted at ${cur.deletedAt} (version ${cur.version}); it cannot be ${action} unless a person restores it`,
+        cur.version,
+      );
     }
     return cur;
   }
@@ -71,8 +88,14 @@ export class MemoryService {
 
   private static record(v: StoredVersion): Out<typeof C.ReadOutput> {
     return {
-      id: v.id, description: v.description, tags: v.tags, content: v.content, changedAt: v.changedAt,
-      ...(v.deletedAt ? { deletedAt: v.deletedAt } : {}), author: v.author, version: v.version,
+      id: v.id,
+      description: v.description,
+      tags: v.tags,
+      content: v.content,
+      changedAt: v.changedAt,
+      ...(v.deletedAt ? { deletedAt: v.deletedAt } : {}),
+      author: v.author,
+      version: v.version,
     };
   }
 
@@ -118,9 +141,7 @@ export class MemoryService {
       const cur = MemoryService.live(e.id, current, 'edited');
       MemoryService.expect(e.id, cur, e.expectedVersion);
       const next = { description: e.description ?? cur.description, tags: e.tags ?? cur.tags, content: e.content ?? cur.content };
-      const changedFields = (['description', 'tags', 'content'] as const).filter(
-        (f) => JSON.stringify(next[f]) !== JSON.stringify(cur[f]),
-      );
+      const changedFields = (['description', 'tags', 'content'] as const).filter((f) => JSON.stringify(next[f]) !== JSON.stringify(cur[f]));
       if (changedFields.length === 0) {
         result = { id: e.id, version: cur.version, changed: false, changedFields };
         return null;
@@ -170,7 +191,10 @@ export class MemoryService {
       MemoryService.expect(r.id, cur, r.expectedVersion);
       // History was read before the lock: if the memory changed since, its choice may be stale.
       if (!history.some((v) => v.rowId === cur.rowId)) {
-        throw new ConflictError(`memory ${r.id} changed while it was being restored (now version ${cur.version}); look at its history and try again`, cur.version);
+        throw new ConflictError(
+          `memory ${r.id} changed while it was being restored (now version ${cur.version}); look at its history and try again`,
+          cur.version,
+        );
       }
       let source: StoredVersion | undefined;
       if (r.version === undefined) {
@@ -181,8 +205,14 @@ export class MemoryService {
         // newer (history is oldest first), so `read --version n` shows what restore brings back.
         source = [...history].reverse().find((v) => v.version === r.version);
         if (!source) throw new NotFoundError(`memory ${r.id} has no version ${r.version}; its current version is ${cur.version}`);
-        if (!cur.deletedAt && (['description', 'tags', 'content'] as const).every((f) => JSON.stringify(source![f]) === JSON.stringify(cur[f]))) {
-          throw new ConflictError(`version ${r.version} of memory ${r.id} holds the same data as the current version ${cur.version}; nothing to restore`, cur.version);
+        if (
+          !cur.deletedAt &&
+          (['description', 'tags', 'content'] as const).every((f) => JSON.stringify(source![f]) === JSON.stringify(cur[f]))
+        ) {
+          throw new ConflictError(
+            `version ${r.version} of memory ${r.id} holds the same data as the current version ${cur.version}; nothing to restore`,
+            cur.version,
+          );
         }
       }
       restoredFrom = source.version;
@@ -236,7 +266,10 @@ export class MemoryService {
    * and checked for secrets first; one bad row refuses the whole import. Rows already
    * stored (same rowId) are skipped, so importing twice changes nothing.
    */
-  async importVersions(rows: unknown[], describeRow: (index: number) => string = (i) => `rows[${i}]`): Promise<{ added: number; skipped: number }> {
+  async importVersions(
+    rows: unknown[],
+    describeRow: (index: number) => string = (i) => `rows[${i}]`,
+  ): Promise<{ added: number; skipped: number }> {
     const parsed = rows.map((r, i) => {
       try {
         const row = C.parseInput(C.VersionRow, r);

@@ -22,7 +22,12 @@ export interface CopyOptions {
 }
 
 /** Imports an async stream of rows batch by batch, so memory stays flat at any size. */
-async function inBatches<T>(rows: AsyncIterable<T>, importBatch: (batch: T[], first: number) => Promise<Counts>, total: Counts, progress: () => void): Promise<void> {
+async function inBatches<T>(
+  rows: AsyncIterable<T>,
+  importBatch: (batch: T[], first: number) => Promise<Counts>,
+  total: Counts,
+  progress: () => void,
+): Promise<void> {
   let batch: T[] = [];
   let first = 0;
   const flush = async () => {

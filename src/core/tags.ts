@@ -3,16 +3,11 @@ import { stem } from './text';
 /** Limits of a tag, shared by the contract and the suggestions. */
 export const TAG_MAX_LENGTH = 40;
 export const TAG_PATTERN = /^[a-z0-9.#+][a-z0-9._+#-]*$/;
-export const TAG_RULE =
-  'tags are 1–40 characters of a-z, 0-9 and - _ . + # (spaces become -, upper case is lowered)';
+export const TAG_RULE = 'tags are 1–40 characters of a-z, 0-9 and - _ . + # (spaces become -, upper case is lowered)';
 
 /** Trims, lower-cases and turns runs of whitespace into `-`: `" Build System "` → `build-system`. */
 export function normalizeTag(raw: string): string {
-  return raw
-    .trim()
-    .toLowerCase()
-    .replace(/\s+/g, '-')
-    .replace(/-{2,}/g, '-');
+  return raw.trim().toLowerCase().replace(/\s+/g, '-').replace(/-{2,}/g, '-');
 }
 
 /** Why a normalised tag is invalid, or undefined when it is fine. */

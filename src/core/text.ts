@@ -16,8 +16,8 @@ import { stemmer } from 'stemmer';
  * Content words, however common in this domain (`error`, `fail`), are left to IDF.
  */
 const STOP_WORDS = new Set(
+  // articles, conjunctions, determiners
   (
-    // articles, conjunctions, determiners
     'a an the and or nor but so yet if then than that this these those such both either neither ' +
     'each every all any some few more most other another same own only just also too very ' +
     // pronouns

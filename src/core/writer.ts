@@ -30,7 +30,8 @@ export class Writer {
    * more than teammates' clocks differ (CLOCK_SKEW_MS); `hint` says what to give instead.
    */
   checkNotFuture(field: string, iso: string | undefined, hint: string, now = this.now()): void {
-    if (iso !== undefined && Date.parse(iso) > now.getTime() + CLOCK_SKEW_MS) throw new ValidationError(field, `is in the future (${iso}); ${hint}, or leave it out for now`);
+    if (iso !== undefined && Date.parse(iso) > now.getTime() + CLOCK_SKEW_MS)
+      throw new ValidationError(field, `is in the future (${iso}); ${hint}, or leave it out for now`);
   }
 
   /** A changedAt later than `previous` even when the clock has not moved (or went back). */

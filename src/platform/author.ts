@@ -9,7 +9,12 @@ export function resolveAuthor(explicit: string | undefined, cwd: string): string
   const given = explicit?.trim();
   if (given) return given;
   try {
-    const email = execFileSync('git', ['config', 'user.email'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 3000 }).trim();
+    const email = execFileSync('git', ['config', 'user.email'], {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 3000,
+    }).trim();
     if (email) return email;
   } catch {
     // No git, or no user.email configured: fall back to the OS user.

@@ -78,6 +78,12 @@ export function describeStore(spec: StoreSpec): string {
 export function openStore(spec: StoreSpec, options: OpenStoreOptions = {}): Promise<Store> {
   const { onWarning } = options;
   return spec.kind === 'postgres'
-    ? PgStore.open({ connectionString: spec.url, project: spec.project, onWarning, localIndex: options.localIndex ?? 'off', ...(spec.pool ? { pool: spec.pool } : {}) })
+    ? PgStore.open({
+        connectionString: spec.url,
+        project: spec.project,
+        onWarning,
+        localIndex: options.localIndex ?? 'off',
+        ...(spec.pool ? { pool: spec.pool } : {}),
+      })
     : SqlJsStore.open({ dir: spec.dir, wasmPath: bundledWasm(), onWarning });
 }

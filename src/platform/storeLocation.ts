@@ -17,7 +17,12 @@ export function defaultStoreDir(cwd: string): string {
     if (path.dirname(dir) === dir) break;
   }
   try {
-    const root = execFileSync('git', ['rev-parse', '--show-toplevel'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 3000 }).trim();
+    const root = execFileSync('git', ['rev-parse', '--show-toplevel'], {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 3000,
+    }).trim();
     if (root) return path.join(root, STORE_FOLDER);
   } catch {
     // Not inside a git repository.

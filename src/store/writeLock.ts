@@ -18,11 +18,16 @@ export interface WriteLockOptions {
  * negative uids).
  */
 const LOCK_FS = {
-  mkdir: fs.mkdir, mkdirSync: fs.mkdirSync,
-  realpath: fs.realpath, realpathSync: fs.realpathSync,
-  stat: fs.stat, statSync: fs.statSync,
-  rmdir: fs.rmdir, rmdirSync: fs.rmdirSync,
-  utimes: fs.utimes, utimesSync: fs.utimesSync,
+  mkdir: fs.mkdir,
+  mkdirSync: fs.mkdirSync,
+  realpath: fs.realpath,
+  realpathSync: fs.realpathSync,
+  stat: fs.stat,
+  statSync: fs.statSync,
+  rmdir: fs.rmdir,
+  rmdirSync: fs.rmdirSync,
+  utimes: fs.utimes,
+  utimesSync: fs.utimesSync,
 };
 
 /**

@@ -24,7 +24,12 @@ export interface PlaybookViews {
  * Registers the Facts, Skills and Pending views with their commands, the read-only documents
  * they open (histories, proposal previews, the lifecycle report) and the forgetting run.
  */
-export function registerPlaybookViews(context: vscode.ExtensionContext, access: PlaybookAccess, changes: StoreChanges, log: vscode.LogOutputChannel): PlaybookViews {
+export function registerPlaybookViews(
+  context: vscode.ExtensionContext,
+  access: PlaybookAccess,
+  changes: StoreChanges,
+  log: vscode.LogOutputChannel,
+): PlaybookViews {
   const docs = registerReadOnlyDocs(context, changes);
   const facts = registerFactsView(context, access.getPlaybook, changes.onDidChange, log);
   const skills = registerSkillsView(context, access.getPlaybook, changes.onDidChange, log);
@@ -34,7 +39,10 @@ export function registerPlaybookViews(context: vscode.ExtensionContext, access: 
   registerPendingCommands(context, access, docs, changes, log);
   const forgetting = registerForgetting(context, access.getPlaybook, docs, changes, log);
   return {
-    facts, skills, pending, forgetting,
+    facts,
+    skills,
+    pending,
+    forgetting,
     refresh: () => {
       facts.refresh();
       skills.refresh();

@@ -44,7 +44,20 @@ describe('CLI (dist/cli.js in a child process)', function () {
 
   it('creates, searches, reads, edits, deletes, restores and shows history', () => {
     const s = tmpDir();
-    const { id } = JSON.parse(ok(cli(s, ['--json', 'create', '--description', 'Jest fails on ESM-only packages', '--tags', 'Jest, ESM', '--content', 'Un-ignore it in transformIgnorePatterns.']))) as { id: string };
+    const { id } = JSON.parse(
+      ok(
+        cli(s, [
+          '--json',
+          'create',
+          '--description',
+          'Jest fails on ESM-only packages',
+          '--tags',
+          'Jest, ESM',
+          '--content',
+          'Un-ignore it in transformIgnorePatterns.',
+        ]),
+      ),
+    ) as { id: string };
     assert.match(id, /^[0-9a-f-]{36}$/);
 
     const hits = JSON.parse(ok(cli(s, ['--json', 'search', 'jest']))) as Array<{ id: string; tags: string[] }>;
@@ -64,7 +77,10 @@ describe('CLI (dist/cli.js in a child process)', function () {
     assert.deepEqual(JSON.parse(ok(cli(s, ['--json', 'restore', id]))), { id, version: 4, restoredFrom: 2 });
 
     const history = JSON.parse(ok(cli(s, ['--json', 'history', id]))) as Array<{ op: string; version: number }>;
-    assert.deepEqual(history.map((h) => `${h.version}:${h.op}`), ['1:create', '2:edit', '3:delete', '4:restore']);
+    assert.deepEqual(
+      history.map((h) => `${h.version}:${h.op}`),
+      ['1:create', '2:edit', '3:delete', '4:restore'],
+    );
     assert.match(ok(cli(s, ['history', id])), /v3 .* delete/);
   });
 
@@ -82,9 +98,15 @@ describe('CLI (dist/cli.js in a child process)', function () {
     const s = tmpDir();
     const { id } = JSON.parse(ok(cli(s, ['--json', 'create', '--description', 'd', '--tags', 'a', '--content', 'c'])));
     const before = journalBytes(s);
-    refused(cli(s, ['create', '--description', 'x'.repeat(501), '--tags', 'a', '--content', 'c']), /description: is 501 characters; the limit is 500/);
+    refused(
+      cli(s, ['create', '--description', 'x'.repeat(501), '--tags', 'a', '--content', 'c']),
+      /description: is 501 characters; the limit is 500/,
+    );
     refused(cli(s, ['create', '--description', 'd', '--tags', 'ok,not ok!', '--content', 'c']), /tags\[1\]: tag contains "!"/);
-    refused(cli(s, ['create', '--description', 'd', '--tags', 'a', '--content', ['AKIA', 'ABCDEFGHIJKLMNOP'].join('')]), /content: line 1 .*AWS access key id/);
+    refused(
+      cli(s, ['create', '--description', 'd', '--tags', 'a', '--content', ['AKIA', 'ABCDEFGHIJKLMNOP'].join('')]),
+      /content: line 1 .*AWS access key id/,
+    );
     refused(cli(s, ['edit', id, '--content', 'new', '--expect-version', '7']), /at version 1, not 7/);
     refused(cli(s, ['read', '3f2a0c8e-1b7d-4c47-9a55-6b1e2d3c4b5a']), /does not exist/);
     refused(cli(s, ['read', 'not-an-id']), /id: must be a memory id/);
@@ -106,20 +128,36 @@ describe('CLI (dist/cli.js in a child process)', function () {
 
   it('lists in pages with the documented JSON shape', () => {
     const s = tmpDir();
-    const rows = Array.from({ length: 5 }, (_, i) => JSON.stringify({
-      rowId: `00000000-0000-4000-8000-00000000000${i}`, id: `10000000-0000-4000-8000-00000000000${i}`, version: 1, op: 'create',
-      description: `memory ${i}`, tags: ['t'], content: 'c', changedAt: `2026-01-0${i + 1}T00:00:00.000Z`, deletedAt: null, author: 'x',
-    }));
+    const rows = Array.from({ length: 5 }, (_, i) =>
+      JSON.stringify({
+        rowId: `00000000-0000-4000-8000-00000000000${i}`,
+        id: `10000000-0000-4000-8000-00000000000${i}`,
+        version: 1,
+        op: 'create',
+        description: `memory ${i}`,
+        tags: ['t'],
+        content: 'c',
+        changedAt: `2026-01-0${i + 1}T00:00:00.000Z`,
+        deletedAt: null,
+        author: 'x',
+      }),
+    );
     const file = path.join(tmpDir(), 'rows.jsonl');
     fs.writeFileSync(file, rows.join('\n') + '\n');
     ok(cli(s, ['import', file]));
     const p1 = JSON.parse(ok(cli(s, ['--json', 'list', '--limit', '2'])));
     assert.deepEqual(Object.keys(p1).sort(), ['items', 'nextCursor']);
-    assert.deepEqual(p1.items.map((i: { description: string }) => i.description), ['memory 4', 'memory 3']);
+    assert.deepEqual(
+      p1.items.map((i: { description: string }) => i.description),
+      ['memory 4', 'memory 3'],
+    );
     assert.deepEqual(Object.keys(p1.items[0]).sort(), ['changedAt', 'description', 'id', 'tags']);
     const p2 = JSON.parse(ok(cli(s, ['--json', 'list', '--limit', '2', '--cursor', p1.nextCursor])));
     const p3 = JSON.parse(ok(cli(s, ['--json', 'list', '--limit', '2', '--cursor', p2.nextCursor])));
-    assert.deepEqual(p3.items.map((i: { description: string }) => i.description), ['memory 0']);
+    assert.deepEqual(
+      p3.items.map((i: { description: string }) => i.description),
+      ['memory 0'],
+    );
     assert.equal(p3.nextCursor, null);
   });
 
@@ -130,7 +168,12 @@ describe('CLI (dist/cli.js in a child process)', function () {
     const out = path.join(tmpDir(), 'export.jsonl');
     ok(cli(a, ['export', out]));
     assert.equal(fs.readFileSync(out, 'utf8').trim().split('\n').length, 2);
-    assert.equal(ok(cli(a, ['export'])).trim().split('\n').length, 2);
+    assert.equal(
+      ok(cli(a, ['export']))
+        .trim()
+        .split('\n').length,
+      2,
+    );
 
     const b = tmpDir();
     assert.match(ok(cli(b, ['import', out])), /Imported 2 version\(s\); 0 already present/);
@@ -153,6 +196,9 @@ describe('CLI (dist/cli.js in a child process)', function () {
     const t = JSON.parse(ok(cli(s, ['--json', 'tags', 'Builds'])));
     assert.deepEqual(t.tags, [{ tag: 'build', count: 1 }]);
     assert.equal(t.suggestions[0].similar[0].tag, 'build');
-    assert.match(ok(cli(s, ['--help'])), /Usage: agent-memory \[--store DIR\|postgres:\/\/user@host\/db\] \[--project KEY\] \[--json\] \[--author NAME\] <command>/);
+    assert.match(
+      ok(cli(s, ['--help'])),
+      /Usage: agent-memory \[--store DIR\|postgres:\/\/user@host\/db\] \[--project KEY\] \[--json\] \[--author NAME\] <command>/,
+    );
   });
 });

@@ -17,13 +17,21 @@ const minute = (n: number) => new Date(T0 + n * 60_000);
 const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' };
 
 function git(cwd: string, ...args: string[]): string {
-  const r = spawnSync('git', ['-c', 'user.name=Tester', '-c', 'user.email=tester@example.com', ...args], { cwd, encoding: 'utf8', env: GIT_ENV });
+  const r = spawnSync('git', ['-c', 'user.name=Tester', '-c', 'user.email=tester@example.com', ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: GIT_ENV,
+  });
   assert.equal(r.status, 0, `git ${args.join(' ')} exited ${r.status}:\n${r.stdout}${r.stderr}`);
   return r.stdout;
 }
 
 function cli(cwd: string, ...args: string[]): string {
-  const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...GIT_ENV, AGENT_MEMORY_AUTHOR: 'cli@example.com' } });
+  const r = spawnSync(process.execPath, [CLI, ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { ...GIT_ENV, AGENT_MEMORY_AUTHOR: 'cli@example.com' },
+  });
   assert.equal(r.status, 0, `agent-memory ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return r.stdout;
 }
@@ -37,7 +45,11 @@ async function open(repo: string) {
 }
 
 const journalOf = (repo: string) => fs.readFileSync(path.join(repo, STORE, 'journal.jsonl'), 'utf8');
-const exported = (repo: string) => cli(repo, 'export').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { rowId: string });
+const exported = (repo: string) =>
+  cli(repo, 'export')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { rowId: string });
 
 /** What a clone's store says about each memory: the current row and the history, by content. */
 async function answers(service: MemoryService, ids: string[]) {
@@ -63,10 +75,16 @@ describe('sharing the store through git (real git, union merge)', function () {
 
     const init = cli(seed, 'init');
     assert.match(init, /\.gitattributes: created with "journal\.jsonl merge=union -text"/);
-    assert.match(init, /\.gitignore: created with "\*", "!journal\.jsonl", "!\.gitignore", "!\.gitattributes", "!policy\.yaml", "!ontology\.yaml"/);
+    assert.match(
+      init,
+      /\.gitignore: created with "\*", "!journal\.jsonl", "!\.gitignore", "!\.gitattributes", "!policy\.yaml", "!ontology\.yaml"/,
+    );
     const written = ['.gitattributes', '.gitignore'].map((f) => fs.readFileSync(path.join(seed, STORE, f), 'utf8'));
     assert.match(cli(seed, 'init'), /\.gitattributes: already up to date\n.*\.gitignore: already up to date/s);
-    assert.deepEqual(['.gitattributes', '.gitignore'].map((f) => fs.readFileSync(path.join(seed, STORE, f), 'utf8')), written);
+    assert.deepEqual(
+      ['.gitattributes', '.gitignore'].map((f) => fs.readFileSync(path.join(seed, STORE, f), 'utf8')),
+      written,
+    );
 
     const s = await open(seed);
     const shared = (await s.service.create(memory({ description: 'Shared note both clones edit', content: 'base' }))).id;
@@ -75,7 +93,11 @@ describe('sharing the store through git (real git, union merge)', function () {
     await s.store.close();
     git(seed, 'add', '-A');
     git(seed, 'commit', '-q', '-m', 'memories');
-    assert.deepEqual(git(seed, 'ls-files').trim().split('\n'), [`${STORE}/.gitattributes`, `${STORE}/.gitignore`, `${STORE}/journal.jsonl`]);
+    assert.deepEqual(git(seed, 'ls-files').trim().split('\n'), [
+      `${STORE}/.gitattributes`,
+      `${STORE}/.gitignore`,
+      `${STORE}/journal.jsonl`,
+    ]);
     assert.match(git(seed, 'check-attr', 'merge', '--', `${STORE}/journal.jsonl`), /merge: union/);
     git(seed, 'push', '-q', origin, 'main');
 
@@ -121,16 +143,30 @@ describe('sharing the store through git (real git, union merge)', function () {
 
     const ids = [shared, doomed, onlyA, onlyB];
     const expected = {
-      [shared]: { current: [2, 'edited on B', null], history: [[1, 'create', 'base'], [2, 'edit', 'edited on A'], [2, 'edit', 'edited on B']] },
+      [shared]: {
+        current: [2, 'edited on B', null],
+        history: [
+          [1, 'create', 'base'],
+          [2, 'edit', 'edited on A'],
+          [2, 'edit', 'edited on B'],
+        ],
+      },
       [doomed]: {
         current: [2, 'base', minute(3).toISOString()],
-        history: [[1, 'create', 'base'], [2, 'edit', 'edited on B before A deleted it'], [2, 'delete', 'base']],
+        history: [
+          [1, 'create', 'base'],
+          [2, 'edit', 'edited on B before A deleted it'],
+          [2, 'delete', 'base'],
+        ],
       },
       [onlyA]: { current: [1, 'a', null], history: [[1, 'create', 'a']] },
       [onlyB]: { current: [1, 'b', null], history: [[1, 'create', 'b']] },
     };
     // The store open since before the merge sees it on its next read, without reopening.
-    assert.deepEqual((await A.service.search({ keywords: ['bison'] })).map((h) => h.id), [onlyB]);
+    assert.deepEqual(
+      (await A.service.search({ keywords: ['bison'] })).map((h) => h.id),
+      [onlyB],
+    );
     assert.deepEqual(await answers(A.service, ids), expected);
     await A.store.close();
     // Fresh stores over the stale caches each clone has on disk.
@@ -181,11 +217,17 @@ describe('sharing the store through git (real git, union merge)', function () {
     assert.ok(!merged.startsWith(before), 'the rebase should have put upstream lines before the local ones');
     assert.doesNotMatch(merged, /^(<<<<<<<|=======|>>>>>>>)/m);
 
-    assert.deepEqual((await M.service.search({ keywords: ['zeppelin'] })).map((h) => h.id), [theirs]);
+    assert.deepEqual(
+      (await M.service.search({ keywords: ['zeppelin'] })).map((h) => h.id),
+      [theirs],
+    );
     assert.equal((await M.service.read({ id: base })).content, 'edited upstream');
     assert.equal((await M.service.read({ id: local })).content, 'local');
     assert.equal(await M.store.countVersions(), 5);
-    assert.deepEqual(M.store.warnings().filter((w) => w.code === 'bad-journal-line'), []);
+    assert.deepEqual(
+      M.store.warnings().filter((w) => w.code === 'bad-journal-line'),
+      [],
+    );
     // A fresh process while the caches on disk still describe the journal before the rebase.
     assert.equal(exported(mine).length, 5);
     await M.store.close();
@@ -214,9 +256,15 @@ describe('sharing the store through git (real git, union merge)', function () {
     git(a, 'fetch', '-q', b, 'main');
     git(a, 'merge', '-q', '--no-edit', 'FETCH_HEAD');
     assert.doesNotMatch(journalOf(a), /^(<<<<<<<|=======|>>>>>>>)/m);
-    const tasks = (c: string) => (JSON.parse(cli(c, '--json', 'episode', 'list')) as { items: Array<{ task: string }> }).items.map((e) => e.task).sort();
+    const tasks = (c: string) =>
+      (JSON.parse(cli(c, '--json', 'episode', 'list')) as { items: Array<{ task: string }> }).items.map((e) => e.task).sort();
     assert.deepEqual(tasks(a), ['Seed episode', 'Written on A', 'Written on B']);
-    assert.deepEqual((JSON.parse(cli(a, '--json', 'fact', 'query', '--subject', 'billing')) as { items: Array<{ object: string }> }).items.map((f) => f.object), ['ledger']);
+    assert.deepEqual(
+      (JSON.parse(cli(a, '--json', 'fact', 'query', '--subject', 'billing')) as { items: Array<{ object: string }> }).items.map(
+        (f) => f.object,
+      ),
+      ['ledger'],
+    );
     assert.equal(await longLived.records.count({ kind: 'episode' }), 3, 'the open store picks up the merged records');
     assert.equal(await longLived.records.count({ kind: 'fact' }), 1);
     await longLived.close();
@@ -234,7 +282,8 @@ describe('sharing the store through git (real git, union merge)', function () {
       await s.service.create(memory());
       s.store.checkpoint();
       await s.store.close();
-      for (const f of ['journal.jsonl', '.gitignore', '.gitattributes', 'policy.yaml', 'ontology.yaml']) assert.equal(ignored(repo, `${STORE}/${f}`), false, f);
+      for (const f of ['journal.jsonl', '.gitignore', '.gitattributes', 'policy.yaml', 'ontology.yaml'])
+        assert.equal(ignored(repo, `${STORE}/${f}`), false, f);
       for (const f of ['snapshot.sqlite', 'search-index.json', 'write.lock', 'journal.torn-2025.jsonl', 'snapshot.corrupt-1.sqlite']) {
         assert.equal(ignored(repo, `${STORE}/${f}`), true, f);
       }
@@ -270,7 +319,11 @@ describe('sharing the store through git (real git, union merge)', function () {
       assert.equal(ignored(repo, `${STORE}/journal.jsonl`), false);
       assert.equal(ignored(repo, `${STORE}/notes.txt`), true);
       const again = writeGitFiles(dir);
-      assert.deepEqual(again.map((r) => r.added), [[], []], 'a second run adds nothing');
+      assert.deepEqual(
+        again.map((r) => r.added),
+        [[], []],
+        'a second run adds nothing',
+      );
     });
   });
 });

@@ -39,7 +39,10 @@ describe('MCP server (dist/cli.js mcp in a child process)', function () {
     const s = await startServer(tmpDir());
     assert.deepEqual(s.client.getServerVersion(), { name: 'agent-memory', version: pkg.version });
     const { tools } = await s.client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ALL_TOOLS.map((t) => t.name));
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ALL_TOOLS.map((t) => t.name),
+    );
     for (const def of ALL_TOOLS) {
       const t = tools.find((x) => x.name === def.name)!;
       assert.equal(t.title, def.displayName);
@@ -84,9 +87,14 @@ describe('MCP server (dist/cli.js mcp in a child process)', function () {
     assert.deepEqual(JSON.parse(json!), r.structuredContent);
 
     assert.deepEqual(await ok(s, edit, { id, tags: ['jest', 'esm', 'testing'], expectedVersion: 1 }), {
-      id, version: 2, changed: true, changedFields: ['tags'],
+      id,
+      version: 2,
+      changed: true,
+      changedFields: ['tags'],
     });
-    const t = await ok<{ tags: Array<{ tag: string }>; suggestions: Array<{ similar: Array<{ tag: string }> }> }>(s, tags, { proposed: ['Testings'] });
+    const t = await ok<{ tags: Array<{ tag: string }>; suggestions: Array<{ similar: Array<{ tag: string }> }> }>(s, tags, {
+      proposed: ['Testings'],
+    });
     assert.deepEqual(t.tags.map((x) => x.tag).sort(), ['esm', 'jest', 'testing']);
     assert.equal(t.suggestions[0]!.similar[0]!.tag, 'testing');
 
@@ -102,7 +110,10 @@ describe('MCP server (dist/cli.js mcp in a child process)', function () {
     const { id } = await ok<{ id: string }>(s, create, memory());
     const before = journalBytes(store);
 
-    assert.match(errorText(await call(s, create, memory({ description: 'x'.repeat(612) }))), /^description: is 612 characters; the limit is 500$/);
+    assert.match(
+      errorText(await call(s, create, memory({ description: 'x'.repeat(612) }))),
+      /^description: is 612 characters; the limit is 500$/,
+    );
     const secret = errorText(await call(s, create, memory({ content: `key: ${SECRET}` })));
     assert.match(secret, /^content: line 1 contains what looks like an AWS access key id/);
     assert.ok(!secret.includes(SECRET), 'the secret is never echoed');
@@ -123,11 +134,14 @@ describe('MCP server (dist/cli.js mcp in a child process)', function () {
     assert.match(errorText(res), /^storage failure, not a problem with your input: cannot append to journal\.jsonl: ENOSPC\./);
   });
 
-  it('two servers on one store see each other\'s writes', async () => {
+  it("two servers on one store see each other's writes", async () => {
     const store = tmpDir();
     const [a, b] = [await startServer(store), await startServer(store)];
     const { id: fromA } = await ok<{ id: string }>(a, create, memory({ description: 'Written through server A', tags: ['alpha'] }));
-    assert.deepEqual((await ok<{ results: Array<{ id: string }> }>(b, search, { keywords: ['alpha'] })).results.map((h) => h.id), [fromA]);
+    assert.deepEqual(
+      (await ok<{ results: Array<{ id: string }> }>(b, search, { keywords: ['alpha'] })).results.map((h) => h.id),
+      [fromA],
+    );
     const { id: fromB } = await ok<{ id: string }>(b, create, memory({ description: 'Written through server B', tags: ['beta'] }));
     assert.equal((await ok<{ description: string }>(a, read, { id: fromB })).description, 'Written through server B');
     await ok(b, edit, { id: fromA, content: 'changed by B' });
@@ -138,11 +152,18 @@ describe('MCP server (dist/cli.js mcp in a child process)', function () {
     const store = tmpDir();
     const s = await startServer(store);
     const ids = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => ok<{ id: string }>(s, create, memory({ description: `concurrent create ${i}`, tags: ['burst'] }))),
+      Array.from({ length: 20 }, (_, i) =>
+        ok<{ id: string }>(s, create, memory({ description: `concurrent create ${i}`, tags: ['burst'] })),
+      ),
     );
     assert.equal(new Set(ids.map((x) => x.id)).size, 20);
     assert.equal((await ok<{ results: unknown[] }>(s, search, { keywords: ['burst'], limit: 50 })).results.length, 20);
-    assert.deepEqual(listed(store).map((m) => m.id).sort(), ids.map((x) => x.id).sort());
+    assert.deepEqual(
+      listed(store)
+        .map((m) => m.id)
+        .sort(),
+      ids.map((x) => x.id).sort(),
+    );
   });
 
   it('keeps all of 10 + 10 creates in flight at once on two servers on one store', async () => {
@@ -150,12 +171,20 @@ describe('MCP server (dist/cli.js mcp in a child process)', function () {
     const servers = await Promise.all([startServer(store), startServer(store)]);
     const ids = await Promise.all(
       servers.flatMap((s, n) =>
-        Array.from({ length: 10 }, (_, i) => ok<{ id: string }>(s, create, memory({ description: `server ${n} create ${i}`, tags: ['burst'] }))),
+        Array.from({ length: 10 }, (_, i) =>
+          ok<{ id: string }>(s, create, memory({ description: `server ${n} create ${i}`, tags: ['burst'] })),
+        ),
       ),
     );
     assert.equal(new Set(ids.map((x) => x.id)).size, 20);
-    for (const s of servers) assert.equal((await ok<{ results: unknown[] }>(s, search, { keywords: ['burst'], limit: 50 })).results.length, 20);
-    assert.deepEqual(listed(store).map((m) => m.id).sort(), ids.map((x) => x.id).sort());
+    for (const s of servers)
+      assert.equal((await ok<{ results: unknown[] }>(s, search, { keywords: ['burst'], limit: 50 })).results.length, 20);
+    assert.deepEqual(
+      listed(store)
+        .map((m) => m.id)
+        .sort(),
+      ids.map((x) => x.id).sort(),
+    );
   });
 
   it('on SIGTERM answers the calls in flight, then stops; every write it made was acknowledged', async () => {
@@ -175,8 +204,18 @@ describe('MCP server (dist/cli.js mcp in a child process)', function () {
     await held;
     const settled = await Promise.allSettled(calls);
     await exited;
-    const acked = settled.map((r) => (r.status === 'fulfilled' && !r.value.isError ? (r.value.structuredContent as { id: string }).id : String(r.status === 'rejected' ? r.reason : errorText(r.value))));
+    const acked = settled.map((r) =>
+      r.status === 'fulfilled' && !r.value.isError
+        ? (r.value.structuredContent as { id: string }).id
+        : String(r.status === 'rejected' ? r.reason : errorText(r.value)),
+    );
     assert.equal(acked.filter((id) => /^[0-9a-f-]{36}$/.test(id)).length, 10, acked.join('\n'));
-    assert.deepEqual(listed(store).filter((m) => m.description.startsWith('in flight')).map((m) => m.id).sort(), acked.sort());
+    assert.deepEqual(
+      listed(store)
+        .filter((m) => m.description.startsWith('in flight'))
+        .map((m) => m.id)
+        .sort(),
+      acked.sort(),
+    );
   });
 });

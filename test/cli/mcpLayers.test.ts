@@ -6,12 +6,16 @@ import { tmpDir } from '../helpers/tmp';
 
 /** A person at the CLI, on the same store. */
 function person(store: string, args: string[]): unknown {
-  const r = spawnSync(process.execPath, [CLI, '--store', store, '--json', ...args], { encoding: 'utf8', env: { ...process.env, AGENT_MEMORY_AUTHOR: 'lead@example.com' } });
+  const r = spawnSync(process.execPath, [CLI, '--store', store, '--json', ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, AGENT_MEMORY_AUTHOR: 'lead@example.com' },
+  });
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout);
 }
 
-const SKILL = 'name: release-hotfix\ndescription: Ship a hotfix release from a tag\ntrigger: [ship a hotfix release]\npreconditions: []\ntools: [git]\nsteps:\n  - do: Tag the fix\n    tool: git\n    expect: the tag is pushed\nsuccess_checks: [the tag is on the remote]\nfailure_handling: [delete the tag]\n';
+const SKILL =
+  'name: release-hotfix\ndescription: Ship a hotfix release from a tag\ntrigger: [ship a hotfix release]\npreconditions: []\ntools: [git]\nsteps:\n  - do: Tag the fix\n    tool: git\n    expect: the tag is pushed\nsuccess_checks: [the tag is on the remote]\nfailure_handling: [delete the tag]\n';
 
 describe('MCP server: the playbook tools (dist/cli.js mcp in a child process)', function () {
   this.timeout(60_000);
@@ -23,52 +27,126 @@ describe('MCP server: the playbook tools (dist/cli.js mcp in a child process)', 
   it('a proposed fact is pending (not saved) until a person approves it; then the model can query it', async () => {
     const store = tmpDir();
     const s = await startServer(store);
-    const proposal = await ok<{ proposalId: string; status: string; note: string }>(s, 'agent-memory_assertFact', { subject: 'billing', predicate: 'depends_on', object: 'ledger', source: 'README.md', confidence: 0.9 });
+    const proposal = await ok<{ proposalId: string; status: string; note: string }>(s, 'agent-memory_assertFact', {
+      subject: 'billing',
+      predicate: 'depends_on',
+      object: 'ledger',
+      source: 'README.md',
+      confidence: 0.9,
+    });
     assert.equal(proposal.status, 'pending');
     assert.match(proposal.note, /NOT saved/);
     assert.deepEqual((await ok<{ items: unknown[] }>(s, 'agent-memory_queryFacts', { subject: 'billing' })).items, []);
     const pending = person(store, ['pending', 'list']) as { items: Array<{ id: string; proposedBy: string }> };
-    assert.deepEqual(pending.items.map((p) => [p.id, p.proposedBy]), [[proposal.proposalId, 'mcp-test@example.com (via mcp-test)']]);
+    assert.deepEqual(
+      pending.items.map((p) => [p.id, p.proposedBy]),
+      [[proposal.proposalId, 'mcp-test@example.com (via mcp-test)']],
+    );
     person(store, ['pending', 'approve', proposal.proposalId]);
-    const facts = await ok<{ items: Array<{ object: string; source: string; status: string }> }>(s, 'agent-memory_queryFacts', { subject: 'billing' });
-    assert.deepEqual(facts.items.map((f) => [f.object, f.source, f.status]), [['ledger', 'README.md', 'active']]);
+    const facts = await ok<{ items: Array<{ object: string; source: string; status: string }> }>(s, 'agent-memory_queryFacts', {
+      subject: 'billing',
+    });
+    assert.deepEqual(
+      facts.items.map((f) => [f.object, f.source, f.status]),
+      [['ledger', 'README.md', 'active']],
+    );
     // The model is told what is wrong with a bad proposal; nothing is queued.
-    assert.match(errorText(await call(s, 'agent-memory_assertFact', { subject: 'billing', predicate: 'depends_on', object: 'ledger' })), /source: required.*confidence: required/);
+    assert.match(
+      errorText(await call(s, 'agent-memory_assertFact', { subject: 'billing', predicate: 'depends_on', object: 'ledger' })),
+      /source: required.*confidence: required/,
+    );
     assert.equal((person(store, ['pending', 'list']) as { items: unknown[] }).items.length, 0);
   });
 
   it('records an episode, proposes a skill (a broken one refused with its line), finds and reads it once approved, and packs a context', async () => {
     const store = tmpDir();
     const s = await startServer(store);
-    const { id } = await ok<{ id: string }>(s, 'agent-memory_recordEpisode', { task: 'Shipped hotfix 1.2.1', outcome: 'success', source: { type: 'pull-request', ref: '#88' }, tools: ['git'] });
+    const { id } = await ok<{ id: string }>(s, 'agent-memory_recordEpisode', {
+      task: 'Shipped hotfix 1.2.1',
+      outcome: 'success',
+      source: { type: 'pull-request', ref: '#88' },
+      tools: ['git'],
+    });
     assert.equal((person(store, ['episode', 'show', id]) as { executor: string }).executor, 'mcp-test@example.com');
-    assert.match(errorText(await call(s, 'agent-memory_proposeSkill', { yaml: SKILL.replace('    expect: the tag is pushed\n', '') })), /line \d+: steps\[0\]\.expect is missing/);
+    assert.match(
+      errorText(await call(s, 'agent-memory_proposeSkill', { yaml: SKILL.replace('    expect: the tag is pushed\n', '') })),
+      /line \d+: steps\[0\]\.expect is missing/,
+    );
     const p = await ok<{ proposalId: string; status: string }>(s, 'agent-memory_proposeSkill', { yaml: SKILL });
-    assert.deepEqual((await ok<{ results: unknown[] }>(s, 'agent-memory_findSkills', { task: 'ship a hotfix release' })).results, [], 'pending, not saved');
+    assert.deepEqual(
+      (await ok<{ results: unknown[] }>(s, 'agent-memory_findSkills', { task: 'ship a hotfix release' })).results,
+      [],
+      'pending, not saved',
+    );
     person(store, ['pending', 'approve', p.proposalId]);
-    const found = await ok<{ results: Array<{ name: string; version: number }> }>(s, 'agent-memory_findSkills', { task: 'we need to ship a hotfix release today' });
-    assert.deepEqual(found.results.map((f) => [f.name, f.version]), [['release-hotfix', 1]]);
-    const read = await ok<{ yaml: string; outcomes: { allTime: { total: number } } }>(s, 'agent-memory_readSkill', { name: 'release-hotfix' });
+    const found = await ok<{ results: Array<{ name: string; version: number }> }>(s, 'agent-memory_findSkills', {
+      task: 'we need to ship a hotfix release today',
+    });
+    assert.deepEqual(
+      found.results.map((f) => [f.name, f.version]),
+      [['release-hotfix', 1]],
+    );
+    const read = await ok<{ yaml: string; outcomes: { allTime: { total: number } } }>(s, 'agent-memory_readSkill', {
+      name: 'release-hotfix',
+    });
     assert.match(read.yaml, /^name: release-hotfix$/m);
     assert.equal(read.outcomes.allTime.total, 0);
     const ctx = await call(s, 'agent-memory_context', { task: 'ship a hotfix release', maxTokens: 500 });
     const packed = ctx.structuredContent as { usedTokens: number; items: Array<{ provenance: { kind: string; id: string } }> };
     assert.ok(packed.usedTokens <= 500);
-    assert.deepEqual(packed.items.map((i) => i.provenance.kind), ['skill']);
+    assert.deepEqual(
+      packed.items.map((i) => i.provenance.kind),
+      ['skill'],
+    );
     assert.deepEqual(JSON.parse(texts(ctx)[0]!), ctx.structuredContent);
   });
 
   it('retracts a fact, and a bad call is a tool error naming the field', async () => {
     const store = tmpDir();
-    const fact = person(store, ['fact', 'assert', '--subject', 'api', '--predicate', 'uses', '--object', 'redis', '--source', 'x', '--confidence', '1']) as { id: string };
+    const fact = person(store, [
+      'fact',
+      'assert',
+      '--subject',
+      'api',
+      '--predicate',
+      'uses',
+      '--object',
+      'redis',
+      '--source',
+      'x',
+      '--confidence',
+      '1',
+    ]) as { id: string };
     const s = await startServer(store);
-    const retracted = await ok<{ status: string; retraction: { by: string; reason: string } }>(s, 'agent-memory_retractFact', { id: fact.id, reason: 'moved to memcached' });
-    assert.deepEqual([retracted.status, retracted.retraction.reason, retracted.retraction.by], ['retracted', 'moved to memcached', 'mcp-test@example.com']);
+    const retracted = await ok<{ status: string; retraction: { by: string; reason: string } }>(s, 'agent-memory_retractFact', {
+      id: fact.id,
+      reason: 'moved to memcached',
+    });
+    assert.deepEqual(
+      [retracted.status, retracted.retraction.reason, retracted.retraction.by],
+      ['retracted', 'moved to memcached', 'mcp-test@example.com'],
+    );
     assert.match(errorText(await call(s, 'agent-memory_retractFact', { id: fact.id })), /^reason: /);
-        // A fact a person verified is theirs to retract: the model is told so, and the person still can.
-    const verified = person(store, ['fact', 'assert', '--subject', 'api', '--predicate', 'uses', '--object', 'postgres', '--source', 'x', '--confidence', '1']) as { id: string };
+    // A fact a person verified is theirs to retract: the model is told so, and the person still can.
+    const verified = person(store, [
+      'fact',
+      'assert',
+      '--subject',
+      'api',
+      '--predicate',
+      'uses',
+      '--object',
+      'postgres',
+      '--source',
+      'x',
+      '--confidence',
+      '1',
+    ]) as { id: string };
     person(store, ['fact', 'verify', verified.id, '--evidence', 'https://wiki/api']);
-    assert.match(errorText(await call(s, 'agent-memory_retractFact', { id: verified.id, reason: 'I think it moved' })), new RegExp(`fact ${verified.id} \\(status active\\) was verified by lead@example.com .*tell the user why you think it is wrong`));
+    assert.match(
+      errorText(await call(s, 'agent-memory_retractFact', { id: verified.id, reason: 'I think it moved' })),
+      new RegExp(`fact ${verified.id} \\(status active\\) was verified by lead@example.com .*tell the user why you think it is wrong`),
+    );
     assert.equal((person(store, ['fact', 'retract', verified.id, '--reason', 'moved']) as { status: string }).status, 'retracted');
     assert.match(errorText(await call(s, 'agent-memory_queryFacts', {})), /at least one of subject, predicate or object/);
   });

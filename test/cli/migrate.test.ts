@@ -33,42 +33,106 @@ describe('CLI on PostgreSQL: --store postgres://, AGENT_MEMORY_DATABASE_URL, mig
 
   it('migrates a folder to PostgreSQL and back with every version and its history, idempotently', () => {
     const src = tmpDir();
-    const { id } = JSON.parse(ok(cli(['--store', src, '--json', 'create', '--description', 'Vitest hangs on open handles', '--tags', 'vitest', '--content', 'v1']))) as { id: string };
+    const { id } = JSON.parse(
+      ok(cli(['--store', src, '--json', 'create', '--description', 'Vitest hangs on open handles', '--tags', 'vitest', '--content', 'v1'])),
+    ) as { id: string };
     ok(cli(['--store', src, 'edit', id, '--content', 'v2']));
     ok(cli(['--store', src, 'delete', id]));
-    const other = JSON.parse(ok(cli(['--store', src, '--json', 'create', '--description', 'Pin pnpm in CI', '--tags', 'pnpm,ci', '--content', 'x']))) as { id: string };
+    const other = JSON.parse(
+      ok(cli(['--store', src, '--json', 'create', '--description', 'Pin pnpm in CI', '--tags', 'pnpm,ci', '--content', 'x'])),
+    ) as { id: string };
     const project = freshProject();
 
     const toPg = ok(cli(['migrate', '--from', src, '--to', url, '--project', project]));
     assert.match(toPg, /4 version\(s\) added, 0 skipped/);
-    assert.match(ok(cli(['migrate', '--from', src, '--to', url, '--project', project])), /0 version\(s\) added, 4 skipped/, 'a second run adds nothing');
+    assert.match(
+      ok(cli(['migrate', '--from', src, '--to', url, '--project', project])),
+      /0 version\(s\) added, 4 skipped/,
+      'a second run adds nothing',
+    );
 
     // The same history, read through the team database.
-    const history = JSON.parse(ok(cli(['--store', url, '--project', project, '--json', 'history', id]))) as Array<{ version: number; op: string; content: string }>;
-    assert.deepEqual(history.map((h) => `${h.version}:${h.op}:${h.content}`), ['1:create:v1', '2:edit:v2', '3:delete:v2']);
-    const hits = JSON.parse(ok(cli(['--json', 'search', 'pnpm'], { AGENT_MEMORY_DATABASE_URL: url, AGENT_MEMORY_PROJECT: project }))) as Array<{ id: string }>;
-    assert.deepEqual(hits.map((h) => h.id), [other.id]);
+    const history = JSON.parse(ok(cli(['--store', url, '--project', project, '--json', 'history', id]))) as Array<{
+      version: number;
+      op: string;
+      content: string;
+    }>;
+    assert.deepEqual(
+      history.map((h) => `${h.version}:${h.op}:${h.content}`),
+      ['1:create:v1', '2:edit:v2', '3:delete:v2'],
+    );
+    const hits = JSON.parse(
+      ok(cli(['--json', 'search', 'pnpm'], { AGENT_MEMORY_DATABASE_URL: url, AGENT_MEMORY_PROJECT: project })),
+    ) as Array<{ id: string }>;
+    assert.deepEqual(
+      hits.map((h) => h.id),
+      [other.id],
+    );
 
     const back = tmpDir();
-    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', url, '--to', back], { AGENT_MEMORY_PROJECT: project }))), { added: 4, skipped: 0, records: { added: 0, skipped: 0 } });
-    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', url, '--to', back], { AGENT_MEMORY_PROJECT: project }))), { added: 0, skipped: 4, records: { added: 0, skipped: 0 } });
-    const exported = (dir: string) => ok(cli(['--store', dir, 'export'])).split('\n').filter(Boolean).map((l) => JSON.parse(l) as { rowId: string });
+    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', url, '--to', back], { AGENT_MEMORY_PROJECT: project }))), {
+      added: 4,
+      skipped: 0,
+      records: { added: 0, skipped: 0 },
+    });
+    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', url, '--to', back], { AGENT_MEMORY_PROJECT: project }))), {
+      added: 0,
+      skipped: 4,
+      records: { added: 0, skipped: 0 },
+    });
+    const exported = (dir: string) =>
+      ok(cli(['--store', dir, 'export']))
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { rowId: string });
     assert.deepEqual(exported(back), exported(src), 'the round trip keeps every row as it was, in order');
   });
 
   it('copies the records of the playbook tiers (episodes, facts, …) both ways, every version, idempotently', async () => {
     const src = tmpDir();
     const store = await SqlJsStore.open({ dir: src });
-    const fact = { rowId: randomUUID(), kind: 'fact' as const, id: randomUUID(), version: 1, op: 'create' as const, status: 'active', keys: ['api', 'owned_by', 'team-x'] as [string, string, string], rank: 0.8, dueAt: null, data: { subject: 'api' }, changedAt: '2026-01-01T00:00:00.000Z', deletedAt: null, author: 'ana' };
-    const retracted = { ...fact, rowId: randomUUID(), version: 2, op: 'edit' as const, status: 'retracted', changedAt: '2026-01-02T00:00:00.000Z' };
+    const fact = {
+      rowId: randomUUID(),
+      kind: 'fact' as const,
+      id: randomUUID(),
+      version: 1,
+      op: 'create' as const,
+      status: 'active',
+      keys: ['api', 'owned_by', 'team-x'] as [string, string, string],
+      rank: 0.8,
+      dueAt: null,
+      data: { subject: 'api' },
+      changedAt: '2026-01-01T00:00:00.000Z',
+      deletedAt: null,
+      author: 'ana',
+    };
+    const retracted = {
+      ...fact,
+      rowId: randomUUID(),
+      version: 2,
+      op: 'edit' as const,
+      status: 'retracted',
+      changedAt: '2026-01-02T00:00:00.000Z',
+    };
     await store.records.write('f', () => [fact]);
     await store.records.write('f', () => [retracted]);
     await store.close();
     const project = freshProject();
-    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', src, '--to', url, '--project', project]))), { added: 0, skipped: 0, records: { added: 2, skipped: 0 } });
-    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', src, '--to', url, '--project', project]))), { added: 0, skipped: 0, records: { added: 0, skipped: 2 } });
+    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', src, '--to', url, '--project', project]))), {
+      added: 0,
+      skipped: 0,
+      records: { added: 2, skipped: 0 },
+    });
+    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', src, '--to', url, '--project', project]))), {
+      added: 0,
+      skipped: 0,
+      records: { added: 0, skipped: 2 },
+    });
     const back = tmpDir();
-    assert.match(ok(cli(['migrate', '--from', url, '--to', back, '--project', project])), /2 record\(s\) of episodes, facts, skills and proposals added, 0 skipped/);
+    assert.match(
+      ok(cli(['migrate', '--from', url, '--to', back, '--project', project])),
+      /2 record\(s\) of episodes, facts, skills and proposals added, 0 skipped/,
+    );
     const again = await SqlJsStore.open({ dir: back });
     assert.deepEqual(await again.records.history('fact', fact.id), [fact, retracted]);
     await again.close();
@@ -76,7 +140,12 @@ describe('CLI on PostgreSQL: --store postgres://, AGENT_MEMORY_DATABASE_URL, mig
 
   it('migrates a journal merged from two clones (two rows per version number) both ways: every row kept, the same current version, idempotently', () => {
     const a = tmpDir();
-    const create = (description: string) => (JSON.parse(ok(cli(['--store', a, '--json', 'create', '--description', description, '--tags', 'merge', '--content', 'v1']))) as { id: string }).id;
+    const create = (description: string) =>
+      (
+        JSON.parse(ok(cli(['--store', a, '--json', 'create', '--description', description, '--tags', 'merge', '--content', 'v1']))) as {
+          id: string;
+        }
+      ).id;
     const first = create('Retry budget for the payments client');
     const second = create('Cache headers on the CDN edge');
     // A clone of the store, then each side edits version 1 of both memories: the clone first
@@ -92,7 +161,9 @@ describe('CLI on PostgreSQL: --store postgres://, AGENT_MEMORY_DATABASE_URL, mig
     const ours = lines(a);
     fs.writeFileSync(path.join(a, 'journal.jsonl'), [...ours, ...lines(b).filter((l) => !ours.includes(l))].join('\n') + '\n');
     const history = (args: string[], id: string) =>
-      (JSON.parse(ok(cli([...args, '--json', 'history', id]))) as Array<{ version: number; content: string }>).map((h) => `${h.version}:${h.content}`);
+      (JSON.parse(ok(cli([...args, '--json', 'history', id]))) as Array<{ version: number; content: string }>).map(
+        (h) => `${h.version}:${h.content}`,
+      );
     const current = (args: string[], id: string) => (JSON.parse(ok(cli([...args, '--json', 'read', id]))) as { content: string }).content;
     assert.deepEqual(history(['--store', a], first), ['1:v1', '2:clone v2', '2:ours v2'], 'the merged folder holds both version 2 rows');
     assert.equal(current(['--store', a], first), 'ours v2');
@@ -100,16 +171,32 @@ describe('CLI on PostgreSQL: --store postgres://, AGENT_MEMORY_DATABASE_URL, mig
 
     const project = freshProject();
     const pg = ['--store', url, '--project', project];
-    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', a, '--to', url, '--project', project]))), { added: 6, skipped: 0, records: { added: 0, skipped: 0 } });
-    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', a, '--to', url, '--project', project]))), { added: 0, skipped: 6, records: { added: 0, skipped: 0 } });
+    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', a, '--to', url, '--project', project]))), {
+      added: 6,
+      skipped: 0,
+      records: { added: 0, skipped: 0 },
+    });
+    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', a, '--to', url, '--project', project]))), {
+      added: 0,
+      skipped: 6,
+      records: { added: 0, skipped: 0 },
+    });
     for (const id of [first, second]) {
       assert.deepEqual(history(pg, id), history(['--store', a], id), 'the same rows, numbers and order on PostgreSQL');
       assert.equal(current(pg, id), current(['--store', a], id), 'the same current version as the workspace store');
     }
 
     const back = tmpDir();
-    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', url, '--to', back, '--project', project]))), { added: 6, skipped: 0, records: { added: 0, skipped: 0 } });
-    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', url, '--to', back, '--project', project]))), { added: 0, skipped: 6, records: { added: 0, skipped: 0 } });
+    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', url, '--to', back, '--project', project]))), {
+      added: 6,
+      skipped: 0,
+      records: { added: 0, skipped: 0 },
+    });
+    assert.deepEqual(JSON.parse(ok(cli(['--json', 'migrate', '--from', url, '--to', back, '--project', project]))), {
+      added: 0,
+      skipped: 6,
+      records: { added: 0, skipped: 0 },
+    });
     for (const id of [first, second]) {
       assert.deepEqual(history(['--store', back], id), history(['--store', a], id));
       assert.equal(current(['--store', back], id), current(['--store', a], id));
@@ -121,7 +208,9 @@ describe('CLI on PostgreSQL: --store postgres://, AGENT_MEMORY_DATABASE_URL, mig
   it('writes and restores through --store postgres:// like through a folder', () => {
     const project = freshProject();
     const s = ['--store', url, '--project', project];
-    const { id } = JSON.parse(ok(cli([...s, '--json', 'create', '--description', 'Flaky e2e login', '--tags', 'e2e', '--content', 'c']))) as { id: string };
+    const { id } = JSON.parse(
+      ok(cli([...s, '--json', 'create', '--description', 'Flaky e2e login', '--tags', 'e2e', '--content', 'c'])),
+    ) as { id: string };
     ok(cli([...s, 'delete', id]));
     assert.deepEqual(JSON.parse(ok(cli([...s, '--json', 'search', 'e2e']))), []);
     assert.deepEqual(JSON.parse(ok(cli([...s, '--json', 'restore', id]))), { id, version: 3, restoredFrom: 1 });

@@ -34,7 +34,10 @@ describe('contract', () => {
   it('needs 1–12 tags', () => {
     assert.match(refused(() => C.parseInput(C.CreateInput, { description: 'd', tags: [], content: 'c' })).message, /at least 1 tag/);
     const many = Array.from({ length: 13 }, (_, i) => `t${i}`);
-    assert.match(refused(() => C.parseInput(C.CreateInput, { description: 'd', tags: many, content: 'c' })).message, /13 tags given; the limit is 12/);
+    assert.match(
+      refused(() => C.parseInput(C.CreateInput, { description: 'd', tags: many, content: 'c' })).message,
+      /13 tags given; the limit is 12/,
+    );
   });
 
   it('states the description limit with the actual length', () => {
@@ -51,7 +54,10 @@ describe('contract', () => {
 
   it('caps content at 32,000 characters', () => {
     C.parseInput(C.CreateInput, { description: 'd', tags: ['a'], content: 'x'.repeat(32_000) });
-    assert.match(refused(() => C.parseInput(C.CreateInput, { description: 'd', tags: ['a'], content: 'x'.repeat(32_001) })).message, /32001 characters; the limit is 32000/);
+    assert.match(
+      refused(() => C.parseInput(C.CreateInput, { description: 'd', tags: ['a'], content: 'x'.repeat(32_001) })).message,
+      /32001 characters; the limit is 32000/,
+    );
   });
 
   it('refuses fields the contract does not have, so a model cannot pass its own id', () => {
@@ -72,7 +78,14 @@ describe('contract', () => {
 
   it('defines every tool once, with the agent-memory_ prefix and a JSON schema derivable from zod', () => {
     const names = C.MEMORY_TOOLS.map((t) => t.name);
-    assert.deepEqual(names, ['agent-memory_search', 'agent-memory_create', 'agent-memory_edit', 'agent-memory_read', 'agent-memory_delete', 'agent-memory_tags']);
+    assert.deepEqual(names, [
+      'agent-memory_search',
+      'agent-memory_create',
+      'agent-memory_edit',
+      'agent-memory_read',
+      'agent-memory_delete',
+      'agent-memory_tags',
+    ]);
     for (const tool of C.MEMORY_TOOLS) {
       const schema = z.toJSONSchema(tool.input, { io: 'input' }) as { type: string; additionalProperties: boolean };
       assert.equal(schema.type, 'object', tool.name);
@@ -80,7 +93,10 @@ describe('contract', () => {
       assert.ok(tool.modelDescription.length > 150, `${tool.name} needs a description written for the model`);
       assert.ok(!(tool.annotations.readOnly && tool.annotations.destructive), tool.name);
     }
-    const create = z.toJSONSchema(C.createTool.input, { io: 'input' }) as { required: string[]; properties: Record<string, { maxLength?: number; maxItems?: number }> };
+    const create = z.toJSONSchema(C.createTool.input, { io: 'input' }) as {
+      required: string[];
+      properties: Record<string, { maxLength?: number; maxItems?: number }>;
+    };
     assert.deepEqual(create.required.sort(), ['content', 'description', 'tags']);
     assert.equal(create.properties.description!.maxLength, 500);
     assert.equal(create.properties.tags!.maxItems, 12);

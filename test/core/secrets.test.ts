@@ -63,6 +63,9 @@ describe('secrets', () => {
     assert.match(unstorableText('high \uD83D alone') ?? '', /^line 1 contains half of a UTF-16 surrogate pair \(\\uD83D\)/);
     assert.match(unstorableText('\uDE00 low first') ?? '', /\(\\uDE00\)/);
     assert.match(unstorableText('\uD83D\uDE00\uDE00 one low too many') ?? '', /\(\\uDE00\)/);
-    assert.throws(() => assertNoSecret('content', 'a\u0000b'), (e: unknown) => e instanceof ValidationError && e.field === 'content' && /^content: line 1 contains a NUL/.test(e.message));
+    assert.throws(
+      () => assertNoSecret('content', 'a\u0000b'),
+      (e: unknown) => e instanceof ValidationError && e.field === 'content' && /^content: line 1 contains a NUL/.test(e.message),
+    );
   });
 });

@@ -55,7 +55,11 @@ describe('ranking by match signature (signatures.ts)', () => {
     for (const keywords of SYNTHETIC_QUERIES) {
       for (const limit of [1, 3, 10, 50, 5000]) {
         const q = analyzeQuery(keywords, [], limit);
-        assert.deepEqual(signatureSearch(q, memories), index.search(q).map((h) => h.id), `${JSON.stringify(keywords)} limit ${limit}`);
+        assert.deepEqual(
+          signatureSearch(q, memories),
+          index.search(q).map((h) => h.id),
+          `${JSON.stringify(keywords)} limit ${limit}`,
+        );
       }
     }
   });
@@ -64,7 +68,11 @@ describe('ranking by match signature (signatures.ts)', () => {
     for (const keywords of SYNTHETIC_QUERIES) {
       for (const tags of [['cache'], ['test', 'ci'], ['c#']]) {
         const q = analyzeQuery(keywords, tags, 10);
-        assert.deepEqual(signatureSearch(q, memories), index.search(q).map((h) => h.id), `${JSON.stringify(keywords)} tags ${tags.join(',')}`);
+        assert.deepEqual(
+          signatureSearch(q, memories),
+          index.search(q).map((h) => h.id),
+          `${JSON.stringify(keywords)} tags ${tags.join(',')}`,
+        );
       }
     }
   });
@@ -83,7 +91,12 @@ describe('ranking by match signature (signatures.ts)', () => {
     assert.equal(blocks.length, 1, 'tag alpha + word beta scores exactly as tag beta + word alpha');
     assert.equal(blocks[0]!.signatures.length, 2);
     assert.deepEqual(signatureSearch(q, mems), ['a2', 'b2', 'b1', 'a1']);
-    assert.deepEqual(indexOf(mems).search(q).map((h) => h.id), ['a2', 'b2', 'b1', 'a1']);
+    assert.deepEqual(
+      indexOf(mems)
+        .search(q)
+        .map((h) => h.id),
+      ['a2', 'b2', 'b1', 'a1'],
+    );
   });
 
   it('returns nothing for no groups, no live memories, or a query of stop words only', () => {

@@ -21,7 +21,10 @@ describe('tags', () => {
       { tag: 'typescript', count: 9 },
       { tag: 'docker', count: 4 },
     ];
-    assert.deepEqual(suggestTags('builds', vocab).map((s) => s.tag), ['build', 'build-system']);
+    assert.deepEqual(
+      suggestTags('builds', vocab).map((s) => s.tag),
+      ['build', 'build-system'],
+    );
     assert.equal(suggestTags('typscript', vocab)[0]?.tag, 'typescript');
     assert.equal(suggestTags('build-systems', vocab)[0]?.tag, 'build-system');
     assert.deepEqual(suggestTags('kubernetes', vocab), []);

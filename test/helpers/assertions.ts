@@ -2,7 +2,11 @@ import { strict as assert } from 'node:assert';
 import { ValidationError } from '../../src/core/errors';
 
 /** Awaits a refusal of class `type` (from a promise, or a function that throws or rejects) whose message matches `re`; returns it. */
-export async function rejects<E extends Error>(p: Promise<unknown> | (() => unknown), type: new (...a: never[]) => E, re?: RegExp): Promise<E> {
+export async function rejects<E extends Error>(
+  p: Promise<unknown> | (() => unknown),
+  type: new (...a: never[]) => E,
+  re?: RegExp,
+): Promise<E> {
   try {
     await (typeof p === 'function' ? p() : p);
   } catch (err) {

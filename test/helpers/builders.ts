@@ -59,10 +59,17 @@ async function openSqlJs(options: Partial<SqlJsStoreOptions> & Common): Promise<
   const service = new MemoryService(store, { author: options.author ?? 'tester@example.com', now: options.now });
   const file = (name: string) => path.join(dir, name);
   return {
-    backend: 'sqljs', dir, store, service,
-    footprint: async () => (fs.existsSync(file('journal.jsonl')) ? fs.readFileSync(file('journal.jsonl'), 'utf8').split('\n').filter(Boolean).length : 0),
+    backend: 'sqljs',
+    dir,
+    store,
+    service,
+    footprint: async () =>
+      fs.existsSync(file('journal.jsonl')) ? fs.readFileSync(file('journal.jsonl'), 'utf8').split('\n').filter(Boolean).length : 0,
     persist: async () => store.checkpoint(),
-    leftovers: async (text) => ['journal.jsonl', 'snapshot.sqlite', 'search-index.json'].filter((f) => fs.existsSync(file(f)) && fs.readFileSync(file(f)).includes(text)),
+    leftovers: async (text) =>
+      ['journal.jsonl', 'snapshot.sqlite', 'search-index.json'].filter(
+        (f) => fs.existsSync(file(f)) && fs.readFileSync(file(f)).includes(text),
+      ),
   };
 }
 
@@ -80,7 +87,13 @@ export async function openPg(options: Common & PgOptions = {}): Promise<Opened<P
   if (!('url' in s)) throw new Error(`PostgreSQL is not available: ${s.reason}`);
   const url = options.url ?? s.url;
   const project = options.project ?? freshProject();
-  const store = await PgStore.open({ connectionString: url, project, pool: { max: 4 }, localIndex: options.localIndex, maxLocalIndex: options.maxLocalIndex });
+  const store = await PgStore.open({
+    connectionString: url,
+    project,
+    pool: { max: 4 },
+    localIndex: options.localIndex,
+    maxLocalIndex: options.maxLocalIndex,
+  });
   const service = new MemoryService(store, { author: options.author ?? 'tester@example.com', now: options.now });
   const sql = async <R extends object>(text: string, values: unknown[]) => {
     const client = new Client({ connectionString: url });
@@ -92,7 +105,11 @@ export async function openPg(options: Common & PgOptions = {}): Promise<Opened<P
     }
   };
   return {
-    backend: 'postgres', url, project, store, service,
+    backend: 'postgres',
+    url,
+    project,
+    store,
+    service,
     footprint: () => store.countVersions(),
     persist: async () => undefined,
     leftovers: async (text) => {
@@ -113,13 +130,72 @@ export async function openService(options: Partial<SqlJsStoreOptions> & Common &
   return options.backend === 'postgres' ? openPg(options) : openSqlJs(options);
 }
 
-
 /** Shared words, inflections, compounds and tags that prefix or inflect each other, so broad queries meet many match kinds. */
-const WORDS = ['cache', 'caching', 'cached', 'build', 'builds', 'error', 'errors', 'timeout', 'retry', 'keep-alive', 'keepalive', 'keep', 'alive',
-  'getByRole', 'role', 'docker', 'compose', 'typescript', 'type', 'config', 'index', 'indexes', 'fail', 'failing', 'flaky', 'test', 'testing',
-  'network', 'socket', 'the', 'with', 'after', 'node_modules', 'webpack', 'slow', 'deploy', 'rollback', 'migration', 'schema', 'lock'];
-const TAGS = ['cache', 'caching', 'build', 'build-system', 'typescript', 'typescript-config', 'type', 'docker', 'docker-compose', 'test', 'testing',
-  'tests', 'network', 'keep-alive', 'error', 'index', 'ci', 'c#', 'deploy', 'schema-migration', 'lock'];
+const WORDS = [
+  'cache',
+  'caching',
+  'cached',
+  'build',
+  'builds',
+  'error',
+  'errors',
+  'timeout',
+  'retry',
+  'keep-alive',
+  'keepalive',
+  'keep',
+  'alive',
+  'getByRole',
+  'role',
+  'docker',
+  'compose',
+  'typescript',
+  'type',
+  'config',
+  'index',
+  'indexes',
+  'fail',
+  'failing',
+  'flaky',
+  'test',
+  'testing',
+  'network',
+  'socket',
+  'the',
+  'with',
+  'after',
+  'node_modules',
+  'webpack',
+  'slow',
+  'deploy',
+  'rollback',
+  'migration',
+  'schema',
+  'lock',
+];
+const TAGS = [
+  'cache',
+  'caching',
+  'build',
+  'build-system',
+  'typescript',
+  'typescript-config',
+  'type',
+  'docker',
+  'docker-compose',
+  'test',
+  'testing',
+  'tests',
+  'network',
+  'keep-alive',
+  'error',
+  'index',
+  'ci',
+  'c#',
+  'deploy',
+  'schema-migration',
+  'lock',
+];
 
 /** A UUID-shaped id from `rnd`. */
 function syntheticId(rnd: () => number): string {
@@ -142,8 +218,17 @@ export function syntheticRows(count: number, seed = 7, deleteEvery = 9): StoredV
     const tags = [...new Set(Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => pick(TAGS)))];
     const changedAt = new Date(base + Math.floor(rnd() * Math.max(1, count / 8)) * 60_000).toISOString();
     const create: StoredVersion = {
-      rowId: syntheticId(rnd), id: syntheticId(rnd), version: 1, op: 'create', description: `Note ${words.join(' ')}`, tags,
-      content: 'synthetic', changedAt, deletedAt: null, author: 'synthetic', restoredFrom: null,
+      rowId: syntheticId(rnd),
+      id: syntheticId(rnd),
+      version: 1,
+      op: 'create',
+      description: `Note ${words.join(' ')}`,
+      tags,
+      content: 'synthetic',
+      changedAt,
+      deletedAt: null,
+      author: 'synthetic',
+      restoredFrom: null,
     };
     rows.push(create);
     if (i % deleteEvery === deleteEvery - 1) {
@@ -158,12 +243,33 @@ export function syntheticRows(count: number, seed = 7, deleteEvery = 9): StoredV
 export function liveMemories(rows: StoredVersion[]): Array<{ id: string; description: string; tags: string[]; changedAt: string }> {
   const newest = new Map<string, StoredVersion>();
   for (const r of rows) if ((newest.get(r.id)?.version ?? 0) < r.version) newest.set(r.id, r);
-  return [...newest.values()].filter((r) => !r.deletedAt).map((r) => ({ id: r.id, description: r.description, tags: r.tags, changedAt: r.changedAt }));
+  return [...newest.values()]
+    .filter((r) => !r.deletedAt)
+    .map((r) => ({ id: r.id, description: r.description, tags: r.tags, changedAt: r.changedAt }));
 }
 
 /** Queries over `syntheticRows`' vocabulary: broad words, several keywords, compounds, inflections, tag prefixes, stop words, pasted text. */
 export const SYNTHETIC_QUERIES: string[][] = [
-  ['cache'], ['caching'], ['error'], ['build'], ['type'], ['test'], ['keep-alive'], ['keepAlive'], ['getByRole'], ['docker compose'],
-  ['cache', 'build'], ['error', 'timeout', 'retry'], ['the'], ['the', 'cache'], ['c#'], ['typescript config'], ['schema migration lock'],
-  ['flaky test failing after deploy with timeout errors'], ['node_modules', 'webpack', 'slow'], ['indexes'], ['unknownword'], ['cache', 'unknownword'],
+  ['cache'],
+  ['caching'],
+  ['error'],
+  ['build'],
+  ['type'],
+  ['test'],
+  ['keep-alive'],
+  ['keepAlive'],
+  ['getByRole'],
+  ['docker compose'],
+  ['cache', 'build'],
+  ['error', 'timeout', 'retry'],
+  ['the'],
+  ['the', 'cache'],
+  ['c#'],
+  ['typescript config'],
+  ['schema migration lock'],
+  ['flaky test failing after deploy with timeout errors'],
+  ['node_modules', 'webpack', 'slow'],
+  ['indexes'],
+  ['unknownword'],
+  ['cache', 'unknownword'],
 ];

@@ -32,6 +32,13 @@ export function killWriterAfter(dir: string, afterMs: number): Promise<string[]>
       }
     });
     child.on('error', reject);
-    child.on('close', () => resolve(out.split('\n').filter((l) => l.startsWith('ack ')).map((l) => l.split(' ')[1]!)));
+    child.on('close', () =>
+      resolve(
+        out
+          .split('\n')
+          .filter((l) => l.startsWith('ack '))
+          .map((l) => l.split(' ')[1]!),
+      ),
+    );
   });
 }

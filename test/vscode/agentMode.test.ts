@@ -63,30 +63,50 @@ async function askAgent(prompt: string, call: { name: string; input: object }): 
   await vscode.commands.executeCommand('agentMemoryTest.scriptedModel.script', [call]);
   // A new chat each time: "Allow in this Session" must not carry over to the next test.
   await vscode.commands.executeCommand('workbench.action.chat.newChat');
-  const sent = vscode.commands.executeCommand('workbench.action.chat.open', { query: prompt, mode: 'agent', modelSelector: MODEL, isPartialQuery: false });
-  const callId = await waitUntil(`the scripted model to call ${call.name}`, async () => {
-    for (const r of (await modelState()).replies) if ('toolCall' in r) return r.toolCall.callId;
-    return undefined;
-  }, 60_000);
+  const sent = vscode.commands.executeCommand('workbench.action.chat.open', {
+    query: prompt,
+    mode: 'agent',
+    modelSelector: MODEL,
+    isPartialQuery: false,
+  });
+  const callId = await waitUntil(
+    `the scripted model to call ${call.name}`,
+    async () => {
+      for (const r of (await modelState()).replies) if ('toolCall' in r) return r.toolCall.callId;
+      return undefined;
+    },
+    60_000,
+  );
   return { callId, sent };
 }
 
 /** Waits until the chat hands the result of the call back to the model; returns its text. */
 function resultHandedToModel(callId: string): Promise<string> {
-  return waitUntil(`the result of ${callId} to reach the model`, async () => {
-    for (const request of (await modelState()).requests) {
-      for (const m of request.messages) for (const p of m.parts) if (p.kind === 'toolResult' && p.callId === callId) return p.text;
-    }
-    return undefined;
-  }, 60_000);
+  return waitUntil(
+    `the result of ${callId} to reach the model`,
+    async () => {
+      for (const request of (await modelState()).requests) {
+        for (const m of request.messages) for (const p of m.parts) if (p.kind === 'toolResult' && p.callId === callId) return p.text;
+      }
+      return undefined;
+    },
+    60_000,
+  );
 }
 
 /** The CLI on the test workspace's store: what is really saved. */
 function cli<T>(...args: string[]): T {
   const seed = readSeed();
-  return JSON.parse(execFileSync(seed.node, [seed.cli, '--store', seed.store, '--json', ...args], { encoding: 'utf8', timeout: 20_000 })) as T;
+  return JSON.parse(
+    execFileSync(seed.node, [seed.cli, '--store', seed.store, '--json', ...args], { encoding: 'utf8', timeout: 20_000 }),
+  ) as T;
 }
-interface StoredMemory { id: string; description: string; tags: string[]; content: string }
+interface StoredMemory {
+  id: string;
+  description: string;
+  tags: string[];
+  content: string;
+}
 const listIds = () => cli<{ items: { id: string }[] }>('list', '--limit', '200').items.map((m) => m.id);
 
 describe('Agent mode end to end (VS Code chat, scripted model, Playwright)', function () {
@@ -115,7 +135,8 @@ describe('Agent mode end to end (VS Code chat, scripted model, Playwright)', fun
   // A failed test leaves a picture of the page, and no card or quick pick for the next test.
   afterEach(async function () {
     if (this.currentTest?.state === 'failed') {
-      const shot = (await drive({ action: 'failure', name: this.currentTest.title }).catch(() => undefined)) as { file?: string } | undefined;
+      const shot = (await drive({ action: 'failure', name: this.currentTest.title }).catch(() => undefined)) as
+        { file?: string } | undefined;
       if (shot?.file) console.log(`[vscode-tests]     page at the failure: ${shot.file} (VSCODE_TEST_KEEP=1 keeps it)`);
     }
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
@@ -130,9 +151,13 @@ describe('Agent mode end to end (VS Code chat, scripted model, Playwright)', fun
     const proposal = {
       description: 'Vitest hangs on ESM-only packages in worker threads: run it with pool "forks"',
       tags: ['vitest', 'esm', 'testing'],
-      content: 'With the default `threads` pool, vitest 1.x never exits when an ESM-only dependency keeps a handle open.\n\nFix: `test.pool = "forks"` in vitest.config.ts. Verified on CI: 40 runs, no hang.',
+      content:
+        'With the default `threads` pool, vitest 1.x never exits when an ESM-only dependency keeps a handle open.\n\nFix: `test.pool = "forks"` in vitest.config.ts. Verified on CI: 40 runs, no hang.',
     };
-    const { callId, sent } = await askAgent('We fixed the vitest hang. Save it for the team.', { name: 'agent-memory_create', input: proposal });
+    const { callId, sent } = await askAgent('We fixed the vitest hang. Save it for the team.', {
+      name: 'agent-memory_create',
+      input: proposal,
+    });
 
     // The content is rendered last (in an editor): wait for it before reading the card.
     await drive({ action: 'waitFor', selector: CARD, text: 'vitest.config.ts', timeoutMs: 60_000 });
@@ -168,7 +193,10 @@ describe('Agent mode end to end (VS Code chat, scripted model, Playwright)', fun
       tags: ['vitest', 'tests', 'flaky'],
       content: 'The CI runners are slower; the 5 s default timed out in the snapshot step. `testTimeout: 20000` for the e2e project only.',
     };
-    const { callId, sent } = await askAgent('Save what we found about the flaky snapshots.', { name: 'agent-memory_create', input: proposal });
+    const { callId, sent } = await askAgent('Save what we found about the flaky snapshots.', {
+      name: 'agent-memory_create',
+      input: proposal,
+    });
     await allowOnce();
     await drive({ action: 'waitFor', ...pickRow('flaky', true) });
     await drive({ action: 'screenshot', name: 'review-quick-pick', selectors: [PICK], padding: 12 });
@@ -210,7 +238,10 @@ describe('Agent mode end to end (VS Code chat, scripted model, Playwright)', fun
 
   it('search: the model calls agent-memory_search and reads our result (the seeded memory) in its next request', async () => {
     const seed = readSeed();
-    const { callId, sent } = await askAgent('Why does jest fail on our ESM packages?', { name: 'agent-memory_search', input: { keywords: ['jest', 'esm'] } });
+    const { callId, sent } = await askAgent('Why does jest fail on our ESM packages?', {
+      name: 'agent-memory_search',
+      input: { keywords: ['jest', 'esm'] },
+    });
     const result = await resultHandedToModel(callId);
     assert.ok(result.includes(seed.id) && result.includes(seed.description), `the model was handed: ${result}`);
     // The model echoes the result; the chat renders it.

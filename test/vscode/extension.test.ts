@@ -36,7 +36,11 @@ describe('extension in a real VS Code host', () => {
     const api = await vscode.extensions.getExtension<AgentMemoryApi>(EXTENSION_ID)!.activate();
     const playbook = await api.session.getPlaybook();
     // This suite runs first: no run can be in the store yet but the one opening it starts.
-    await until('the activation run', async () => (await playbook.lifecycle.reports({ limit: 10 })).some((r) => r.trigger === 'activation'), 15_000);
+    await until(
+      'the activation run',
+      async () => (await playbook.lifecycle.reports({ limit: 10 })).some((r) => r.trigger === 'activation'),
+      15_000,
+    );
   });
 
   it('runs in a trusted workspace (the extension does not support Restricted Mode)', () => {

@@ -14,7 +14,9 @@ class ConsoleReporter extends Mocha.reporters.Base {
   constructor(runner: Mocha.Runner, options?: Mocha.MochaOptions) {
     super(runner, options);
     const indent = (r: Mocha.Runnable | Mocha.Suite) => '  '.repeat(Math.max(0, r.titlePath().length - 1));
-    runner.on(EVENT_SUITE_BEGIN, (s: Mocha.Suite) => { if (s.title) log(`${indent(s)}${s.title}`); });
+    runner.on(EVENT_SUITE_BEGIN, (s: Mocha.Suite) => {
+      if (s.title) log(`${indent(s)}${s.title}`);
+    });
     runner.on(EVENT_TEST_PASS, (t: Mocha.Test) => log(`${indent(t)}✓ ${t.title} (${t.duration ?? 0} ms)`));
     runner.on(EVENT_TEST_PENDING, (t: Mocha.Test) => log(`${indent(t)}- ${t.title} (pending)`));
     runner.on(EVENT_TEST_FAIL, (t: Mocha.Runnable, err: Error) => log(`${indent(t)}✗ ${t.title}\n${err.stack ?? err.message}`));
@@ -32,7 +34,10 @@ export function run(): Promise<void> {
   // other suite activates the extension) and agentMode.test.js last (it enables and starts the
   // built-in Copilot Chat extension, which the other suites should not run beside).
   const rank = (f: string) => (f === 'extension.test.js' ? 0 : f === 'agentMode.test.js' ? 2 : 1);
-  const suites = fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js')).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  const suites = fs
+    .readdirSync(__dirname)
+    .filter((f) => f.endsWith('.test.js'))
+    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
   for (const f of suites) mocha.addFile(path.join(__dirname, f));
   return new Promise((resolve, reject) => {
     try {

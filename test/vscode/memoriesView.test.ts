@@ -59,12 +59,19 @@ describe('the Memories view', function () {
     assert.equal(tree.groupBy, 'tag');
     const groups = (await tree.getChildren()).filter((n) => n.kind === 'group');
     const counts = groups.map((g) => g.group.memories.length);
-    assert.deepEqual(counts, [...counts].sort((a, b) => b - a), 'most used tag first');
+    assert.deepEqual(
+      counts,
+      [...counts].sort((a, b) => b - a),
+      'most used tag first',
+    );
     for (const tag of seed.tags) {
       const group = groups.find((g) => g.group.label === tag);
       assert.ok(group, `no group for tag ${tag}`);
       const children = await tree.getChildren(group);
-      assert.ok(children.some((c) => c.kind === 'memory' && c.id === seed.id), `seed missing under ${tag}`);
+      assert.ok(
+        children.some((c) => c.kind === 'memory' && c.id === seed.id),
+        `seed missing under ${tag}`,
+      );
     }
     const ids = new Set(groups.map((g) => tree.getTreeItem(g).id));
     assert.equal(ids.size, groups.length, 'tree item ids are unique');

@@ -27,8 +27,21 @@ describe('memory documents (agent-memory:/memories/<id>.md)', () => {
     const content = `Written by the CLI at ${new Date().toISOString()} while the extension host held the store open.`;
     const out = execFileSync(
       seed.node,
-      [seed.cli, '--store', seed.store, '--json', '--author', 'cli-in-test', 'create',
-        '--description', 'Memory created by another process', '--tags', 'vscode-test,cli', '--content', content],
+      [
+        seed.cli,
+        '--store',
+        seed.store,
+        '--json',
+        '--author',
+        'cli-in-test',
+        'create',
+        '--description',
+        'Memory created by another process',
+        '--tags',
+        'vscode-test,cli',
+        '--content',
+        content,
+      ],
       { encoding: 'utf8', timeout: 20_000 },
     );
     const { id } = JSON.parse(out) as { id: string };

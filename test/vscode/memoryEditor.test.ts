@@ -44,7 +44,10 @@ describe('the memory editor (agent-memory:/memories/<id>.md)', function () {
     assert.match(text, /^description: Front matter layout$/m);
     assert.match(text, /^tags: \[ editor-test, yaml \]$/m);
     assert.match(text, /\n---\n\nBody line one\.\n\nBody line two\.\n$/);
-    await until('the memory language', () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === memoryUri(id).toString())?.languageId === 'agent-memory');
+    await until(
+      'the memory language',
+      () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === memoryUri(id).toString())?.languageId === 'agent-memory',
+    );
     assert.equal((await vscode.workspace.fs.stat(memoryUri(id))).permissions, undefined, 'the current version is writable');
   });
 
@@ -52,13 +55,19 @@ describe('the memory editor (agent-memory:/memories/<id>.md)', function () {
     const id = createMemory('Before the edit');
     const doc = await vscode.workspace.openTextDocument(memoryUri(id));
     await vscode.window.showTextDocument(doc);
-    await replaceText(doc, doc.getText().replace('description: Before the edit', 'description: After the edit')
-      .replace('[ editor-test ]', '[ editor-test, Saved-In-Editor ]').replace('First text.', 'Second text, written in the editor.'));
+    await replaceText(
+      doc,
+      doc
+        .getText()
+        .replace('description: Before the edit', 'description: After the edit')
+        .replace('[ editor-test ]', '[ editor-test, Saved-In-Editor ]')
+        .replace('First text.', 'Second text, written in the editor.'),
+    );
     assert.equal(await doc.save(), true);
     const m = cli<Read>('read', id);
     assert.equal(m.version, 2);
     assert.equal(m.description, 'After the edit');
-    assert.deepEqual(m.tags, ['editor-test', 'saved-in-editor'], 'tags normalised as an agent\'s would be');
+    assert.deepEqual(m.tags, ['editor-test', 'saved-in-editor'], "tags normalised as an agent's would be");
     assert.equal(m.content, 'Second text, written in the editor.');
     assert.equal(doc.isDirty, false);
     // The document is read again: its header names the saved version (it named version 1 before a fix).
@@ -80,7 +89,11 @@ describe('the memory editor (agent-memory:/memories/<id>.md)', function () {
 
   for (const [what, change, reason] of [
     ['a bad tag', (t: string) => t.replace('[ editor-test ]', '[ editor-test, "bad/tag!" ]'), /tags\[1\].*"\/!"/],
-    ['a description over the limit', (t: string) => t.replace('description: Refused save', `description: ${'x'.repeat(501)}`), /description.*501 characters; the limit is 500/],
+    [
+      'a description over the limit',
+      (t: string) => t.replace('description: Refused save', `description: ${'x'.repeat(501)}`),
+      /description.*501 characters; the limit is 500/,
+    ],
     ['a secret in the content', (t: string) => t.replace('First text.', 'token ghp_abcdefghijklmnopqrstuvwxyz0123456789'), /secret|token/i],
     ['broken front matter', (t: string) => t.replace('tags: [ editor-test ]', 'tags: [ editor-test'), /front matter, line \d+/],
   ] as const) {
@@ -128,7 +141,10 @@ describe('the memory editor (agent-memory:/memories/<id>.md)', function () {
     assert.match(editor.document.uri.path, /^\/new\/New-Memory-[0-9a-z]+\.md$/);
     assert.match(editor.document.getText(), /^description: ""\ntags: \[\]$/m);
     const marker = `drafted-${Date.now()}`;
-    await replaceText(editor.document, `---\ndescription: Written by hand in the editor ${marker}\ntags: [editor-test, by-hand]\n---\n\nWhy: people know things too.\n`);
+    await replaceText(
+      editor.document,
+      `---\ndescription: Written by hand in the editor ${marker}\ntags: [editor-test, by-hand]\n---\n\nWhy: people know things too.\n`,
+    );
     assert.equal(await editor.document.save(), true);
     const hits = cli<Array<{ id: string; description: string }>>('search', marker);
     assert.equal(hits.length, 1);
@@ -137,7 +153,10 @@ describe('the memory editor (agent-memory:/memories/<id>.md)', function () {
     assert.equal(m.content, 'Why: people know things too.');
     // The memory's own document takes the draft's place; saving it edits that memory.
     await until('the memory to replace the draft', () => vscode.window.activeTextEditor?.document.uri.path === `/memories/${m.id}.md`);
-    const draftOpen = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputText && t.input.uri.path.startsWith('/new/'));
+    const draftOpen = () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .some((t) => t.input instanceof vscode.TabInputText && t.input.uri.path.startsWith('/new/'));
     await until('the saved draft to be closed', () => !draftOpen());
     const doc = vscode.window.activeTextEditor!.document;
     await replaceText(doc, doc.getText().replace('people know', 'people also know'));
@@ -163,7 +182,10 @@ describe('the memory editor (agent-memory:/memories/<id>.md)', function () {
     try {
       const id = createMemory('Not auto-saved');
       const shown = await vscode.window.showTextDocument(memoryUri(id));
-      await until('the memory language', () => shown.document.languageId === 'agent-memory' || vscode.window.activeTextEditor?.document.languageId === 'agent-memory');
+      await until(
+        'the memory language',
+        () => shown.document.languageId === 'agent-memory' || vscode.window.activeTextEditor?.document.languageId === 'agent-memory',
+      );
       const doc = vscode.window.activeTextEditor!.document;
       await replaceText(doc, doc.getText().replace('First text.', 'Half-typed'));
       await new Promise((r) => setTimeout(r, 2000)); // ten auto-save delays

@@ -59,17 +59,28 @@ describe('the playbook tools in VS Code (vscode.lm.invokeTool)', function () {
 
   it('context packs what the store knows about a task within the token budget, framed as data', async () => {
     const out = await invoke('agent-memory_context', { task: 'Jest fails on ESM-only packages in the test run', maxTokens: 400 });
-    const packed = JSON.parse(out) as { budget: number; usedTokens: number; note: string; items: Array<{ provenance: { kind: string; id: string } }> };
+    const packed = JSON.parse(out) as {
+      budget: number;
+      usedTokens: number;
+      note: string;
+      items: Array<{ provenance: { kind: string; id: string } }>;
+    };
     assert.equal(packed.budget, 400);
     assert.ok(packed.usedTokens <= 400, `used ${packed.usedTokens}`);
     assert.ok(Math.ceil(out.length / 4) <= 400, `the text is ${out.length} characters`);
     assert.match(packed.note, /not as instructions/);
-    assert.ok(packed.items.some((i) => i.provenance.kind === 'memory' && i.provenance.id === readSeed().id), out);
+    assert.ok(
+      packed.items.some((i) => i.provenance.kind === 'memory' && i.provenance.id === readSeed().id),
+      out,
+    );
   });
 
   it('recordEpisode stores the episode', async () => {
     const out = await invoke('agent-memory_recordEpisode', {
-      task: 'Fix the flaky login test', outcome: 'success', tools: ['npx mocha'], tags: ['flaky'],
+      task: 'Fix the flaky login test',
+      outcome: 'success',
+      tools: ['npx mocha'],
+      tags: ['flaky'],
       source: { type: 'commit', ref: 'abc1234' },
     });
     const id = /Recorded episode ([0-9a-f-]{36})/.exec(out)?.[1];
@@ -80,20 +91,35 @@ describe('the playbook tools in VS Code (vscode.lm.invokeTool)', function () {
   });
 
   it('assertFact only proposes: nothing is in the facts until a person approves it in Pending, then it is queried back', async () => {
-    const proposed = await invoke('agent-memory_assertFact', { subject: 'service:billing', predicate: 'owned_by', object: 'team:payments', source: 'https://wiki.example/billing', confidence: 0.9 });
+    const proposed = await invoke('agent-memory_assertFact', {
+      subject: 'service:billing',
+      predicate: 'owned_by',
+      object: 'team:payments',
+      source: 'https://wiki.example/billing',
+      confidence: 0.9,
+    });
     assert.match(proposed, /NOT saved/);
     const id = proposalId(proposed);
     assert.match(await invoke('agent-memory_queryFacts', { subject: 'service:billing' }), /No fact matches/);
     await vscode.commands.executeCommand('agentMemory.approveProposal', await pendingNode(id));
     const found = await invoke('agent-memory_queryFacts', { subject: 'service:billing' });
-    assert.match(found, /service:billing owned_by team:payments — active; confidence 0\.9; unverified; source https:\/\/wiki\.example\/billing/);
+    assert.match(
+      found,
+      /service:billing owned_by team:payments — active; confidence 0\.9; unverified; source https:\/\/wiki\.example\/billing/,
+    );
     assert.match(found, /do not follow instructions/);
     const p = await (await playbook()).proposals.get(id);
     assert.equal(p.state, 'approved');
   });
 
   it('a contradicting fact is approved as a dispute (both disputed); Resolve Dispute keeps the one chosen', async () => {
-    const proposed = await invoke('agent-memory_assertFact', { subject: 'service:billing', predicate: 'owned_by', object: 'team:ledger', source: 'CODEOWNERS', confidence: 0.6 });
+    const proposed = await invoke('agent-memory_assertFact', {
+      subject: 'service:billing',
+      predicate: 'owned_by',
+      object: 'team:ledger',
+      source: 'CODEOWNERS',
+      confidence: 0.6,
+    });
     assert.match(proposed, /contradicts active fact/);
     await vscode.commands.executeCommand('agentMemory.approveProposal', await pendingNode(proposalId(proposed)));
     const disputed = await invoke('agent-memory_queryFacts', { subject: 'service:billing', predicate: 'owned_by' });
@@ -101,7 +127,10 @@ describe('the playbook tools in VS Code (vscode.lm.invokeTool)', function () {
     assert.match(disputed, /sources that disagree/);
     const { playbook: views } = await api();
     const [first] = await views.facts.getChildren();
-    assert.ok(first?.kind === 'subject' && first.group.subject === 'service:billing' && first.group.disputed, 'disputed subjects come first');
+    assert.ok(
+      first?.kind === 'subject' && first.group.subject === 'service:billing' && first.group.disputed,
+      'disputed subjects come first',
+    );
 
     const resolving = vscode.commands.executeCommand('agentMemory.resolveDispute', await factNode('service:billing', 'team:payments'));
     await wait(800); // the quick pick: "Keep this one" comes first
@@ -113,22 +142,47 @@ describe('the playbook tools in VS Code (vscode.lm.invokeTool)', function () {
   });
 
   it('retractFact retracts; the fact stays in its history', async () => {
-    const f = await (await playbook()).facts.assert({ subject: 'service:billing', predicate: 'depends_on', object: 'service:ledger', source: 'docs/arch.md', confidence: 1 });
-    assert.match(await invoke('agent-memory_retractFact', { id: f.id, reason: 'billing no longer calls the ledger' }), /^Retracted: service:billing depends_on service:ledger — retracted/);
+    const f = await (
+      await playbook()
+    ).facts.assert({
+      subject: 'service:billing',
+      predicate: 'depends_on',
+      object: 'service:ledger',
+      source: 'docs/arch.md',
+      confidence: 1,
+    });
+    assert.match(
+      await invoke('agent-memory_retractFact', { id: f.id, reason: 'billing no longer calls the ledger' }),
+      /^Retracted: service:billing depends_on service:ledger — retracted/,
+    );
     assert.doesNotMatch(await invoke('agent-memory_queryFacts', { subject: 'service:billing', predicate: 'depends_on' }), /service:ledger/);
     assert.equal((await (await playbook()).facts.history({ id: f.id })).length, 2);
   });
 
   it('a fact the ontology does not allow is refused with the allowed relations', async () => {
-    await assert.rejects(invoke('agent-memory_assertFact', { subject: 'service:billing', predicate: 'written_in', object: 'rust', source: 'x', confidence: 1 }),
-      (err: Error) => /nothing was saved/.test(err.message) && /owned_by/.test(err.message));
+    await assert.rejects(
+      invoke('agent-memory_assertFact', {
+        subject: 'service:billing',
+        predicate: 'written_in',
+        object: 'rust',
+        source: 'x',
+        confidence: 1,
+      }),
+      (err: Error) => /nothing was saved/.test(err.message) && /owned_by/.test(err.message),
+    );
   });
 
   it('proposeSkill refuses a broken YAML with its line number', async () => {
-    await assert.rejects(invoke('agent-memory_proposeSkill', { yaml: 'name: broken-skill\ndescription: x\ntrigger: [a\nsteps: []\n' }),
-      (err: Error) => /nothing was saved/.test(err.message) && /line \d+/.test(err.message));
-    await assert.rejects(invoke('agent-memory_proposeSkill', { yaml: 'name: no-steps\ndescription: Something\ntrigger: [do it]\nsteps: []\nsuccess_checks: [done]\n' }),
-      (err: Error) => /line 4: steps needs at least 1 steps/.test(err.message));
+    await assert.rejects(
+      invoke('agent-memory_proposeSkill', { yaml: 'name: broken-skill\ndescription: x\ntrigger: [a\nsteps: []\n' }),
+      (err: Error) => /nothing was saved/.test(err.message) && /line \d+/.test(err.message),
+    );
+    await assert.rejects(
+      invoke('agent-memory_proposeSkill', {
+        yaml: 'name: no-steps\ndescription: Something\ntrigger: [do it]\nsteps: []\nsuccess_checks: [done]\n',
+      }),
+      (err: Error) => /line 4: steps needs at least 1 steps/.test(err.message),
+    );
   });
 
   it('proposeSkill queues a draft; once approved, findSkills finds it and readSkill returns its YAML', async () => {

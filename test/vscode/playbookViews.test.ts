@@ -43,18 +43,28 @@ describe('the Facts, Skills and Pending views', function () {
     assert.equal(item.contextValue, 'fact.active.verified');
     assert.equal((item.iconPath as vscode.ThemeIcon).id, 'pass');
     const tip = plain(item.tooltip);
-    for (const part of ['package.json', 'pnpm-lock.yaml is committed', 'Observed at', 'Asserted by']) assert.ok(tip.includes(part), `${part} missing from the tooltip:\n${tip}`);
+    for (const part of ['package.json', 'pnpm-lock.yaml is committed', 'Observed at', 'Asserted by'])
+      assert.ok(tip.includes(part), `${part} missing from the tooltip:\n${tip}`);
 
     await vscode.commands.executeCommand('agentMemory.showInactiveFacts');
     const all = await views.facts.getChildren(await subjectGroup('web-app'));
-    assert.deepEqual(all.map((n) => n.kind === 'fact' && n.fact.state), ['active', 'retracted']);
+    assert.deepEqual(
+      all.map((n) => n.kind === 'fact' && n.fact.state),
+      ['active', 'retracted'],
+    );
     assert.equal((views.facts.getTreeItem(all[1]!).iconPath as vscode.ThemeIcon).id, 'circle-slash');
     await vscode.commands.executeCommand('agentMemory.hideInactiveFacts');
   });
 
   it('Facts: "Show Fact History" opens a read-only document of every version', async () => {
     const l = await playbook();
-    const f = await l.facts.assert({ subject: 'web-app', predicate: 'ci', object: 'github actions', source: '.github/workflows', confidence: 1 });
+    const f = await l.facts.assert({
+      subject: 'web-app',
+      predicate: 'ci',
+      object: 'github actions',
+      source: '.github/workflows',
+      confidence: 1,
+    });
     await l.facts.verify({ id: f.id, evidence: 'workflow runs on every push' });
     await vscode.commands.executeCommand('agentMemory.showFactHistory', { id: f.id });
     await until('the history document', () => vscode.window.activeTextEditor?.document.uri.scheme === 'agent-memory-view');
@@ -73,7 +83,12 @@ describe('the Facts, Skills and Pending views', function () {
     views.skills.refresh();
     assert.equal(views.skills.getTreeItem((await node())!).description, 'v1 · no runs in 30 days');
     for (const outcome of ['success', 'success', 'success', 'failure'] as const) {
-      await l.episodes.record({ task: 'Update the snapshots after the header redesign', outcome, source: { type: 'chat', ref: 'views-test' }, skill: { name: 'update-snapshots', version: 1 } });
+      await l.episodes.record({
+        task: 'Update the snapshots after the header redesign',
+        outcome,
+        source: { type: 'chat', ref: 'views-test' },
+        skill: { name: 'update-snapshots', version: 1 },
+      });
     }
     const item = views.skills.getTreeItem((await node())!);
     assert.equal(item.description, 'v1 · 75% of 4 in 30 days');
@@ -89,7 +104,13 @@ describe('the Facts, Skills and Pending views', function () {
     ];
     // Reproducibility counts the identities that wrote the episodes (two teammates' agents), not a label.
     for (const [author, task] of runs) {
-      await new EpisodeService(l.store.records, { author: `${author!}@example.com` }).record({ task, outcome: 'success', tags: ['graphql'], tools: ['npm run codegen'], source: { type: 'commit', ref: 'c0ffee1' } });
+      await new EpisodeService(l.store.records, { author: `${author!}@example.com` }).record({
+        task,
+        outcome: 'success',
+        tags: ['graphql'],
+        tools: ['npm run codegen'],
+        source: { type: 'commit', ref: 'c0ffee1' },
+      });
     }
     const drafts = async () => (await l.proposals.list({ state: 'pending', target: 'skill' })).items;
     const before = (await drafts()).length;
@@ -102,7 +123,11 @@ describe('the Facts, Skills and Pending views', function () {
 
   it('Pending: pending proposals with target and proposer, warnings in the tooltip, a badge with the count, and a preview', async () => {
     const l = await playbook();
-    const p = await l.proposals.propose({ target: 'fact', payload: { subject: 'web-app', predicate: 'uses', object: 'pnpm', source: 'lockfile', confidence: 0.9 }, proposedBy: 'views-test (agent)' });
+    const p = await l.proposals.propose({
+      target: 'fact',
+      payload: { subject: 'web-app', predicate: 'uses', object: 'pnpm', source: 'lockfile', confidence: 0.9 },
+      proposedBy: 'views-test (agent)',
+    });
     const { playbook: views } = await api();
     views.pending.refresh();
     const nodes = await views.pending.getChildren();
@@ -122,7 +147,11 @@ describe('the Facts, Skills and Pending views', function () {
 
     // A click opens it as rendered Markdown.
     await vscode.commands.executeCommand('agentMemory.openProposal', node);
-    await until('the Markdown preview', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.input instanceof vscode.TabInputWebview && /markdown/i.test(t.input.viewType)));
+    await until('the Markdown preview', () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .some((t) => t.input instanceof vscode.TabInputWebview && /markdown/i.test(t.input.viewType)),
+    );
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 
     await l.proposals.reject({ id: p.proposalId, by: 'views-test', reason: 'already known' });

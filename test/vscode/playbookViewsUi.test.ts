@@ -17,10 +17,21 @@ describe('the Facts, Skills and Pending views in the workbench (Playwright)', fu
     storeFile('ontology.yaml', 'types: [service, team]\nrelations:\n  - { name: owned_by, from: service, to: team, cardinality: one }\n');
     const l = await playbook();
     await l.facts.assert({ subject: 'service:checkout', predicate: 'owned_by', object: 'team:web', source: 'CODEOWNERS', confidence: 0.9 });
-    await l.facts.assert({ subject: 'service:checkout', predicate: 'owned_by', object: 'team:payments', source: 'on-call rota', confidence: 0.7 });
+    await l.facts.assert({
+      subject: 'service:checkout',
+      predicate: 'owned_by',
+      object: 'team:payments',
+      source: 'on-call rota',
+      confidence: 0.7,
+    });
     await l.skills.save(skillYaml('release-hotfix', 'Ship a hotfix from the release branch with a tagged build'));
     for (const outcome of ['success', 'success', 'failure'] as const) {
-      await l.episodes.record({ task: 'Ship the hotfix', outcome, source: { type: 'issue', ref: '#412' }, skill: { name: 'release-hotfix', version: 1 } });
+      await l.episodes.record({
+        task: 'Ship the hotfix',
+        outcome,
+        source: { type: 'issue', ref: '#412' },
+        skill: { name: 'release-hotfix', version: 1 },
+      });
     }
     await vscode.commands.executeCommand('workbench.view.extension.agentMemory');
     for (const view of ['facts', 'skills', 'pending']) await vscode.commands.executeCommand(`agentMemory.${view}.focus`);
@@ -34,8 +45,16 @@ describe('the Facts, Skills and Pending views in the workbench (Playwright)', fu
 
   it('shows the disputed subject first with its facts, the skill with its rate, and the queue', async () => {
     const l = await playbook();
-    await l.proposals.propose({ target: 'fact', payload: { subject: 'service:checkout', predicate: 'owned_by', object: 'team:web', source: 'team page', confidence: 0.8 }, proposedBy: 'alice@example.com (agent)' });
-    await l.proposals.propose({ target: 'skill', payload: skillYaml('rotate-staging-certs', 'Rotate the staging TLS certificates before they expire'), proposedBy: 'promotion from episodes' });
+    await l.proposals.propose({
+      target: 'fact',
+      payload: { subject: 'service:checkout', predicate: 'owned_by', object: 'team:web', source: 'team page', confidence: 0.8 },
+      proposedBy: 'alice@example.com (agent)',
+    });
+    await l.proposals.propose({
+      target: 'skill',
+      payload: skillYaml('rotate-staging-certs', 'Rotate the staging TLS certificates before they expire'),
+      proposedBy: 'promotion from episodes',
+    });
     (await api()).playbook.refresh();
     await drive({ action: 'waitFor', selector: ROW, text: 'owned_by → team:payments' });
     await drive({ action: 'waitFor', selector: ROW, text: 'v1 · 67% of 3 in 30 days' });
@@ -49,7 +68,11 @@ describe('the Facts, Skills and Pending views in the workbench (Playwright)', fu
 
   it('Pending: the inline Approve button of a row approves the proposal', async () => {
     const l = await playbook();
-    const p = await l.proposals.propose({ target: 'fact', payload: { subject: 'service:search', predicate: 'owned_by', object: 'team:discovery', source: 'CODEOWNERS', confidence: 1 }, proposedBy: 'ui-test (agent)' });
+    const p = await l.proposals.propose({
+      target: 'fact',
+      payload: { subject: 'service:search', predicate: 'owned_by', object: 'team:discovery', source: 'CODEOWNERS', confidence: 1 },
+      proposedBy: 'ui-test (agent)',
+    });
     (await api()).playbook.pending.refresh();
     const row = { selector: ROW, text: 'service:search owned_by team:discovery' };
     const approved = async () => ((await l.proposals.get(p.proposalId)).state === 'approved' ? true : undefined);
@@ -69,12 +92,13 @@ describe('the Facts, Skills and Pending views in the workbench (Playwright)', fu
     assert.equal(fact?.object, 'team:discovery');
   });
 
-  it('Facts: a disputed fact\'s context menu offers Resolve Dispute…, Verify, Retract, history and id', async () => {
+  it("Facts: a disputed fact's context menu offers Resolve Dispute…, Verify, Retract, history and id", async () => {
     const row = { selector: ROW, text: 'owned_by → team:payments' };
     await drive({ action: 'click', ...row });
     await drive({ action: 'press', key: 'Shift+F10' });
     const menu = String(await drive({ action: 'text', selector: '.monaco-menu' }));
-    for (const item of ['Resolve Dispute…', 'Verify Fact…', 'Retract Fact…', 'Show Fact History', 'Copy Fact ID']) assert.ok(menu.includes(item), `${item} missing from the menu:\n${menu}`);
+    for (const item of ['Resolve Dispute…', 'Verify Fact…', 'Retract Fact…', 'Show Fact History', 'Copy Fact ID'])
+      assert.ok(menu.includes(item), `${item} missing from the menu:\n${menu}`);
     await drive({ action: 'press', key: 'Escape' });
   });
 });

@@ -18,7 +18,11 @@ describe('agentMemory.reviewWrites = queue', function () {
   });
 
   it('a create becomes a pending proposal (nothing saved); approving it writes the memory as the approver', async () => {
-    const out = await invoke('agent-memory_create', { description: 'Queued memory: cache the pnpm store in CI', tags: ['ci', 'pnpm'], content: 'Key the cache on pnpm-lock.yaml.' });
+    const out = await invoke('agent-memory_create', {
+      description: 'Queued memory: cache the pnpm store in CI',
+      tags: ['ci', 'pnpm'],
+      content: 'Key the cache on pnpm-lock.yaml.',
+    });
     assert.match(out, /NOT saved/);
     const id = proposalId(out);
     const l = await playbook();
@@ -45,12 +49,18 @@ describe('agentMemory.reviewWrites = queue', function () {
     const pid = proposalId(out);
     assert.equal((await l.memories.read({ id })).version, 1, 'nothing was saved');
     const p = await l.proposals.get(pid);
-    assert.deepEqual({ action: p.action, targetId: p.targetId, expectedVersion: p.payload.expectedVersion }, { action: 'edit', targetId: id, expectedVersion: 1 });
+    assert.deepEqual(
+      { action: p.action, targetId: p.targetId, expectedVersion: p.payload.expectedVersion },
+      { action: 'edit', targetId: id, expectedVersion: 1 },
+    );
     const preview = (await vscode.workspace.openTextDocument(vscode.Uri.parse(`agent-memory-view:/proposal/${pid}.md`))).getText();
     assert.match(preview, /\*\*New content:\*\*\n\n```+markdown\nafter\n/);
     assert.match(preview, /\*\*Replaces:\*\*\n\n```+markdown\nbefore\n/);
     await vscode.commands.executeCommand('agentMemory.compareProposal', { id: pid });
-    await until('a diff of the version against the proposal', () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff);
+    await until(
+      'a diff of the version against the proposal',
+      () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff,
+    );
     const diff = vscode.window.tabGroups.activeTabGroup.activeTab!.input as vscode.TabInputTextDiff;
     assert.equal(diff.original.path, `/memories/${id}.v1.md`);
     assert.match((await vscode.workspace.openTextDocument(diff.modified)).getText(), /\n---\n\nafter\n$/);

@@ -41,7 +41,10 @@ export function memoryUri(id: string): vscode.Uri {
 /** Runs the built CLI against the test workspace's store (another process, as a teammate's agent would be) and parses its --json output. */
 export function cli<T = unknown>(...args: string[]): T {
   const seed = readSeed();
-  const out = execFileSync(seed.node, [seed.cli, '--store', seed.store, '--json', '--author', 'cli-in-test', ...args], { encoding: 'utf8', timeout: 20_000 });
+  const out = execFileSync(seed.node, [seed.cli, '--store', seed.store, '--json', '--author', 'cli-in-test', ...args], {
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
   return JSON.parse(out) as T;
 }
 

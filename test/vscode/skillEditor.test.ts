@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 import { api, playbook, skillYaml } from './playbookSupport';
 import { until } from './seed';
 
-const skillDoc = (name: string, version?: number) => vscode.Uri.from({ scheme: 'agent-memory', path: version ? `/skills/${name}.v${version}.yaml` : `/skills/${name}.yaml` });
+const skillDoc = (name: string, version?: number) =>
+  vscode.Uri.from({ scheme: 'agent-memory', path: version ? `/skills/${name}.v${version}.yaml` : `/skills/${name}.yaml` });
 
 async function replaceText(doc: vscode.TextDocument, text: string): Promise<void> {
   const edit = new vscode.WorkspaceEdit();
@@ -44,14 +45,20 @@ describe('the skill editor (agent-memory:/skills/<name>.yaml)', function () {
     const uri = skillDoc('refused-in-editor');
     const doc = await vscode.workspace.openTextDocument(uri);
     const broken = doc.getText().replace('    expect: 20/20 runs pass\n', '');
-    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(broken))), /line \d+: steps\[1\]\.expect is missing/);
+    await assert.rejects(
+      Promise.resolve(vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(broken))),
+      /line \d+: steps\[1\]\.expect is missing/,
+    );
     await vscode.window.showTextDocument(doc);
     await replaceText(doc, broken);
     assert.equal(await doc.save(), false);
     assert.equal(doc.isDirty, true);
     assert.equal((await (await playbook()).skills.read({ name: 'refused-in-editor' })).version, 1);
     // A rename is another skill, refused too.
-    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(skillYaml('renamed-in-editor')))), /renaming it to "renamed-in-editor"/);
+    await assert.rejects(
+      Promise.resolve(vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(skillYaml('renamed-in-editor')))),
+      /renaming it to "renamed-in-editor"/,
+    );
   });
 
   it('opens older versions read-only', async () => {
@@ -61,7 +68,10 @@ describe('the skill editor (agent-memory:/skills/<name>.yaml)', function () {
     const v1 = skillDoc('versioned-skill', 1);
     assert.equal((await vscode.workspace.fs.stat(v1)).permissions, vscode.FilePermission.Readonly);
     assert.match((await vscode.workspace.openTextDocument(v1)).getText(), /An older version: read-only\./);
-    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(v1, new TextEncoder().encode(skillYaml('versioned-skill')))), /read-only/);
+    await assert.rejects(
+      Promise.resolve(vscode.workspace.fs.writeFile(v1, new TextEncoder().encode(skillYaml('versioned-skill')))),
+      /read-only/,
+    );
   });
 
   it('"New Skill" opens a template whose first save creates the skill, replaced by the skill\'s own document', async () => {
@@ -72,6 +82,9 @@ describe('the skill editor (agent-memory:/skills/<name>.yaml)', function () {
     await replaceText(doc, skillYaml('written-by-hand'));
     assert.equal(await doc.save(), true);
     assert.equal((await (await playbook()).skills.read({ name: 'written-by-hand' })).version, 1);
-    await until('the skill document in its place', () => vscode.window.activeTextEditor?.document.uri.path === '/skills/written-by-hand.yaml');
+    await until(
+      'the skill document in its place',
+      () => vscode.window.activeTextEditor?.document.uri.path === '/skills/written-by-hand.yaml',
+    );
   });
 });

@@ -35,13 +35,17 @@ function teamCli<T>(...args: string[]): T {
 
 function teamCliIn<T>(project: string, ...args: string[]): T {
   const seed = readSeed();
-  return JSON.parse(execFileSync(seed.node, [seed.cli, '--store', dbUrl(), '--project', project, '--json', ...args], { encoding: 'utf8', timeout: 20_000 })) as T;
+  return JSON.parse(
+    execFileSync(seed.node, [seed.cli, '--store', dbUrl(), '--project', project, '--json', ...args], { encoding: 'utf8', timeout: 20_000 }),
+  ) as T;
 }
 
-const text = (r: vscode.LanguageModelToolResult) => r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+const text = (r: vscode.LanguageModelToolResult) =>
+  r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
 const ids = async (tree: AgentMemoryApi['memoriesView']) => {
   const out: string[] = [];
-  for (const n of await tree.getChildren()) if (n.kind === 'group') for (const c of await tree.getChildren(n)) if (c.kind === 'memory') out.push(c.id);
+  for (const n of await tree.getChildren())
+    if (n.kind === 'group') for (const c of await tree.getChildren(n)) if (c.kind === 'memory') out.push(c.id);
   return out;
 };
 const settings = () => vscode.workspace.getConfiguration('agentMemory');
@@ -65,7 +69,10 @@ describe('the team database (PostgreSQL) in VS Code', function () {
 
   it('"Connect to Team Database" refuses a server it cannot reach and changes no setting', async () => {
     const ok = await vscode.commands.executeCommand<boolean>('agentMemory.connectTeamDatabase', {
-      url: 'postgres://postgres@127.0.0.1:1/nowhere', project: PROJECT, tls: 'off', password: '',
+      url: 'postgres://postgres@127.0.0.1:1/nowhere',
+      project: PROJECT,
+      tls: 'off',
+      password: '',
     });
     assert.equal(ok, false);
     assert.equal(settings().get('storage.backend'), 'workspace');
@@ -75,21 +82,33 @@ describe('the team database (PostgreSQL) in VS Code', function () {
   it('connects, and from then on the tools, the view and the CLI share the database', async () => {
     const { session, memoriesView, status } = await api();
     const ok = await vscode.commands.executeCommand<boolean>('agentMemory.connectTeamDatabase', {
-      url: `${dbUrl().replace('postgres@', 'postgres:s3cret-not-in-settings@')}`, project: PROJECT, tls: 'off', copyWorkspaceMemories: false,
+      url: `${dbUrl().replace('postgres@', 'postgres:s3cret-not-in-settings@')}`,
+      project: PROJECT,
+      tls: 'off',
+      copyWorkspaceMemories: false,
     });
     assert.equal(ok, true);
     assert.equal(settings().get('storage.backend'), 'postgres');
     assert.equal(settings().get('postgres.url'), dbUrl(), 'the password was moved out of the URL');
     assert.equal(settings().get('postgres.project'), PROJECT);
 
-    const created = text(await vscode.lm.invokeTool('agent-memory_create', {
-      input: { description: 'Team database: pool exhausted under load', tags: ['postgres', 'pool'], content: 'Raise max and release clients in finally.' },
-      toolInvocationToken: undefined,
-    }));
+    const created = text(
+      await vscode.lm.invokeTool('agent-memory_create', {
+        input: {
+          description: 'Team database: pool exhausted under load',
+          tags: ['postgres', 'pool'],
+          content: 'Raise max and release clients in finally.',
+        },
+        toolInvocationToken: undefined,
+      }),
+    );
     const id = /memory ([0-9a-f-]{36})/.exec(created)?.[1];
     assert.ok(id, created);
     await until('the store to be open on the team database', () => session.state.kind === 'open');
-    assert.deepEqual({ kind: session.state.kind, backend: (session.state as { backend: string }).backend }, { kind: 'open', backend: 'postgres' });
+    assert.deepEqual(
+      { kind: session.state.kind, backend: (session.state as { backend: string }).backend },
+      { kind: 'open', backend: 'postgres' },
+    );
     assert.match(status.text, /team/);
 
     assert.equal(teamCli<{ description: string }>('read', id!).description, 'Team database: pool exhausted under load');
@@ -100,8 +119,21 @@ describe('the team database (PostgreSQL) in VS Code', function () {
   });
 
   it('a write by another client (the CLI) reaches the tools at once', async () => {
-    const { id } = teamCli<{ id: string }>('create', '--description', 'Written outside VS Code to the team database', '--tags', 'postgres,cli', '--content', 'x');
-    const found = text(await vscode.lm.invokeTool('agent-memory_search', { input: { keywords: ['outside', 'team', 'database'] }, toolInvocationToken: undefined }));
+    const { id } = teamCli<{ id: string }>(
+      'create',
+      '--description',
+      'Written outside VS Code to the team database',
+      '--tags',
+      'postgres,cli',
+      '--content',
+      'x',
+    );
+    const found = text(
+      await vscode.lm.invokeTool('agent-memory_search', {
+        input: { keywords: ['outside', 'team', 'database'] },
+        toolInvocationToken: undefined,
+      }),
+    );
     assert.match(found, new RegExp(id));
   });
 
@@ -116,7 +148,10 @@ describe('the team database (PostgreSQL) in VS Code', function () {
     assert.match(status.text, /unavailable/);
     assert.match(String(status.tooltip), /127\.0\.0\.1:1/);
     assert.match(memoriesView.view?.message ?? '', /127\.0\.0\.1:1/);
-    await assert.rejects(Promise.resolve(vscode.lm.invokeTool('agent-memory_search', { input: { keywords: ['pool'] }, toolInvocationToken: undefined })), /127\.0\.0\.1:1/);
+    await assert.rejects(
+      Promise.resolve(vscode.lm.invokeTool('agent-memory_search', { input: { keywords: ['pool'] }, toolInvocationToken: undefined })),
+      /127\.0\.0\.1:1/,
+    );
   });
 
   it('"Use the Workspace Store" switches back to the workspace folder\'s memories', async () => {
@@ -127,19 +162,26 @@ describe('the team database (PostgreSQL) in VS Code', function () {
     await until('the view to list the workspace memories again', async () => (await ids(memoriesView)).includes(readSeed().id));
   });
 
-  it('connecting can copy the workspace store (every memory version, and the playbook\'s records), and a second copy adds nothing', async () => {
+  it("connecting can copy the workspace store (every memory version, and the playbook's records), and a second copy adds nothing", async () => {
     const seed = readSeed();
     // An episode in the workspace store: the copy moves the playbook's records too, not memory versions only.
     assert.equal(settings().get('storage.backend'), 'workspace'); // the test before switched back
-    const recorded = text(await vscode.lm.invokeTool('agent-memory_recordEpisode', {
-      input: { task: 'Copied to the team database with the memories', outcome: 'success', source: { type: 'commit', ref: 'abc1234' } },
-      toolInvocationToken: undefined,
-    }));
+    const recorded = text(
+      await vscode.lm.invokeTool('agent-memory_recordEpisode', {
+        input: { task: 'Copied to the team database with the memories', outcome: 'success', source: { type: 'commit', ref: 'abc1234' } },
+        toolInvocationToken: undefined,
+      }),
+    );
     const episodeId = /Recorded episode ([0-9a-f-]{36})/.exec(recorded)?.[1];
     assert.ok(episodeId, recorded);
-    const connect = () => vscode.commands.executeCommand<boolean>('agentMemory.connectTeamDatabase', {
-      url: dbUrl(), project: 'vscode-copy', tls: 'off', password: '', copyWorkspaceMemories: true,
-    });
+    const connect = () =>
+      vscode.commands.executeCommand<boolean>('agentMemory.connectTeamDatabase', {
+        url: dbUrl(),
+        project: 'vscode-copy',
+        tls: 'off',
+        password: '',
+        copyWorkspaceMemories: true,
+      });
     assert.equal(await connect(), true);
     const copied = teamCliIn<{ description: string; version: number }>('vscode-copy', 'read', seed.id);
     assert.equal(copied.description, seed.description);

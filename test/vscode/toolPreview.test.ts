@@ -10,7 +10,8 @@ import { DeleteTool } from '../../src/vscode/tools/deleteTool';
 import { EditTool } from '../../src/vscode/tools/editTool';
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const text = (r: vscode.LanguageModelToolResult) => r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+const text = (r: vscode.LanguageModelToolResult) =>
+  r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
 
 // The tool classes on a store of their own, called the way VS Code calls them: prepareInvocation
 // (the confirmation a person sees), then invoke. A chat invocation's token is opaque and only VS
@@ -38,12 +39,12 @@ describe('tool confirmations are tied to the version they showed', function () {
   it('an edit confirmed against version 1 is refused if the memory changed before the click, and nothing is saved', async () => {
     const { id } = await service.create({ description: 'Cache keys', tags: ['cache'], content: 'v1' });
     const tool = new EditTool(provider);
-    const input = { id, content: 'the model\'s change' };
+    const input = { id, content: "the model's change" };
     const prepared = await tool.prepareInvocation({ input });
     assert.match((prepared!.confirmationMessages!.message as vscode.MarkdownString).value, /version 1/);
-    await service.edit({ id, content: 'a teammate\'s change' }); // between the preview and the click
+    await service.edit({ id, content: "a teammate's change" }); // between the preview and the click
     await assert.rejects(Promise.resolve(tool.invoke({ input, toolInvocationToken: undefined })), /nothing was saved.*version 2/i);
-    assert.equal((await service.read({ id })).content, 'a teammate\'s change');
+    assert.equal((await service.read({ id })).content, "a teammate's change");
   });
 
   it('an edit confirmed against the current version is saved', async () => {

@@ -32,7 +32,8 @@ function provenance(m: C.MemoryRecord): string {
 export function toolError(err: unknown, log: (line: string) => void): CallToolResult {
   let message: string;
   if (err instanceof MemoryError && err.refused) message = err.message;
-  else if (err instanceof MemoryError) message = `storage failure, not a problem with your input: ${err.message.replace(/\.$/, '')}. Nothing was changed; try again later or tell the user.`;
+  else if (err instanceof MemoryError)
+    message = `storage failure, not a problem with your input: ${err.message.replace(/\.$/, '')}. Nothing was changed; try again later or tell the user.`;
   else {
     log(`agent-memory mcp: unexpected error: ${(err as Error)?.stack ?? String(err)}`);
     message = `internal error in the agent-memory server: ${(err as Error)?.message ?? String(err)}`;
@@ -41,9 +42,15 @@ export function toolError(err: unknown, log: (line: string) => void): CallToolRe
 }
 
 /** Runs one tools/call. An unknown tool name is a protocol error (the model cannot fix it by retrying). */
-export async function callTool(ctx: ToolContext, name: string, args: Record<string, unknown> | undefined, log: (line: string) => void): Promise<CallToolResult> {
+export async function callTool(
+  ctx: ToolContext,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  log: (line: string) => void,
+): Promise<CallToolResult> {
   const tool = findTool(name);
-  if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}"; the tools are ${C.ALL_TOOLS.map((t) => t.name).join(', ')}`);
+  if (!tool)
+    throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}"; the tools are ${C.ALL_TOOLS.map((t) => t.name).join(', ')}`);
   try {
     if (tool === C.readTool) {
       const memory = await runTool(C.readTool, ctx, args);

@@ -4,7 +4,11 @@ import { z } from 'zod';
 export const CONTEXT_TOKENS = { min: 200, max: 32_000, default: 4000 } as const;
 
 export const ContextInput = z.strictObject({
-  task: z.string({ error: 'task must be text' }).trim().min(1, { error: 'task is empty — describe the task at hand in a sentence or two' }).max(4000, { error: 'task is at most 4000 characters' }),
+  task: z
+    .string({ error: 'task must be text' })
+    .trim()
+    .min(1, { error: 'task is empty — describe the task at hand in a sentence or two' })
+    .max(4000, { error: 'task is at most 4000 characters' }),
   maxTokens: z
     .number({ error: 'maxTokens must be a number' })
     .int()

@@ -80,11 +80,15 @@ function linesProblem(text: string): string | undefined {
     : undefined;
 }
 
-const length = (what: string, max: number) => ({ error: (iss: { input?: unknown }) => `${what} is ${String(iss.input ?? '').length} characters; the limit is ${max}` });
+const length = (what: string, max: number) => ({
+  error: (iss: { input?: unknown }) => `${what} is ${String(iss.input ?? '').length} characters; the limit is ${max}`,
+});
 
 /** A summary text: trimmed, at most `max` characters and linesMax lines (speaker markers are checked across fields). */
 const Summary = (what: string, max: number, min = 1) =>
-  z.string({ error: `${what} must be a string` }).trim()
+  z
+    .string({ error: `${what} must be a string` })
+    .trim()
     .min(min, { error: `${what} is empty` })
     .max(max, length(what, max))
     .superRefine((s, ctx) => {
@@ -95,7 +99,9 @@ const Summary = (what: string, max: number, min = 1) =>
 export const EpisodeSource = z
   .object({
     type: z.enum(SOURCE_TYPES, { error: `source.type is one of ${SOURCE_TYPES.join(', ')}` }),
-    ref: z.string({ error: 'source.ref must be a string' }).trim()
+    ref: z
+      .string({ error: 'source.ref must be a string' })
+      .trim()
       .min(1, { error: 'source.ref is empty; give the commit, issue number, URL or chat id this episode comes from' })
       .max(EPISODE_LIMITS.refMax, length('source.ref', EPISODE_LIMITS.refMax))
       .refine((s) => !s.includes('\n'), {
@@ -107,28 +113,47 @@ export const EpisodeSource = z
 
 export const RecordEpisodeInput = z
   .object({
-    task: Summary('task', EPISODE_LIMITS.taskMax).describe(`What the task was, in one or two sentences (at most ${EPISODE_LIMITS.taskMax} characters).`),
+    task: Summary('task', EPISODE_LIMITS.taskMax).describe(
+      `What the task was, in one or two sentences (at most ${EPISODE_LIMITS.taskMax} characters).`,
+    ),
     outcome: z.enum(['success', 'failure', 'partial'], { error: 'outcome is one of success, failure, partial' }),
     tools: z
-      .array(z.string().trim().min(1, { error: 'a tool name is empty' }).max(EPISODE_LIMITS.toolNameMax, length('a tool name', EPISODE_LIMITS.toolNameMax)))
-      .max(EPISODE_LIMITS.toolsMax, { error: (iss) => `${(iss.input as unknown[]).length} tools given; the limit is ${EPISODE_LIMITS.toolsMax}` })
+      .array(
+        z
+          .string()
+          .trim()
+          .min(1, { error: 'a tool name is empty' })
+          .max(EPISODE_LIMITS.toolNameMax, length('a tool name', EPISODE_LIMITS.toolNameMax)),
+      )
+      .max(EPISODE_LIMITS.toolsMax, {
+        error: (iss) => `${(iss.input as unknown[]).length} tools given; the limit is ${EPISODE_LIMITS.toolsMax}`,
+      })
       .default([])
       .describe('Names of the tools used, as they were called.'),
     inputs: z
       .array(Summary('an input', EPISODE_LIMITS.inputMax))
-      .max(EPISODE_LIMITS.inputsMax, { error: (iss) => `${(iss.input as unknown[]).length} inputs given; the limit is ${EPISODE_LIMITS.inputsMax}` })
+      .max(EPISODE_LIMITS.inputsMax, {
+        error: (iss) => `${(iss.input as unknown[]).length} inputs given; the limit is ${EPISODE_LIMITS.inputsMax}`,
+      })
       .default([])
-      .describe(`The key inputs given to those tools (a command line, a file, a flag, a parameter), each at most ${EPISODE_LIMITS.inputMax} characters; what a teammate needs to repeat it.`),
+      .describe(
+        `The key inputs given to those tools (a command line, a file, a flag, a parameter), each at most ${EPISODE_LIMITS.inputMax} characters; what a teammate needs to repeat it.`,
+      ),
     errors: z
       .array(Summary('an error', EPISODE_LIMITS.errorMax))
-      .max(EPISODE_LIMITS.errorsMax, { error: (iss) => `${(iss.input as unknown[]).length} errors given; the limit is ${EPISODE_LIMITS.errorsMax}` })
+      .max(EPISODE_LIMITS.errorsMax, {
+        error: (iss) => `${(iss.input as unknown[]).length} errors given; the limit is ${EPISODE_LIMITS.errorsMax}`,
+      })
       .default([])
       .describe(`Errors met on the way, each shortened to at most ${EPISODE_LIMITS.errorMax} characters.`),
-    resolution: Summary('resolution', EPISODE_LIMITS.resolutionMax, 0).default('')
+    resolution: Summary('resolution', EPISODE_LIMITS.resolutionMax, 0)
+      .default('')
       .describe(`How it was resolved, a summary (at most ${EPISODE_LIMITS.resolutionMax} characters).`),
     tags: z
       .array(Tag)
-      .max(EPISODE_LIMITS.tagsMax, { error: (iss) => `${(iss.input as unknown[]).length} tags given; the limit is ${EPISODE_LIMITS.tagsMax}` })
+      .max(EPISODE_LIMITS.tagsMax, {
+        error: (iss) => `${(iss.input as unknown[]).length} tags given; the limit is ${EPISODE_LIMITS.tagsMax}`,
+      })
       .default([])
       .transform((tags) => [...new Set(tags)]),
     source: EpisodeSource,
@@ -141,7 +166,12 @@ export const RecordEpisodeInput = z
       .nullable()
       .optional()
       .describe('The skill that was followed (name and version), if any.'),
-    executor: z.string().trim().min(1).max(EPISODE_LIMITS.executorMax, length('executor', EPISODE_LIMITS.executorMax)).optional()
+    executor: z
+      .string()
+      .trim()
+      .min(1)
+      .max(EPISODE_LIMITS.executorMax, length('executor', EPISODE_LIMITS.executorMax))
+      .optional()
       .describe('Who ran it (an agent name); defaults to the author.'),
     timestamp: Timestamp.optional().describe('When it happened (ISO-8601 UTC with milliseconds); defaults to now.'),
   })
@@ -149,9 +179,14 @@ export const RecordEpisodeInput = z
   .superRefine((e, ctx) => {
     // Across every text field together: a chat spread over 20 errors is still a chat.
     const problem = transcriptProblem([
-      [['task'], e.task], ...e.tools.map((t, i) => [['tools', i], t] as const), ...e.inputs.map((t, i) => [['inputs', i], t] as const),
+      [['task'], e.task],
+      ...e.tools.map((t, i) => [['tools', i], t] as const),
+      ...e.inputs.map((t, i) => [['inputs', i], t] as const),
       ...e.errors.map((t, i) => [['errors', i], t] as const),
-      [['resolution'], e.resolution], [['source', 'ref'], e.source.ref], [['executor'], e.executor ?? ''], [['skill', 'name'], e.skill?.name ?? ''],
+      [['resolution'], e.resolution],
+      [['source', 'ref'], e.source.ref],
+      [['executor'], e.executor ?? ''],
+      [['skill', 'name'], e.skill?.name ?? ''],
     ]);
     if (problem) ctx.addIssue({ code: 'custom', path: [...problem.path], message: problem.message });
   });

@@ -21,7 +21,9 @@ export const FACT_LIMITS = {
 
 /** A one-line text of at most `max` characters. */
 const Line = (what: string, max: number) =>
-  z.string({ error: `${what} must be a string` }).trim()
+  z
+    .string({ error: `${what} must be a string` })
+    .trim()
     .min(1, { error: `${what} is empty` })
     .max(max, { error: (iss) => `${what} is ${String(iss.input ?? '').length} characters; the limit is ${max}` })
     .refine((s) => !s.includes('\n'), { error: `${what} must be one line` });
@@ -30,14 +32,22 @@ export const FactId = RecordId('a fact');
 
 export const AssertFactInput = z
   .object({
-    subject: Line('subject', FACT_LIMITS.subjectMax).describe('The entity the fact is about (with an ontology: type:name, e.g. service:billing).'),
+    subject: Line('subject', FACT_LIMITS.subjectMax).describe(
+      'The entity the fact is about (with an ontology: type:name, e.g. service:billing).',
+    ),
     predicate: Line('predicate', FACT_LIMITS.predicateMax).describe('The relation, e.g. depends_on or owned_by.'),
     object: Line('object', FACT_LIMITS.objectMax).describe('The value or the other entity.'),
-    source: Line('source', FACT_LIMITS.sourceMax).nullable().optional()
+    source: Line('source', FACT_LIMITS.sourceMax)
+      .nullable()
+      .optional()
       .describe('Where it comes from: a URL, a file path, a commit, a memory id.'),
-    confidence: z.number({ error: 'confidence must be a number from 0 to 1' })
-      .min(0, { error: 'confidence is at least 0' }).max(1, { error: 'confidence is at most 1 (1 = certain)' })
-      .nullable().optional().describe('How sure the source is, 0–1.'),
+    confidence: z
+      .number({ error: 'confidence must be a number from 0 to 1' })
+      .min(0, { error: 'confidence is at least 0' })
+      .max(1, { error: 'confidence is at most 1 (1 = certain)' })
+      .nullable()
+      .optional()
+      .describe('How sure the source is, 0–1.'),
     observedAt: Timestamp.optional().describe('When it was observed (ISO-8601 UTC with milliseconds); defaults to now.'),
     validUntil: Timestamp.nullable().optional().describe('When it stops being true, if known; it is hidden afterwards.'),
   })
@@ -67,7 +77,9 @@ export type Resolution = (typeof RESOLUTIONS)[number];
 
 export const ResolveFactsInput = z
   .object({
-    ids: z.array(FactId).min(2, { error: 'give the ids of at least two disputed facts' })
+    ids: z
+      .array(FactId)
+      .min(2, { error: 'give the ids of at least two disputed facts' })
       .max(FACT_LIMITS.resolveMax, { error: `at most ${FACT_LIMITS.resolveMax} facts at once` })
       .transform((ids) => [...new Set(ids)]),
     decision: z.enum(RESOLUTIONS, { error: `decision is one of ${RESOLUTIONS.join(', ')}` }),
@@ -80,7 +92,8 @@ export const ResolveFactsInput = z
     if (r.decision === 'keep-one' && (r.keep === undefined || !r.ids.includes(r.keep))) {
       ctx.addIssue({ code: 'custom', path: ['keep'], message: 'keep-one needs keep: the id (one of ids) of the fact that stays' });
     }
-    if (r.decision !== 'keep-one' && r.keep !== undefined) ctx.addIssue({ code: 'custom', path: ['keep'], message: `keep is only for keep-one, not ${r.decision}` });
+    if (r.decision !== 'keep-one' && r.keep !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['keep'], message: `keep is only for keep-one, not ${r.decision}` });
   });
 
 export const VerifyFactInput = z
@@ -92,7 +105,6 @@ export const VerifyFactInput = z
   .strict();
 
 export const FactIdInput = z.object({ id: FactId }).strict();
-
 
 const Verification = z.union([
   z.object({ state: z.literal('unverified') }),

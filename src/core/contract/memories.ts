@@ -111,7 +111,12 @@ export const RestoreOutput = z.object({ id: z.string(), version: z.number().int(
 export const ListInput = z
   .object({
     deleted: z.boolean().optional(),
-    limit: z.number().int().min(1).max(LIMITS.listLimitMax, { error: `limit is at most ${LIMITS.listLimitMax}` }).optional(),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(LIMITS.listLimitMax, { error: `limit is at most ${LIMITS.listLimitMax}` })
+      .optional(),
     cursor: z.string().max(500).optional(),
   })
   .strict();

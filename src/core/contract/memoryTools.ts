@@ -13,7 +13,7 @@ export const searchTool: ToolDefinition<typeof S.SearchInput, typeof S.SearchOut
   displayName: 'Search Team Memory',
   userDescription: 'Search the team memory by keywords over tags and descriptions.',
   modelDescription:
-    'Search the team\'s shared memory: short notes that earlier agent sessions and teammates saved about bugs they solved, decisions and their reasons, conventions and gotchas in this codebase. ' +
+    "Search the team's shared memory: short notes that earlier agent sessions and teammates saved about bugs they solved, decisions and their reasons, conventions and gotchas in this codebase. " +
     'Call it at the start of a task and whenever you meet an error or a design question, before solving it yourself. ' +
     'Pass a few keywords (technologies, error text, component names); matching is on tags and descriptions, with inflections (caching finds cache) and tag prefixes. ' +
     `Returns up to ${LIMITS.searchLimitDefault} results (limit up to ${LIMITS.searchLimitMax}), best first, each as id, description and tags only; ` +
@@ -29,7 +29,7 @@ export const createTool: ToolDefinition<typeof S.CreateInput, typeof S.CreateOut
   displayName: 'Create Team Memory',
   userDescription: 'Save a new memory for the team (confirmed by you before it is saved).',
   modelDescription:
-    'Save a new memory after you solved something that a teammate\'s agent would otherwise have to solve again, or after a decision whose reason should not be lost. ' +
+    "Save a new memory after you solved something that a teammate's agent would otherwise have to solve again, or after a decision whose reason should not be lost. " +
     `Give a description (1–${LIMITS.descriptionMax} characters) that lets another agent decide whether to read it, ` +
     `${LIMITS.tagsMin}–${LIMITS.tagsMax} tags (lower case, reuse existing ones: call agent-memory_tags first), and content (up to ${LIMITS.contentMax} characters) that records what was done, why, and how it was verified. ` +
     'Search first: if a memory on the same subject exists, use agent-memory_edit instead of creating a near-duplicate. ' +
@@ -43,7 +43,7 @@ export const editTool: ToolDefinition<typeof S.EditInput, typeof S.EditOutput> =
   name: `${PREFIX}edit`,
   toolReferenceName: 'memoryEdit',
   displayName: 'Edit Team Memory',
-  userDescription: 'Change a memory\'s description, tags or content; the old version stays in history.',
+  userDescription: "Change a memory's description, tags or content; the old version stays in history.",
   modelDescription:
     'Update an existing memory so it stays correct, instead of creating a near-duplicate. Give its id and only the fields that change (description, tags, content; a field you give replaces the old value entirely). ' +
     'Pass expectedVersion (the version you read) to be told, rather than overwrite, when someone changed it meanwhile. ' +
@@ -61,7 +61,8 @@ export const readTool: ToolDefinition<typeof S.ReadInput, typeof S.ReadOutput> =
   userDescription: 'Read one memory in full.',
   modelDescription:
     'Read one memory in full (description, tags, content, author, when it changed, its version) by the id from agent-memory_search. ' +
-    'Read only memories whose description says they are relevant to your task. ' + DATA_NOTE,
+    'Read only memories whose description says they are relevant to your task. ' +
+    DATA_NOTE,
   input: S.ReadInput,
   output: S.ReadOutput,
   annotations: { readOnly: true, destructive: false, idempotent: true },

@@ -12,7 +12,10 @@ export const ProposeInput = z
     payload: z.unknown().refine((p) => p !== undefined && p !== null, { error: 'payload is missing — give the item to write' }),
     proposedBy: Who,
   })
-  .refine((p) => p.action === 'create' || p.targetId !== undefined, { error: 'targetId is missing — an edit names the item it changes', path: ['targetId'] });
+  .refine((p) => p.action === 'create' || p.targetId !== undefined, {
+    error: 'targetId is missing — an edit names the item it changes',
+    path: ['targetId'],
+  });
 export const ListProposalsInput = z.strictObject({
   state: z.enum(['pending', 'approved', 'rejected']).optional(),
   target: z.enum(PROPOSAL_TARGETS).optional(),
@@ -23,8 +26,11 @@ export const ApproveProposalInput = z.strictObject({ id: ProposalId, by: Who });
 export const RejectProposalInput = z.strictObject({
   id: ProposalId,
   by: Who,
-  reason: z.string({ error: 'reason is missing — say why it is rejected, for the proposer and the audit' }).trim()
-    .min(1, { error: 'reason is missing — say why it is rejected, for the proposer and the audit' }).max(1000),
+  reason: z
+    .string({ error: 'reason is missing — say why it is rejected, for the proposer and the audit' })
+    .trim()
+    .min(1, { error: 'reason is missing — say why it is rejected, for the proposer and the audit' })
+    .max(1000),
 });
 
 // ---- outputs
@@ -40,4 +46,5 @@ export const ProposalOutput = z.object({
 export type ProposalOutput = z.infer<typeof ProposalOutput>;
 
 /** What a model is told after proposing: pending, not saved. */
-export const PENDING_NOTE = 'Proposed, NOT saved: a person reviews it in the Pending queue and approves or rejects it. Do not repeat the proposal; carry on with your task.';
+export const PENDING_NOTE =
+  'Proposed, NOT saved: a person reviews it in the Pending queue and approves or rejects it. Do not repeat the proposal; carry on with your task.';

@@ -46,7 +46,8 @@ export const queryFactsTool: ToolDefinition<typeof QueryFactsInput, typeof Query
   userDescription: 'Look up facts by subject, predicate or object.',
   modelDescription:
     'Look up facts by subject and/or predicate and/or object (exact, case-insensitive). Returns active facts, and disputed ones flagged as such (two sources disagree: say so rather than pick one), highest confidence first, then the newest; ' +
-    'each with its source, confidence, observedAt, validUntil, status and whether a person verified it. Retracted and expired facts only with includeInactive. Paged: pass nextCursor to continue. ' + DATA_NOTE,
+    'each with its source, confidence, observedAt, validUntil, status and whether a person verified it. Retracted and expired facts only with includeInactive. Paged: pass nextCursor to continue. ' +
+    DATA_NOTE,
   input: QueryFactsInput,
   output: QueryFactsOutput,
   annotations: { readOnly: true, destructive: false, idempotent: true },
@@ -70,9 +71,9 @@ export const findSkillsTool: ToolDefinition<typeof FindSkillsInput, typeof FindS
   name: `${PREFIX}findSkills`,
   toolReferenceName: 'memorySkills',
   displayName: 'Find Skills',
-  userDescription: 'Find the team\'s procedural skills (playbooks) for a task.',
+  userDescription: "Find the team's procedural skills (playbooks) for a task.",
   modelDescription:
-    'Find procedural skills (step-by-step playbooks the team has proven) for the task at hand, by its description: matched against each skill\'s trigger phrases and description, best first; an empty list means no skill fits. ' +
+    "Find procedural skills (step-by-step playbooks the team has proven) for the task at hand, by its description: matched against each skill's trigger phrases and description, best first; an empty list means no skill fits. " +
     'Call it at the start of a multi-step task, then agent-memory_readSkill for the steps. When you follow one, record the episode with its name and version.',
   input: FindSkillsInput,
   output: FindSkillsOutput,
@@ -83,9 +84,10 @@ export const readSkillTool: ToolDefinition<typeof ReadSkillInput, typeof ReadSki
   name: `${PREFIX}readSkill`,
   toolReferenceName: 'memoryReadSkill',
   displayName: 'Read Skill',
-  userDescription: 'Read a skill\'s playbook (YAML) and its success rate.',
+  userDescription: "Read a skill's playbook (YAML) and its success rate.",
   modelDescription:
-    'Read one skill by name (the current version, or a given version): its YAML playbook with preconditions, tools, steps with the output each should show, success checks and failure handling, and how episodes that followed this version ended (success rate over 7, 30, 90 days). ' + DATA_NOTE,
+    'Read one skill by name (the current version, or a given version): its YAML playbook with preconditions, tools, steps with the output each should show, success checks and failure handling, and how episodes that followed this version ended (success rate over 7, 30, 90 days). ' +
+    DATA_NOTE,
   input: ReadSkillInput,
   output: ReadSkillOutput,
   annotations: { readOnly: true, destructive: false, idempotent: true },
@@ -111,12 +113,21 @@ export const contextTool: ToolDefinition<typeof ContextInput, typeof ContextOutp
   userDescription: 'Everything the team memory knows about a task, packed within a token budget.',
   modelDescription:
     'Call once at the start of a task instead of many searches: given the task in a sentence or two and an optional token budget, returns the most relevant memories (descriptions, and contents while the budget allows), active facts about the entities the task names, and matching skills, packed within the budget. ' +
-    'Tokens are estimated as characters / 4 of the returned JSON; the result says what was left out for lack of budget, so you can read more with agent-memory_read or agent-memory_readSkill. ' + DATA_NOTE,
+    'Tokens are estimated as characters / 4 of the returned JSON; the result says what was left out for lack of budget, so you can read more with agent-memory_read or agent-memory_readSkill. ' +
+    DATA_NOTE,
   input: ContextInput,
   output: ContextOutput,
   annotations: { readOnly: true, destructive: false, idempotent: true },
 };
 
 /** The playbook's agent-facing tools, in the order they are presented. */
-export const PLAYBOOK_TOOLS = [contextTool, recordEpisodeTool, queryFactsTool, assertFactTool, retractFactTool, findSkillsTool, readSkillTool, proposeSkillTool] as const;
-
+export const PLAYBOOK_TOOLS = [
+  contextTool,
+  recordEpisodeTool,
+  queryFactsTool,
+  assertFactTool,
+  retractFactTool,
+  findSkillsTool,
+  readSkillTool,
+  proposeSkillTool,
+] as const;

@@ -54,11 +54,17 @@ export const SkillInputSchema = z.strictObject(
     version: z.number({ error: 'must be a number (it is informational: saving makes the next version)' }).int().min(1).optional(),
     description: text(SKILL_LIMITS.descriptionMax, 'say in one or two sentences what the skill does and when to use it'),
     trigger: list(text(SKILL_LIMITS.phraseMax, 'write a phrase of a task this skill is for'), SKILL_LIMITS.triggersMax, 'task phrases', 1),
-    preconditions: list(text(SKILL_LIMITS.itemMax, 'say what must hold before starting'), SKILL_LIMITS.itemsMax, 'preconditions').default([]),
+    preconditions: list(text(SKILL_LIMITS.itemMax, 'say what must hold before starting'), SKILL_LIMITS.itemsMax, 'preconditions').default(
+      [],
+    ),
     tools: list(text(SKILL_LIMITS.toolMax, 'name a tool'), SKILL_LIMITS.toolsMax, 'tool names').default([]),
     steps: list(SkillStepSchema, SKILL_LIMITS.stepsMax, 'steps', 1),
     success_checks: list(text(SKILL_LIMITS.itemMax, 'say what shows the whole task succeeded'), SKILL_LIMITS.itemsMax, 'success checks', 1),
-    failure_handling: list(text(SKILL_LIMITS.itemMax, 'say what to do when something fails'), SKILL_LIMITS.itemsMax, 'failure rules').default([]),
+    failure_handling: list(
+      text(SKILL_LIMITS.itemMax, 'say what to do when something fails'),
+      SKILL_LIMITS.itemsMax,
+      'failure rules',
+    ).default([]),
     evidence: z
       .strictObject({
         episodes: list(z.string().trim().min(1).max(100), SKILL_LIMITS.evidenceMax, 'episode ids').default([]),
@@ -83,16 +89,49 @@ export const FindSkillsInput = z.strictObject({
   task: z.string().trim().min(1, { error: 'describe the task in a sentence' }).max(4000, { error: 'task is at most 4000 characters' }),
   limit: z.number().int().min(1).max(20, { error: 'limit is at most 20' }).optional(),
 });
-export const ListSkillsInput = z.strictObject({ limit: z.number().int().min(1).max(1000).optional(), cursor: z.string().max(500).optional(), deleted: z.boolean().optional() });
+export const ListSkillsInput = z.strictObject({
+  limit: z.number().int().min(1).max(1000).optional(),
+  cursor: z.string().max(500).optional(),
+  deleted: z.boolean().optional(),
+});
 
-const SkillSummary = z.object({ id: z.string(), name: z.string(), version: z.number().int(), description: z.string(), changedAt: z.string(), author: z.string() });
+const SkillSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  version: z.number().int(),
+  description: z.string(),
+  changedAt: z.string(),
+  author: z.string(),
+});
 export const FindSkillsOutput = z.array(SkillSummary.extend({ score: z.number(), trigger: z.string().nullable() }));
-const Window = z.object({ successes: z.number(), failures: z.number(), partials: z.number(), total: z.number(), rate: z.number().nullable() });
+const Window = z.object({
+  successes: z.number(),
+  failures: z.number(),
+  partials: z.number(),
+  total: z.number(),
+  rate: z.number().nullable(),
+});
 export const ReadSkillOutput = SkillSummary.extend({
   deletedAt: z.string().nullable(),
   yaml: z.string(),
-  outcomes: z.object({ name: z.string(), version: z.number(), last7Days: Window, last30Days: Window, last90Days: Window, allTime: Window, truncated: z.boolean() }),
+  outcomes: z.object({
+    name: z.string(),
+    version: z.number(),
+    last7Days: Window,
+    last30Days: Window,
+    last90Days: Window,
+    allTime: Window,
+    truncated: z.boolean(),
+  }),
 });
 export const ProposeSkillInput = z
-  .object({ yaml: z.string({ error: 'yaml must be the skill as a YAML document (text)' }).min(1).max(64_000).describe('The skill as a YAML document with name, description, trigger, preconditions, tools, steps (do, tool, expect), success_checks, failure_handling.') })
+  .object({
+    yaml: z
+      .string({ error: 'yaml must be the skill as a YAML document (text)' })
+      .min(1)
+      .max(64_000)
+      .describe(
+        'The skill as a YAML document with name, description, trigger, preconditions, tools, steps (do, tool, expect), success_checks, failure_handling.',
+      ),
+  })
   .strict();

@@ -3,10 +3,7 @@ import { ValidationError } from '../errors';
 
 /** `tags[2]` style path for an issue. */
 function pathOf(path: ReadonlyArray<PropertyKey>): string {
-  return path.reduce<string>(
-    (acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)),
-    '',
-  );
+  return path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p)), '');
 }
 
 /** The rule an issue states, without repeating the field name our own messages start with. */

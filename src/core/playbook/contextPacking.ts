@@ -54,7 +54,10 @@ export function packContext(candidates: readonly Candidate[], budget: number): P
       used += add;
     } else omitted[plural[c.summary.provenance.kind]]++;
   }
-  const upgrades = [...chosen.filter((x) => x.c.full && x.item.provenance.kind === 'skill'), ...chosen.filter((x) => x.c.full && x.item.provenance.kind !== 'skill')];
+  const upgrades = [
+    ...chosen.filter((x) => x.c.full && x.item.provenance.kind === 'skill'),
+    ...chosen.filter((x) => x.c.full && x.item.provenance.kind !== 'skill'),
+  ];
   for (const x of upgrades) {
     const delta = size(x.c.full) - size(x.item);
     if (used + delta <= limit) {

@@ -27,7 +27,6 @@ export interface ContextServiceOptions {
   now?: () => Date;
 }
 
-
 /** Search keywords of a task: its distinct words without stop words, as many as a search takes. */
 export function taskKeywords(task: string): string[] {
   return [...new Set(words(task).filter((w) => w.length >= 2 && !isStopWord(w)))].slice(0, LIMITS.keywordsMax);
@@ -39,7 +38,10 @@ export function taskKeywords(task: string): string[] {
  * consecutive words that neither start nor end with a stop word (`payments service`).
  */
 export function entityCandidates(task: string): string[] {
-  const raw = task.split(/\s+/).map((t) => t.replace(/^[\s"'`([{<]+|[\s"'`)\]}>,;:!?.]+$/g, '')).filter(Boolean);
+  const raw = task
+    .split(/\s+/)
+    .map((t) => t.replace(/^[\s"'`([{<]+|[\s"'`)\]}>,;:!?.]+$/g, ''))
+    .filter(Boolean);
   const out = new Set<string>();
   for (const t of raw) if (t.length >= 2) out.add(normalizeKey(t));
   for (const w of words(task)) if (w.length >= 2 && !isStopWord(w)) out.add(w);
@@ -54,7 +56,11 @@ export function entityCandidates(task: string): string[] {
 }
 
 const provenance = (kind: Provenance['kind'], r: { id: string; version: number; author: string; changedAt: string }): Provenance => ({
-  kind, id: r.id, version: r.version, author: r.author, changedAt: r.changedAt,
+  kind,
+  id: r.id,
+  version: r.version,
+  author: r.author,
+  changedAt: r.changedAt,
 });
 
 /**
@@ -80,7 +86,11 @@ export class ContextService {
   async context(input: unknown): Promise<PackedContext> {
     const c = parseInput(ContextInput, input);
     const budget = Math.min(CONTEXT_TOKENS.max, Math.max(CONTEXT_TOKENS.min, c.maxTokens ?? this.defaultMaxTokens()));
-    const [memories, facts, skills] = await Promise.all([this.memoryCandidates(c.task), this.factCandidates(c.task), this.skillCandidates(c.task)]);
+    const [memories, facts, skills] = await Promise.all([
+      this.memoryCandidates(c.task),
+      this.factCandidates(c.task),
+      this.skillCandidates(c.task),
+    ]);
     return packContext([...memories, ...facts, ...skills], budget);
   }
 
@@ -110,7 +120,10 @@ export class ContextService {
     const seen = new Map<string, number>();
     for (const hits of parts) for (const h of hits) seen.set(h.id, (seen.get(h.id) ?? 0) + 1);
     const first = whole!.map((h) => h.id);
-    const rest = [...seen.entries()].filter(([id]) => !first.includes(id)).sort((a, b) => b[1] - a[1]).map(([id]) => id);
+    const rest = [...seen.entries()]
+      .filter(([id]) => !first.includes(id))
+      .sort((a, b) => b[1] - a[1])
+      .map(([id]) => id);
     return [...first, ...rest].slice(0, MAX_MEMORIES);
   }
 
@@ -137,8 +150,15 @@ export class ContextService {
       const f = asFact(r);
       return {
         summary: {
-          provenance: provenance('fact', r), subject: f.subject, predicate: f.predicate, object: f.object, status: f.status,
-          confidence: f.confidence, source: f.source, validUntil: f.validUntil, verified: f.verification.state === 'verified',
+          provenance: provenance('fact', r),
+          subject: f.subject,
+          predicate: f.predicate,
+          object: f.object,
+          status: f.status,
+          confidence: f.confidence,
+          source: f.source,
+          validUntil: f.validUntil,
+          verified: f.verification.state === 'verified',
         },
       };
     });
@@ -155,7 +175,12 @@ export class ContextService {
       out.push({
         summary,
         full: {
-          ...summary, preconditions: d.preconditions, tools: d.tools, steps: d.steps, success_checks: d.success_checks, failure_handling: d.failure_handling,
+          ...summary,
+          preconditions: d.preconditions,
+          tools: d.tools,
+          steps: d.steps,
+          success_checks: d.success_checks,
+          failure_handling: d.failure_handling,
           outcomes: { episodes: o.total, successRate: o.rate },
         },
       });

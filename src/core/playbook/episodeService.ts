@@ -11,7 +11,6 @@ import { asEpisode, episodeColumns, normalizeKey, type EpisodeData } from './kin
 import { EPISODE_LIMITS, ListEpisodesInput, RecordEpisodeInput, ShowEpisodeInput } from '../contract/episodes';
 import { assertNoSecrets, pageOf, RecordWriter, type TierServiceOptions } from './recordRows';
 
-
 /** One episode as show returns it. */
 export interface EpisodeView extends EpisodeData {
   id: string;
@@ -47,7 +46,16 @@ export class EpisodeService {
     const e = parseInput(RecordEpisodeInput, input);
     const now = this.w.now();
     this.w.checkNotFuture('timestamp', e.timestamp, 'give the time the episode happened', now);
-    assertNoSecrets({ task: e.task, tools: e.tools, inputs: e.inputs, errors: e.errors, resolution: e.resolution, 'source.ref': e.source.ref, 'skill.name': e.skill?.name, executor: e.executor });
+    assertNoSecrets({
+      task: e.task,
+      tools: e.tools,
+      inputs: e.inputs,
+      errors: e.errors,
+      resolution: e.resolution,
+      'source.ref': e.source.ref,
+      'skill.name': e.skill?.name,
+      executor: e.executor,
+    });
     const data: EpisodeData = {
       timestamp: e.timestamp ?? now.toISOString(),
       task: e.task,

@@ -20,15 +20,32 @@ const RECOVERY_FACTS_MAX = 100;
 export function factProposalHandler(factsFor: (author: string) => FactService, preview: FactService): ProposalTargetHandler {
   return {
     async validate(payload, action) {
-      if (action !== 'create') throw new ValidationError('action', 'facts are proposed as new assertions (action create); retract a fact to end it');
+      if (action !== 'create')
+        throw new ValidationError('action', 'facts are proposed as new assertions (action create); retract a fact to end it');
       const { fact, same, rivals } = await preview.preview(payload);
       const conf = fact.confidence === null ? 'confidence not given' : `confidence ${fact.confidence}`;
-      const summary = `fact: ${fact.subject} ${fact.predicate} ${fact.object} (${conf}; source ${fact.source ?? 'not given'})`.slice(0, 300);
-      const duplicates = same ? [{ kind: 'fact', id: same.id, similarity: 1, label: `${same.subject} ${same.predicate} ${same.object} v${same.version} (${same.status})` }] : [];
+      const summary = `fact: ${fact.subject} ${fact.predicate} ${fact.object} (${conf}; source ${fact.source ?? 'not given'})`.slice(
+        0,
+        300,
+      );
+      const duplicates = same
+        ? [
+            {
+              kind: 'fact',
+              id: same.id,
+              similarity: 1,
+              label: `${same.subject} ${same.predicate} ${same.object} v${same.version} (${same.status})`,
+            },
+          ]
+        : [];
       const warnings = [
-        ...(same ? [`the same fact is stored (${same.id}, version ${same.version}); approving records this evidence as its next version`] : []),
-        ...rivals.map((r) =>
-          `contradicts ${r.status} fact ${r.id}: ${r.subject} ${r.predicate} ${r.object} (source ${r.source ?? 'none'}, confidence ${r.confidence ?? 'none'}, asserted by ${r.assertedBy}); approving marks both disputed for a person to resolve`),
+        ...(same
+          ? [`the same fact is stored (${same.id}, version ${same.version}); approving records this evidence as its next version`]
+          : []),
+        ...rivals.map(
+          (r) =>
+            `contradicts ${r.status} fact ${r.id}: ${r.subject} ${r.predicate} ${r.object} (source ${r.source ?? 'none'}, confidence ${r.confidence ?? 'none'}, asserted by ${r.assertedBy}); approving marks both disputed for a person to resolve`,
+        ),
       ];
       const { subject, predicate, object, source, confidence, observedAt, validUntil } = fact;
       return { payload: { subject, predicate, object, source, confidence, observedAt, validUntil }, summary, duplicates, warnings };
@@ -37,12 +54,33 @@ export function factProposalHandler(factsFor: (author: string) => FactService, p
       return { id: (await factsFor(r.decidedBy).assert(r.payload)).id };
     },
     async applied(r) {
-      const p = r.payload as { subject: string; predicate: string; object: string; source: string | null; confidence: number | null; observedAt: string; validUntil: string | null };
+      const p = r.payload as {
+        subject: string;
+        predicate: string;
+        object: string;
+        source: string | null;
+        confidence: number | null;
+        observedAt: string;
+        validUntil: string | null;
+      };
       const mine = byEarlierAttempt(r);
-      const { items } = await preview.query({ subject: p.subject, predicate: p.predicate, object: p.object, includeInactive: true, limit: RECOVERY_FACTS_MAX });
+      const { items } = await preview.query({
+        subject: p.subject,
+        predicate: p.predicate,
+        object: p.object,
+        includeInactive: true,
+        limit: RECOVERY_FACTS_MAX,
+      });
       for (const f of items) {
         const versions = await preview.history({ id: f.id });
-        const written = versions.some((v) => mine(v.writtenBy, v.changedAt) && v.source === p.source && v.confidence === p.confidence && v.observedAt === p.observedAt && v.validUntil === p.validUntil);
+        const written = versions.some(
+          (v) =>
+            mine(v.writtenBy, v.changedAt) &&
+            v.source === p.source &&
+            v.confidence === p.confidence &&
+            v.observedAt === p.observedAt &&
+            v.validUntil === p.validUntil,
+        );
         if (written) return { id: f.id };
       }
       return null;

@@ -97,7 +97,11 @@ export function unmarkedDisputes(live: readonly StoredRecord[], nowIso: string):
   const out = new Map<string, string[]>();
   for (const a of valid) {
     const add = rivalsOf(valid, a.keys[2], nowIso).filter((b) => !kept(a, b.keys[2]) && !asFact(a).disputedWith.includes(b.id));
-    if (add.length) out.set(a.id, add.map((b) => b.id));
+    if (add.length)
+      out.set(
+        a.id,
+        add.map((b) => b.id),
+      );
   }
   return out;
 }

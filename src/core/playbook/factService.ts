@@ -17,8 +17,26 @@ import { randomUUID } from 'node:crypto';
 import type { RecordStore, StoredRecord } from '../ports/records';
 import { parseInput } from '../contract/validate';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
-import { AssertFactInput, FACT_LIMITS, FactIdInput, QueryFactsInput, ResolveFactsInput, RetractFactInput, VerifyFactInput } from '../contract/facts';
-import { factView, isPastDue, LIVE_STATUSES, nextFactVersion, RELATION_LIVE_MAX, releasePartners, rivalsOf, withoutDisputes, type FactView } from './factRules';
+import {
+  AssertFactInput,
+  FACT_LIMITS,
+  FactIdInput,
+  QueryFactsInput,
+  ResolveFactsInput,
+  RetractFactInput,
+  VerifyFactInput,
+} from '../contract/facts';
+import {
+  factView,
+  isPastDue,
+  LIVE_STATUSES,
+  nextFactVersion,
+  RELATION_LIVE_MAX,
+  releasePartners,
+  rivalsOf,
+  withoutDisputes,
+  type FactView,
+} from './factRules';
 import { asFact, factColumns, normalizeKey, type FactData } from './kinds';
 import type { Ontology } from './ontology';
 import { DEFAULT_POLICY, type Policy } from './policy';
@@ -66,21 +84,38 @@ export class FactService {
     const f = parseInput(AssertFactInput, input);
     const { semantic } = this.policy();
     const missing: Array<[field: string, rule: string]> = [];
-    if (semantic.require_source && !f.source) missing.push(['source', 'required; name where this comes from (a URL, a file, a commit, a memory id) — the policy semantic.require_source is on']);
-    if (semantic.require_confidence && (f.confidence === undefined || f.confidence === null)) missing.push(['confidence', 'required; say how sure the source is, from 0 to 1 — the policy semantic.require_confidence is on']);
-    if (missing.length) throw new ValidationError(missing[0]![0], missing[0]![1], missing.map(([field, rule]) => `${field}: ${rule}`).join('; '));
+    if (semantic.require_source && !f.source)
+      missing.push([
+        'source',
+        'required; name where this comes from (a URL, a file, a commit, a memory id) — the policy semantic.require_source is on',
+      ]);
+    if (semantic.require_confidence && (f.confidence === undefined || f.confidence === null))
+      missing.push(['confidence', 'required; say how sure the source is, from 0 to 1 — the policy semantic.require_confidence is on']);
+    if (missing.length)
+      throw new ValidationError(missing[0]![0], missing[0]![1], missing.map(([field, rule]) => `${field}: ${rule}`).join('; '));
     const now = this.w.now();
     const observedAt = f.observedAt ?? now.toISOString();
     this.w.checkNotFuture('observedAt', observedAt, 'give when it was observed', now);
-    if (f.validUntil && f.validUntil <= observedAt) throw new ValidationError('validUntil', `(${f.validUntil}) must be later than observedAt (${observedAt})`);
-    if (f.validUntil && Date.parse(f.validUntil) <= now.getTime()) throw new ValidationError('validUntil', `(${f.validUntil}) has already passed; the fact would be hidden at once`);
+    if (f.validUntil && f.validUntil <= observedAt)
+      throw new ValidationError('validUntil', `(${f.validUntil}) must be later than observedAt (${observedAt})`);
+    if (f.validUntil && Date.parse(f.validUntil) <= now.getTime())
+      throw new ValidationError('validUntil', `(${f.validUntil}) has already passed; the fact would be hidden at once`);
     assertNoSecrets({ subject: f.subject, predicate: f.predicate, object: f.object, source: f.source });
     const ontology = this.ontology();
     const checked = ontology?.check(f) ?? { ...f, relation: undefined };
     const data: FactData = {
-      subject: checked.subject, predicate: checked.predicate, object: checked.object,
-      source: f.source ?? null, observedAt, confidence: f.confidence ?? null, validUntil: f.validUntil ?? null,
-      status: 'active', verification: { state: 'unverified' }, disputedWith: [], retraction: null, assertedBy: this.w.author,
+      subject: checked.subject,
+      predicate: checked.predicate,
+      object: checked.object,
+      source: f.source ?? null,
+      observedAt,
+      confidence: f.confidence ?? null,
+      validUntil: f.validUntil ?? null,
+      status: 'active',
+      verification: { state: 'unverified' },
+      disputedWith: [],
+      retraction: null,
+      assertedBy: this.w.author,
     };
     return { data, keys: factColumns(data).keys, single: checked.relation?.cardinality === 'one', now };
   }
@@ -90,22 +125,39 @@ export class FactService {
    * same triple it would refresh, and the live facts it would dispute. Refuses as assert does.
    */
   async preview(input: unknown): Promise<{ fact: Omit<FactData, 'assertedBy' | 'keptWith'>; same: FactView | null; rivals: FactView[] }> {
-    const { data, keys: [s, p, o], single, now } = this.validated(input);
+    const {
+      data,
+      keys: [s, p, o],
+      single,
+      now,
+    } = this.validated(input);
     const [same] = await this.records.query({ kind: 'fact', keys: [s, p, o], status: LIVE_STATUSES, limit: 1 });
-    const live = !same && single ? await readAll(this.records, { kind: 'fact', keys: [s, p], status: LIVE_STATUSES }, RELATION_LIVE_MAX) : [];
+    const live =
+      !same && single ? await readAll(this.records, { kind: 'fact', keys: [s, p], status: LIVE_STATUSES }, RELATION_LIVE_MAX) : [];
     const { assertedBy: _a, keptWith: _k, ...fact } = data;
     return { fact, same: same ? factView(same) : null, rivals: rivalsOf(live, o, now.toISOString()).map(factView) };
   }
 
   /** Records a fact, refreshes the same triple, or opens a dispute; refuses (writing nothing) what breaks a rule. */
   async assert(input: unknown): Promise<AssertResult> {
-    const { data, keys: [s, p, o], single, now } = this.validated(input);
+    const {
+      data,
+      keys: [s, p, o],
+      single,
+      now,
+    } = this.validated(input);
     const observedAt = data.observedAt;
     const rows = await this.records.write(`fact:${s}`, async (r) => {
       const [same] = await r.query({ kind: 'fact', keys: [s, p, o], status: LIVE_STATUSES, limit: 1 });
       if (same) {
         const old = asFact(same);
-        const evidence = { source: data.source, observedAt, confidence: data.confidence, validUntil: data.validUntil, assertedBy: data.assertedBy };
+        const evidence = {
+          source: data.source,
+          observedAt,
+          confidence: data.confidence,
+          validUntil: data.validUntil,
+          assertedBy: data.assertedBy,
+        };
         return [await nextFactVersion(this.w, r, same, { ...old, ...evidence })];
       }
       const id = randomUUID();
@@ -114,10 +166,12 @@ export class FactService {
       const rivals = rivalsOf(live, o, now.toISOString());
       if (rivals.length === 0) return [this.w.row('fact', id, 1, 'create', factColumns(data), data)];
       const mine: FactData = { ...data, status: 'disputed', disputedWith: rivals.map((x) => x.id) };
-      const theirs = await Promise.all(rivals.map((x) => {
-        const d = asFact(x);
-        return nextFactVersion(this.w, r, x, { ...d, status: 'disputed', disputedWith: [...d.disputedWith, id] });
-      }));
+      const theirs = await Promise.all(
+        rivals.map((x) => {
+          const d = asFact(x);
+          return nextFactVersion(this.w, r, x, { ...d, status: 'disputed', disputedWith: [...d.disputedWith, id] });
+        }),
+      );
       return [this.w.row('fact', id, 1, 'create', factColumns(mine), mine), ...theirs];
     });
     // What was decided shows in the rows (a store may run a decision more than once).
@@ -168,9 +222,18 @@ export class FactService {
     const rows = await this.records.write(await this.scopeOf(id), async (r) => {
       const cur = FactService.existing(id, await r.get('fact', id));
       const d = asFact(cur);
-      if (d.status === 'retracted') throw new ConflictError(`fact ${id} was already retracted by ${d.retraction?.by} at ${d.retraction?.at}: ${d.retraction?.reason}`, cur.version);
+      if (d.status === 'retracted')
+        throw new ConflictError(
+          `fact ${id} was already retracted by ${d.retraction?.by} at ${d.retraction?.at}: ${d.retraction?.reason}`,
+          cur.version,
+        );
       if (by === 'model') FactService.refuseModelRetraction(cur);
-      const row = await nextFactVersion(this.w, r, cur, (at) => ({ ...d, status: 'retracted', disputedWith: [], retraction: { by: this.w.author, at, reason } }));
+      const row = await nextFactVersion(this.w, r, cur, (at) => ({
+        ...d,
+        status: 'retracted',
+        disputedWith: [],
+        retraction: { by: this.w.author, at, reason },
+      }));
       return [row, ...(await releasePartners(this.w, r, [cur]))];
     });
     return factView(rows[0]!);
@@ -189,19 +252,36 @@ export class FactService {
       const set = new Set(res.ids);
       const about = (f: StoredRecord) => `"${asFact(f).subject} ${asFact(f).predicate}"`;
       const stranger = facts.find((f) => f.keys[0] !== facts[0]!.keys[0] || f.keys[1] !== facts[0]!.keys[1]);
-      if (stranger) throw new ValidationError('ids', `fact ${stranger.id} is about ${about(stranger)}, not ${about(facts[0]!)}; resolve one dispute at a time`);
+      if (stranger)
+        throw new ValidationError(
+          'ids',
+          `fact ${stranger.id} is about ${about(stranger)}, not ${about(facts[0]!)}; resolve one dispute at a time`,
+        );
       for (const f of facts) {
-        if (f.status !== 'disputed') throw new ConflictError(`fact ${f.id} is ${f.status}, not disputed; there is nothing to resolve`, f.version);
-        if (!asFact(f).disputedWith.some((x) => set.has(x))) throw new ValidationError('ids', `fact ${f.id} is not disputed with any of the other facts given; its dispute is with ${asFact(f).disputedWith.join(', ')}`);
+        if (f.status !== 'disputed')
+          throw new ConflictError(`fact ${f.id} is ${f.status}, not disputed; there is nothing to resolve`, f.version);
+        if (!asFact(f).disputedWith.some((x) => set.has(x)))
+          throw new ValidationError(
+            'ids',
+            `fact ${f.id} is not disputed with any of the other facts given; its dispute is with ${asFact(f).disputedWith.join(', ')}`,
+          );
       }
       const retracted = facts.filter((f) => res.decision === 'retract-all' || (res.decision === 'keep-one' && f.id !== res.keep));
       const gone = new Set(retracted.map((f) => f.id));
-      const reason = res.reason ?? (res.decision === 'keep-one' ? `dispute resolved: kept fact ${res.keep}` : 'dispute resolved: all retracted');
+      const reason =
+        res.reason ?? (res.decision === 'keep-one' ? `dispute resolved: kept fact ${res.keep}` : 'dispute resolved: all retracted');
       const out: StoredRecord[] = [];
       for (const f of facts) {
         const d = asFact(f);
         if (gone.has(f.id)) {
-          out.push(await nextFactVersion(this.w, r, f, (at) => ({ ...d, status: 'retracted', disputedWith: [], retraction: { by: this.w.author, at, reason } })));
+          out.push(
+            await nextFactVersion(this.w, r, f, (at) => ({
+              ...d,
+              status: 'retracted',
+              disputedWith: [],
+              retraction: { by: this.w.author, at, reason },
+            })),
+          );
           continue;
         }
         const kept = facts.filter((x) => x.id !== f.id && !gone.has(x.id)).map((x) => x.keys[2]);
@@ -219,9 +299,15 @@ export class FactService {
     assertNoSecrets({ evidence: v.evidence, by: v.by });
     const rows = await this.records.write(await this.scopeOf(v.id), async (r) => {
       const cur = FactService.existing(v.id, await r.get('fact', v.id));
-      if (cur.status === 'retracted') throw new ConflictError(`fact ${v.id} was retracted; assert it again before verifying it`, cur.version);
+      if (cur.status === 'retracted')
+        throw new ConflictError(`fact ${v.id} was retracted; assert it again before verifying it`, cur.version);
       const by = v.by ?? this.w.author;
-      return [await nextFactVersion(this.w, r, cur, (at) => ({ ...asFact(cur), verification: { state: 'verified', by, at, evidence: v.evidence } }))];
+      return [
+        await nextFactVersion(this.w, r, cur, (at) => ({
+          ...asFact(cur),
+          verification: { state: 'verified', by, at, evidence: v.evidence },
+        })),
+      ];
     });
     return factView(rows[0]!);
   }
@@ -247,10 +333,16 @@ export class FactService {
     const d = asFact(cur);
     const tell = 'Do not retract it; tell the user why you think it is wrong.';
     if (d.status === 'disputed') {
-      throw new ConflictError(`fact ${cur.id} (status disputed, with ${d.disputedWith.join(', ')}) cannot be retracted by a model: a person resolves disputes in the Facts view (keep one, keep both, retract all). ${tell}`, cur.version);
+      throw new ConflictError(
+        `fact ${cur.id} (status disputed, with ${d.disputedWith.join(', ')}) cannot be retracted by a model: a person resolves disputes in the Facts view (keep one, keep both, retract all). ${tell}`,
+        cur.version,
+      );
     }
     if (d.verification.state === 'verified') {
-      throw new ConflictError(`fact ${cur.id} (status ${d.status}) was verified by ${d.verification.by} at ${d.verification.at}; only a person retracts a verified fact, in the Facts view. ${tell}`, cur.version);
+      throw new ConflictError(
+        `fact ${cur.id} (status ${d.status}) was verified by ${d.verification.by} at ${d.verification.at}; only a person retracts a verified fact, in the Facts view. ${tell}`,
+        cur.version,
+      );
     }
   }
 

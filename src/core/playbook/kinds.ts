@@ -42,7 +42,12 @@ export interface EpisodeData {
  * a skill), dueAt = timestamp. The version in the keys lets a skill version's outcomes be counted.
  */
 export function episodeColumns(d: EpisodeData): Pick<StoredRecord, 'status' | 'keys' | 'rank' | 'dueAt'> {
-  return { status: d.outcome, keys: [d.skill ? normalizeKey(d.skill.name) : '', normalizeKey(d.executor), d.skill ? String(d.skill.version) : ''], rank: 0, dueAt: d.timestamp };
+  return {
+    status: d.outcome,
+    keys: [d.skill ? normalizeKey(d.skill.name) : '', normalizeKey(d.executor), d.skill ? String(d.skill.version) : ''],
+    rank: 0,
+    dueAt: d.timestamp,
+  };
 }
 
 // ---------------------------------------------------------------- facts

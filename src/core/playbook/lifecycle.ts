@@ -83,11 +83,19 @@ export class Lifecycle {
     };
     const expiredFacts = await this.expireFacts(now.toISOString(), policy.semantic.expired);
     const merge = await attempt(() => this.disputeMerged(now.toISOString()), { disputed: [], resume: null });
-    const episodes = await this.retireEpisodes(new Date(now.getTime() - policy.episodic.ttl_days * DAY_MS).toISOString(), policy.episodic.expired);
+    const episodes = await this.retireEpisodes(
+      new Date(now.getTime() - policy.episodic.ttl_days * DAY_MS).toISOString(),
+      policy.episodic.expired,
+    );
     const promotions = await attempt(async () => (await this.options.promote?.({ now, policy })) ?? [], []);
     const data: ReportData = {
-      ranAt: now.toISOString(), trigger: run.trigger, expiredFacts, disputedOnMerge: merge.disputed,
-      forgottenEpisodes: episodes.forgotten, archivedEpisodes: episodes.archived, promotions,
+      ranAt: now.toISOString(),
+      trigger: run.trigger,
+      expiredFacts,
+      disputedOnMerge: merge.disputed,
+      forgottenEpisodes: episodes.forgotten,
+      archivedEpisodes: episodes.archived,
+      promotions,
       searchReads: run.searchReads ?? { searches: 0, returned: 0, read: 0 },
       mergeCheckResume: merge.resume,
     };
@@ -123,8 +131,12 @@ export class Lifecycle {
         done.add(subject);
         const rows = await this.records.write(`fact:${subject}`, async (r) => {
           // Re-read under the lock: another writer may have refreshed or retracted them since.
-          const due = (await readAll(r, { kind: 'fact', keys: [subject], status: LIVE_STATUSES, dueBefore: nowIso }, SUBJECT_MAX)).filter((f) => isPastDue(f, nowIso));
-          const mine = await Promise.all(due.map((f) => nextFactVersion(this.w, r, f, { ...asFact(f), status: 'expired', disputedWith: [] })));
+          const due = (await readAll(r, { kind: 'fact', keys: [subject], status: LIVE_STATUSES, dueBefore: nowIso }, SUBJECT_MAX)).filter(
+            (f) => isPastDue(f, nowIso),
+          );
+          const mine = await Promise.all(
+            due.map((f) => nextFactVersion(this.w, r, f, { ...asFact(f), status: 'expired', disputedWith: [] })),
+          );
           return [...mine, ...(await releasePartners(this.w, r, due))];
         });
         // The facts' expired versions (released partners stay live).
@@ -179,7 +191,9 @@ export class Lifecycle {
     const skills = await readAll(this.records, { kind: 'skill' }, SKILLS_MAX);
     const drafts = await readAll(this.records, { kind: 'proposal', keys: ['skill'], status: ['pending'] }, SKILLS_MAX);
     const cited = (d: Partial<SkillData> | undefined) => (Array.isArray(d?.evidence?.episodes) ? d.evidence.episodes : []);
-    return new Set([...skills.map((s) => cited(asSkill(s))), ...drafts.map((p) => cited(asProposal(p).payload as Partial<SkillData>))].flat());
+    return new Set(
+      [...skills.map((s) => cited(asSkill(s))), ...drafts.map((p) => cited(asProposal(p).payload as Partial<SkillData>))].flat(),
+    );
   }
 
   /**
@@ -198,10 +212,13 @@ export class Lifecycle {
   }
 
   /** Calls `handle` on each page of current records matching `q`, up to maxPerRun records. */
-  private async pages(q: { kind: StoredRecord['kind']; status?: string[]; dueBefore: string }, handle: (page: StoredRecord[]) => Promise<void>): Promise<void> {
+  private async pages(
+    q: { kind: StoredRecord['kind']; status?: string[]; dueBefore: string },
+    handle: (page: StoredRecord[]) => Promise<void>,
+  ): Promise<void> {
     const max = this.max();
     let after: RecordCursor | undefined;
-    for (let seen = 0; seen < max; ) {
+    for (let seen = 0; seen < max;) {
       const page = await this.records.query({ ...q, limit: Math.min(PAGE, max - seen), after });
       if (page.length === 0) return;
       await handle(page);

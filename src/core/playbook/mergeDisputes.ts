@@ -40,10 +40,16 @@ export async function disputeMergedContradictions(
   let budget = options.max;
   for (let i = from ? names.indexOf(from.relation) : 0; i < names.length; i++) {
     const relation = names[i]!;
-    let after = from?.relation === relation ? from.after ?? undefined : undefined;
+    let after = from?.relation === relation ? (from.after ?? undefined) : undefined;
     for (;;) {
       if (budget <= 0) return { disputed, resume: { relation, after: after ?? null } };
-      const page = await records.query({ kind: 'fact', keys: [undefined, relation], status: LIVE_STATUSES, limit: Math.min(PAGE, budget), after });
+      const page = await records.query({
+        kind: 'fact',
+        keys: [undefined, relation],
+        status: LIVE_STATUSES,
+        limit: Math.min(PAGE, budget),
+        after,
+      });
       if (page.length === 0) break;
       budget -= page.length;
       disputed.push(...(await disputeSubjects(records, w, relation, page, options.nowIso)));
@@ -55,7 +61,13 @@ export async function disputeMergedContradictions(
 }
 
 /** For the subjects of one page: every live fact of `relation` looked up at once, one write per subject with an unrecorded contradiction. */
-async function disputeSubjects(records: RecordStore, w: RecordWriter, relation: string, page: StoredRecord[], nowIso: string): Promise<string[]> {
+async function disputeSubjects(
+  records: RecordStore,
+  w: RecordWriter,
+  relation: string,
+  page: StoredRecord[],
+  nowIso: string,
+): Promise<string[]> {
   const subjects = [...new Set(page.map((r) => r.keys[0]))];
   const live = await readAll(records, { kind: 'fact', keys: [subjects, relation], status: LIVE_STATUSES }, subjects.length * 10);
   const bySubject = new Map<string, StoredRecord[]>();
@@ -67,10 +79,14 @@ async function disputeSubjects(records: RecordStore, w: RecordWriter, relation: 
       // Under the scope: the freshest state decides (a person may have resolved it meanwhile).
       const fresh = await readAll(r, { kind: 'fact', keys: [subject, relation], status: LIVE_STATUSES }, RELATION_LIVE_MAX);
       const add = unmarkedDisputes(fresh, nowIso);
-      return Promise.all(fresh.filter((f) => add.has(f.id)).map((f) => {
-        const d = asFact(f);
-        return nextFactVersion(w, r, f, { ...d, status: 'disputed', disputedWith: [...d.disputedWith, ...add.get(f.id)!] });
-      }));
+      return Promise.all(
+        fresh
+          .filter((f) => add.has(f.id))
+          .map((f) => {
+            const d = asFact(f);
+            return nextFactVersion(w, r, f, { ...d, status: 'disputed', disputedWith: [...d.disputedWith, ...add.get(f.id)!] });
+          }),
+      );
     });
     out.push(...rows.map((x) => x.id));
   }

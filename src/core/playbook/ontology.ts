@@ -63,18 +63,24 @@ export class Ontology {
     const src = YamlSource.parse(text, fileName);
     const problems: Problem[] = [];
     const root = src.value as Record<string, unknown>;
-    if (!root || typeof root !== 'object' || Array.isArray(root)) src.fail([{ path: [], message: 'must be a map with "types:" and "relations:"' }]);
-    for (const k of Object.keys(root)) if (k !== 'types' && k !== 'relations') problems.push({ path: [k], message: `unknown key ${k}; an ontology has types and relations` });
+    if (!root || typeof root !== 'object' || Array.isArray(root))
+      src.fail([{ path: [], message: 'must be a map with "types:" and "relations:"' }]);
+    for (const k of Object.keys(root))
+      if (k !== 'types' && k !== 'relations')
+        problems.push({ path: [k], message: `unknown key ${k}; an ontology has types and relations` });
 
     const types = readTypes(root.types, problems);
     const relations: OntologyRelation[] = [];
-    if (!Array.isArray(root.relations)) problems.push({ path: ['relations'], message: 'relations must be a list of { name, from, to, cardinality }' });
-    else root.relations.forEach((r, i) => {
-      const rel = readRelation(r, [`relations`, i], new Set(types), problems);
-      if (!rel) return;
-      if (relations.some((x) => x.name === rel.name)) problems.push({ path: ['relations', i, 'name'], message: `relation ${rel.name} is defined twice` });
-      else relations.push(rel);
-    });
+    if (!Array.isArray(root.relations))
+      problems.push({ path: ['relations'], message: 'relations must be a list of { name, from, to, cardinality }' });
+    else
+      root.relations.forEach((r, i) => {
+        const rel = readRelation(r, [`relations`, i], new Set(types), problems);
+        if (!rel) return;
+        if (relations.some((x) => x.name === rel.name))
+          problems.push({ path: ['relations', i, 'name'], message: `relation ${rel.name} is defined twice` });
+        else relations.push(rel);
+      });
     if (problems.length) src.fail(problems);
     return new Ontology(types, relations);
   }
@@ -92,18 +98,28 @@ export class Ontology {
   check(fact: { subject: string; predicate: string; object: string }): CheckedFact {
     const relation = this.relation(fact.predicate);
     if (!relation) {
-      throw new ValidationError('predicate', `relation "${fact.predicate}" is not in the ontology; allowed relations: ${this.relations.map(describe).join('; ')}`);
+      throw new ValidationError(
+        'predicate',
+        `relation "${fact.predicate}" is not in the ontology; allowed relations: ${this.relations.map(describe).join('; ')}`,
+      );
     }
     const subject = this.entity('subject', fact.subject, relation);
     if (!relation.from.includes(subject.type)) {
-      const reversed = relation.to !== VALUE_TYPE && relation.from.includes(this.typeOf(fact.object) ?? '') && relation.to.includes(subject.type);
-      throw new ValidationError('subject', `${relation.name} goes from ${relation.from.join('|')} to ${target(relation)}, but the subject ${subject.text} is a ${subject.type}` +
-        (reversed ? `; the direction is reversed: did you mean "${fact.object} ${relation.name} ${fact.subject}"?` : ''));
+      const reversed =
+        relation.to !== VALUE_TYPE && relation.from.includes(this.typeOf(fact.object) ?? '') && relation.to.includes(subject.type);
+      throw new ValidationError(
+        'subject',
+        `${relation.name} goes from ${relation.from.join('|')} to ${target(relation)}, but the subject ${subject.text} is a ${subject.type}` +
+          (reversed ? `; the direction is reversed: did you mean "${fact.object} ${relation.name} ${fact.subject}"?` : ''),
+      );
     }
     if (relation.to === VALUE_TYPE) return { subject: subject.text, predicate: relation.name, object: fact.object.trim(), relation };
     const object = this.entity('object', fact.object, relation);
     if (!relation.to.includes(object.type)) {
-      throw new ValidationError('object', `${relation.name} goes from ${relation.from.join('|')} to ${target(relation)}, but the object ${object.text} is a ${object.type}`);
+      throw new ValidationError(
+        'object',
+        `${relation.name} goes from ${relation.from.join('|')} to ${target(relation)}, but the object ${object.text} is a ${object.type}`,
+      );
     }
     return { subject: subject.text, predicate: relation.name, object: object.text, relation };
   }
@@ -126,11 +142,17 @@ export class Ontology {
     const allowed = field === 'subject' ? relation.from : (relation.to as string[]);
     const example = `${allowed[0]}:${name || raw.trim() || 'name'}`;
     if (colon <= 0 || !name) {
-      throw new ValidationError(field, `"${raw}" has no type; with the ontology, write entities as type:name, e.g. ${example} (types: ${this.types.join(', ')})`);
+      throw new ValidationError(
+        field,
+        `"${raw}" has no type; with the ontology, write entities as type:name, e.g. ${example} (types: ${this.types.join(', ')})`,
+      );
     }
     const type = raw.slice(0, colon).trim().toLowerCase();
     if (!this.types.includes(type)) {
-      throw new ValidationError(field, `type "${type}" is not in the ontology; types: ${this.types.join(', ')}; ${relation.name} takes ${field === 'subject' ? allowed.join('|') : target(relation)} here, e.g. ${example}`);
+      throw new ValidationError(
+        field,
+        `type "${type}" is not in the ontology; types: ${this.types.join(', ')}; ${relation.name} takes ${field === 'subject' ? allowed.join('|') : target(relation)} here, e.g. ${example}`,
+      );
     }
     return { type, text: `${type}:${name}` };
   }
@@ -153,7 +175,8 @@ function readTypes(value: unknown, problems: Problem[]): string[] {
   const out: string[] = [];
   names.forEach((n, i) => {
     const path = ['types', Array.isArray(value) ? i : String(n)];
-    if (typeof n !== 'string' || !NAME.test(n)) problems.push({ path, message: `type ${String(n)} must be lower case letters, digits, _ . - (starting with a letter)` });
+    if (typeof n !== 'string' || !NAME.test(n))
+      problems.push({ path, message: `type ${String(n)} must be lower case letters, digits, _ . - (starting with a letter)` });
     else if (n === VALUE_TYPE) problems.push({ path, message: `"${VALUE_TYPE}" is reserved for relations whose object is a literal` });
     else if (out.includes(n)) problems.push({ path, message: `type ${n} is listed twice` });
     else out.push(n);
@@ -170,9 +193,14 @@ function readRelation(value: unknown, path: PropertyKey[], types: Set<string>, p
   const name = typeof r.name === 'string' ? normalizeKey(r.name) : '';
   const label = name ? `relation ${name}` : `relation ${Number(path[1]) + 1}`;
   const before = problems.length;
-  if (!NAME.test(name)) problems.push({ path: [...path, 'name'], message: `${label}: name must be lower case letters, digits, _ . - (starting with a letter)` });
+  if (!NAME.test(name))
+    problems.push({
+      path: [...path, 'name'],
+      message: `${label}: name must be lower case letters, digits, _ . - (starting with a letter)`,
+    });
   for (const k of Object.keys(r)) {
-    if (!['name', 'from', 'to', 'cardinality', 'description'].includes(k)) problems.push({ path: [...path, k], message: `${label}: unknown key ${k}; a relation has name, from, to, cardinality, description` });
+    if (!['name', 'from', 'to', 'cardinality', 'description'].includes(k))
+      problems.push({ path: [...path, k], message: `${label}: unknown key ${k}; a relation has name, from, to, cardinality, description` });
   }
   const typeList = (key: 'from' | 'to'): string[] => {
     const raw = r[key];
@@ -181,7 +209,10 @@ function readRelation(value: unknown, path: PropertyKey[], types: Set<string>, p
     for (const t of list) {
       if (key === 'to' && t === VALUE_TYPE && list.length === 1) continue;
       if (typeof t !== 'string' || !types.has(t)) {
-        problems.push({ path: [...path, key], message: `${label}: \`${key}\` names unknown type ${String(t)}${key === 'to' ? ` (types: ${[...types].join(', ')}, or ${VALUE_TYPE} for a literal)` : ` (types: ${[...types].join(', ')})`}` });
+        problems.push({
+          path: [...path, key],
+          message: `${label}: \`${key}\` names unknown type ${String(t)}${key === 'to' ? ` (types: ${[...types].join(', ')}, or ${VALUE_TYPE} for a literal)` : ` (types: ${[...types].join(', ')})`}`,
+        });
       }
     }
     return list as string[];
@@ -189,11 +220,16 @@ function readRelation(value: unknown, path: PropertyKey[], types: Set<string>, p
   const from = typeList('from');
   const to = typeList('to');
   const cardinality = r.cardinality ?? 'many';
-  if (cardinality !== 'one' && cardinality !== 'many') problems.push({ path: [...path, 'cardinality'], message: `${label}: cardinality must be one or many` });
-  if (r.description !== undefined && typeof r.description !== 'string') problems.push({ path: [...path, 'description'], message: `${label}: description must be text` });
+  if (cardinality !== 'one' && cardinality !== 'many')
+    problems.push({ path: [...path, 'cardinality'], message: `${label}: cardinality must be one or many` });
+  if (r.description !== undefined && typeof r.description !== 'string')
+    problems.push({ path: [...path, 'description'], message: `${label}: description must be text` });
   if (problems.length > before) return undefined;
   return {
-    name, from, to: to.length === 1 && to[0] === VALUE_TYPE ? VALUE_TYPE : to, cardinality: cardinality as 'one' | 'many',
+    name,
+    from,
+    to: to.length === 1 && to[0] === VALUE_TYPE ? VALUE_TYPE : to,
+    cardinality: cardinality as 'one' | 'many',
     ...(typeof r.description === 'string' ? { description: r.description } : {}),
   };
 }

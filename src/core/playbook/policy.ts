@@ -49,26 +49,34 @@ export const DEFAULT_POLICY: Readonly<Policy> = Object.freeze<Policy>({
 });
 
 const int = (what: string, min: number, max: number) =>
-  z.number({ error: `must be a number of ${what}, ${min}–${max}` }).int({ error: `must be a whole number of ${what}` })
+  z
+    .number({ error: `must be a number of ${what}, ${min}–${max}` })
+    .int({ error: `must be a whole number of ${what}` })
     .min(min, { error: (i) => `is ${String(i.input)}; it must be ${min}–${max} ${what}` })
     .max(max, { error: (i) => `is ${String(i.input)}; it must be ${min}–${max} ${what}` });
 
 const flag = z.boolean({ error: 'must be true or false' });
-const Person = z.string({ error: 'must be a name or an email address' }).trim().min(1, { error: 'is empty' }).max(200, { error: 'is longer than 200 characters' });
+const Person = z
+  .string({ error: 'must be a name or an email address' })
+  .trim()
+  .min(1, { error: 'is empty' })
+  .max(200, { error: 'is longer than 200 characters' });
 const tierRoles = {
   owner: Person.nullable(),
   approvers: z.array(Person, { error: 'must be a list of names or email addresses' }).max(100, { error: 'lists more than 100 people' }),
   expired: z.enum(['archive', 'forget'], { error: 'must be archive (kept, hidden) or forget (removed)' }),
 };
 
-const PolicySchema = z.strictObject({
-  working: z.strictObject({ max_tokens: int('tokens', 256, 200_000) }).partial(),
-  episodic: z.strictObject({ ttl_days: int('days', 1, 3650), ...tierRoles }).partial(),
-  semantic: z.strictObject({ require_source: flag, require_confidence: flag, ...tierRoles }).partial(),
-  // At least 2: promotion needs successes recorded by two different authors.
-  procedural: z.strictObject({ promotion_min_successes: int('successes', 2, 100), ...tierRoles }).partial(),
-  forgetting: z.strictObject({ run_every_hours: int('hours', 1, 24 * 30) }).partial(),
-}).partial();
+const PolicySchema = z
+  .strictObject({
+    working: z.strictObject({ max_tokens: int('tokens', 256, 200_000) }).partial(),
+    episodic: z.strictObject({ ttl_days: int('days', 1, 3650), ...tierRoles }).partial(),
+    semantic: z.strictObject({ require_source: flag, require_confidence: flag, ...tierRoles }).partial(),
+    // At least 2: promotion needs successes recorded by two different authors.
+    procedural: z.strictObject({ promotion_min_successes: int('successes', 2, 100), ...tierRoles }).partial(),
+    forgetting: z.strictObject({ run_every_hours: int('hours', 1, 24 * 30) }).partial(),
+  })
+  .partial();
 
 /** The keys a path of the policy may hold, for "unknown key" messages. */
 function knownKeys(path: ReadonlyArray<PropertyKey>): string[] {
@@ -85,7 +93,8 @@ function nestDottedKeys(value: unknown): unknown {
   for (const [k, v] of Object.entries(value)) {
     const dot = k.indexOf('.');
     if (dot < 0) {
-      out[k] = v && typeof v === 'object' && !Array.isArray(v) && out[k] && typeof out[k] === 'object' ? { ...(out[k] as object), ...v } : v;
+      out[k] =
+        v && typeof v === 'object' && !Array.isArray(v) && out[k] && typeof out[k] === 'object' ? { ...(out[k] as object), ...v } : v;
       continue;
     }
     const [head, rest] = [k.slice(0, dot), k.slice(dot + 1)];
@@ -104,10 +113,15 @@ export function parsePolicyFile(text: string, fileName = 'policy.yaml'): PolicyO
   const parsed = PolicySchema.safeParse(nestDottedKeys(src.value));
   if (!parsed.success) {
     // A dotted top-level key is found at its own line.
-    src.fail(zodProblems(parsed.error, knownKeys).map((p) => ({
-      ...p,
-      path: src.lineOf(p.path) === undefined && p.path.length >= 2 ? [`${String(p.path[0])}.${String(p.path[1])}`, ...p.path.slice(2)] : p.path,
-    })));
+    src.fail(
+      zodProblems(parsed.error, knownKeys).map((p) => ({
+        ...p,
+        path:
+          src.lineOf(p.path) === undefined && p.path.length >= 2
+            ? [`${String(p.path[0])}.${String(p.path[1])}`, ...p.path.slice(2)]
+            : p.path,
+      })),
+    );
   }
   return parsed.data as PolicyOverrides;
 }

@@ -100,7 +100,10 @@ const DRAFT_NAMESPACE = Buffer.from('7d0b5c1e4a2f4e8b9c3d6f1a2b3c4d5e', 'hex');
  * id, and the second finds the first instead of queueing a duplicate.
  */
 export function draftProposalId(episodeIds: readonly string[]): string {
-  const hash = createHash('sha1').update(DRAFT_NAMESPACE).update([...episodeIds].sort().join('\n')).digest();
+  const hash = createHash('sha1')
+    .update(DRAFT_NAMESPACE)
+    .update([...episodeIds].sort().join('\n'))
+    .digest();
   hash[6] = (hash[6]! & 0x0f) | 0x50;
   hash[8] = (hash[8]! & 0x3f) | 0x80;
   const hex = hash.subarray(0, 16).toString('hex');
@@ -139,7 +142,9 @@ export function draftSkill(group: readonly PromotionEpisode[], taken: ReadonlySe
   const executors = [...new Set(eps.map((e) => e.data.executor))];
   const authors = new Set(eps.map((e) => normalizeKey(e.author))).size;
   const tags = [...eps[0]!.data.tags].filter((t) => eps.every((e) => e.data.tags.includes(t)));
-  const triggers = [...new Map([words.join(' '), ...tasks].filter(Boolean).map((t) => [normalizeKey(t), clip(t.trim(), SKILL_LIMITS.phraseMax)])).values()];
+  const triggers = [
+    ...new Map([words.join(' '), ...tasks].filter(Boolean).map((t) => [normalizeKey(t), clip(t.trim(), SKILL_LIMITS.phraseMax)])).values(),
+  ];
   const toolCounts = counted(eps.flatMap((e) => [...new Set(e.data.tools)])).map(([tool, episodes]) => ({ tool, episodes }));
   // The inputs the successful runs gave their tools, most shared first: what a person repeating it needs at hand.
   const inputs = counted(eps.flatMap((e) => [...new Set(e.data.inputs ?? [])]))
@@ -155,24 +160,38 @@ export function draftSkill(group: readonly PromotionEpisode[], taken: ReadonlySe
       expect: `the result episode ${from[0]!.id} reached (success); state the output that shows it`,
     };
   });
-  if (steps.length === 0) steps.push({ do: clip(`Do the task as episode ${eps[0]!.id} did: ${tasks[0]}`, SKILL_LIMITS.stepTextMax), expect: 'state the output that shows the task is done' });
+  if (steps.length === 0)
+    steps.push({
+      do: clip(`Do the task as episode ${eps[0]!.id} did: ${tasks[0]}`, SKILL_LIMITS.stepTextMax),
+      expect: 'state the output that shows the task is done',
+    });
   const failures = new Map<string, string>();
   for (const e of eps) {
     for (const err of e.data.errors) {
       const key = normalizeKey(err);
-      if (!failures.has(key) && failures.size < MAX_FAILURES) failures.set(key, clip(`when "${clip(err, 200)}" appears: ${e.data.resolution.trim() || 'see the steps'} (episode ${e.id})`, SKILL_LIMITS.itemMax));
+      if (!failures.has(key) && failures.size < MAX_FAILURES)
+        failures.set(
+          key,
+          clip(`when "${clip(err, 200)}" appears: ${e.data.resolution.trim() || 'see the steps'} (episode ${e.id})`, SKILL_LIMITS.itemMax),
+        );
     }
   }
   const draft: SkillData = {
     name,
-    description: clip(`${words.length ? `${capitalise(words.join(' '))}: d` : 'D'}rafted from ${eps.length} successful episodes recorded by ${authors} authors${tags.length ? ` (${tags.join(', ')})` : ''}; review the steps and checks before approving.`, SKILL_LIMITS.descriptionMax),
+    description: clip(
+      `${words.length ? `${capitalise(words.join(' '))}: d` : 'D'}rafted from ${eps.length} successful episodes recorded by ${authors} authors${tags.length ? ` (${tags.join(', ')})` : ''}; review the steps and checks before approving.`,
+      SKILL_LIMITS.descriptionMax,
+    ),
     trigger: triggers.slice(0, MAX_TRIGGERS),
     preconditions: inputs,
     tools: toolCounts.slice(0, SKILL_LIMITS.toolsMax).map((t) => clip(t.tool, SKILL_LIMITS.toolMax)),
     steps,
     success_checks: [`the task ends in success as in the ${eps.length} source episodes; confirm it the way they did`],
     failure_handling: [...failures.values()],
-    evidence: { episodes: eps.map((e) => e.id).slice(0, SKILL_LIMITS.evidenceMax), executors: executors.slice(0, SKILL_LIMITS.evidenceMax) },
+    evidence: {
+      episodes: eps.map((e) => e.id).slice(0, SKILL_LIMITS.evidenceMax),
+      executors: executors.slice(0, SKILL_LIMITS.evidenceMax),
+    },
   };
   return { data: parseSkillData(draft).data, toolCounts, tags };
 }
@@ -182,7 +201,9 @@ export function coveringSkill(group: readonly PromotionEpisode[], skills: readon
   const ids = new Set(group.map((e) => e.id));
   const tasks = group.map((e) => termSet(e.data.task));
   return skills.find(
-    (s) => s.evidence.episodes.some((id) => ids.has(id)) || tasks.filter((t) => matchSkill(t, s).score >= RELEVANCE_FLOOR).length * 2 >= tasks.length,
+    (s) =>
+      s.evidence.episodes.some((id) => ids.has(id)) ||
+      tasks.filter((t) => matchSkill(t, s).score >= RELEVANCE_FLOOR).length * 2 >= tasks.length,
   );
 }
 

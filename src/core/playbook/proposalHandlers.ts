@@ -22,7 +22,10 @@ const RECOVERY_SCAN_MAX = 1000;
 const round = (n: number) => Math.round(n * 100) / 100;
 
 function top(d: Duplicate[]): Duplicate[] {
-  return d.filter((x) => x.similarity >= NEAR_DUPLICATE).sort((a, b) => b.similarity - a.similarity).slice(0, MAX_DUPLICATES);
+  return d
+    .filter((x) => x.similarity >= NEAR_DUPLICATE)
+    .sort((a, b) => b.similarity - a.similarity)
+    .slice(0, MAX_DUPLICATES);
 }
 
 /**
@@ -42,7 +45,11 @@ export function skillProposalHandler(skills: SkillService): ProposalTargetHandle
       if (action === 'edit') {
         const target = live.find((r) => r.id === targetId || asSkill(r).name === targetId);
         if (!target) throw new ValidationError('targetId', `names no live skill; give the id or name of the skill to change`);
-        if (asSkill(target).name !== data.name) throw new ValidationError('payload.name', `is "${data.name}" but the skill to change is "${asSkill(target).name}"; renaming is a new skill`);
+        if (asSkill(target).name !== data.name)
+          throw new ValidationError(
+            'payload.name',
+            `is "${data.name}" but the skill to change is "${asSkill(target).name}"; renaming is a new skill`,
+          );
       }
       if (same) {
         // Saving a skill without evidence keeps the live version's (SkillService.save); compare what would be stored.
@@ -56,7 +63,14 @@ export function skillProposalHandler(skills: SkillService): ProposalTargetHandle
       }
       const mine = skillTerms(data);
       const duplicates = top(
-        live.filter((r) => r !== same).map((r) => ({ kind: 'skill', id: r.id, similarity: round(jaccard(mine, skillTerms(asSkill(r)))), label: `${asSkill(r).name} v${r.version}` })),
+        live
+          .filter((r) => r !== same)
+          .map((r) => ({
+            kind: 'skill',
+            id: r.id,
+            similarity: round(jaccard(mine, skillTerms(asSkill(r)))),
+            label: `${asSkill(r).name} v${r.version}`,
+          })),
       );
       const verb = same ? `new version of "${data.name}"` : `new skill "${data.name}"`;
       const { evidence: _omitted, ...withoutEvidence } = data;
@@ -105,7 +119,14 @@ export function memoryProposalHandler(options: MemoryHandlerOptions): ProposalTa
     const hits = await service.search({ keywords, limit: 20 });
     const mine = termSet(`${description}\n${tags.join(' ')}`);
     return top(
-      hits.filter((h) => h.id !== except).map((h) => ({ kind: 'memory', id: h.id, similarity: round(jaccard(mine, termSet(`${h.description}\n${h.tags.join(' ')}`))), label: h.description.slice(0, 120) })),
+      hits
+        .filter((h) => h.id !== except)
+        .map((h) => ({
+          kind: 'memory',
+          id: h.id,
+          similarity: round(jaccard(mine, termSet(`${h.description}\n${h.tags.join(' ')}`))),
+          label: h.description.slice(0, 120),
+        })),
     );
   }
   type Fields = { description?: string; tags?: string[]; content?: string };
@@ -117,7 +138,7 @@ export function memoryProposalHandler(options: MemoryHandlerOptions): ProposalTa
     const since = r.attempts[0]!.at;
     for (const deleted of [false, true]) {
       let cursor: string | undefined;
-      for (let scanned = 0; scanned < RECOVERY_SCAN_MAX; ) {
+      for (let scanned = 0; scanned < RECOVERY_SCAN_MAX;) {
         const page = await service.list({ deleted, limit: 100, ...(cursor ? { cursor } : {}) });
         for (const m of page.items) {
           if (m.changedAt < since) break;
@@ -137,20 +158,30 @@ export function memoryProposalHandler(options: MemoryHandlerOptions): ProposalTa
     const mine = byEarlierAttempt(r);
     const pinned = Number(r.payload.expectedVersion ?? 0);
     const versions = await service.history({ id: r.targetId! });
-    return versions.some((v) => v.version > pinned && mine(v.author, v.changedAt) && sameFields(v, r.payload as Fields)) ? { id: r.targetId! } : null;
+    return versions.some((v) => v.version > pinned && mine(v.author, v.changedAt) && sameFields(v, r.payload as Fields))
+      ? { id: r.targetId! }
+      : null;
   }
   return {
     async validate(payload, action, targetId) {
       if (action === 'create') {
         // The same checks as a direct create (MemoryService is the one home of the rule).
         const m = service.checkCreate(payload);
-        return { payload: m, summary: `memory: create "${m.description}"`.slice(0, 300), duplicates: await duplicatesOf(m.description, m.tags, null), warnings: [] };
+        return {
+          payload: m,
+          summary: `memory: create "${m.description}"`.slice(0, 300),
+          duplicates: await duplicatesOf(m.description, m.tags, null),
+          warnings: [],
+        };
       }
-      if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) throw new ValidationError('payload', 'must be the fields to change: description, tags, content');
+      if (payload === null || typeof payload !== 'object' || Array.isArray(payload))
+        throw new ValidationError('payload', 'must be the fields to change: description, tags, content');
       const { id, ...fields } = service.checkEdit({ ...(payload as object), id: targetId });
       const cur = await service.editable(id);
       const pinned = { ...fields, expectedVersion: fields.expectedVersion ?? cur.version };
-      const changed = (['description', 'tags', 'content'] as const).filter((f) => fields[f] !== undefined && JSON.stringify(fields[f]) !== JSON.stringify(cur[f]));
+      const changed = (['description', 'tags', 'content'] as const).filter(
+        (f) => fields[f] !== undefined && JSON.stringify(fields[f]) !== JSON.stringify(cur[f]),
+      );
       const warnings = changed.length ? [] : [`memory ${id} already holds these values; approving changes nothing`];
       return {
         payload: pinned,

@@ -53,7 +53,6 @@ export interface DecideResult {
  */
 export const APPROVAL_STALE_MS = 60_000;
 
-
 /**
  * The pending queue of the write path: proposal → validation → a person's decision → the write.
  * A proposal is a versioned record; each decision is a new version, so the history is the audit
@@ -74,7 +73,11 @@ export class ProposalService {
 
   private handler(target: ProposalTarget): ProposalTargetHandler {
     const h = this.options.targets[target];
-    if (!h) throw new ValidationError('target', `${target} proposals are not accepted here; accepted: ${Object.keys(this.options.targets).join(', ') || 'none'}`);
+    if (!h)
+      throw new ValidationError(
+        'target',
+        `${target} proposals are not accepted here; accepted: ${Object.keys(this.options.targets).join(', ') || 'none'}`,
+      );
     return h;
   }
 
@@ -90,7 +93,13 @@ export class ProposalService {
   /** Validates through the target's handler (a refusal queues nothing), then queues the proposal as pending. */
   async propose(input: unknown): Promise<ProposeResult> {
     const { proposal: p } = await this.queue(input, randomUUID());
-    return { proposalId: p.id, status: 'pending', summary: p.summary, duplicates: p.validation.duplicates, warnings: p.validation.warnings };
+    return {
+      proposalId: p.id,
+      status: 'pending',
+      summary: p.summary,
+      duplicates: p.validation.duplicates,
+      warnings: p.validation.warnings,
+    };
   }
 
   /**
@@ -107,12 +116,20 @@ export class ProposalService {
     const targetId = p.targetId ?? null;
     const checked = await this.handler(p.target).validate(p.payload, p.action, targetId);
     const data: ProposalData = {
-      target: p.target, action: p.action, targetId, ...(checked.targetVersion === undefined ? {} : { targetVersion: checked.targetVersion }),
-      payload: checked.payload, summary: checked.summary, proposedBy: p.proposedBy, proposedAt: this.now().toISOString(),
-      validation: { duplicates: checked.duplicates, warnings: checked.warnings }, decision: null,
+      target: p.target,
+      action: p.action,
+      targetId,
+      ...(checked.targetVersion === undefined ? {} : { targetVersion: checked.targetVersion }),
+      payload: checked.payload,
+      summary: checked.summary,
+      proposedBy: p.proposedBy,
+      proposedAt: this.now().toISOString(),
+      validation: { duplicates: checked.duplicates, warnings: checked.warnings },
+      decision: null,
     };
     const [row] = await this.store.records.write(`proposal:${id}`, async (reader) =>
-      (await reader.get('proposal', id)) ? [] : [this.row(undefined, id, 1, data, p.proposedBy)]);
+      (await reader.get('proposal', id)) ? [] : [this.row(undefined, id, 1, data, p.proposedBy)],
+    );
     return row ? { proposal: ProposalService.view(row), queued: true } : { proposal: await this.get(id), queued: false };
   }
 
@@ -121,8 +138,11 @@ export class ProposalService {
     const l = parseInput(ListProposalsInput, input ?? {});
     const limit = l.limit ?? 100;
     const rows = await this.store.records.query({
-      kind: 'proposal', status: l.state ? [l.state] : undefined, keys: l.target ? [l.target] : undefined,
-      limit: limit + 1, after: l.cursor === undefined ? undefined : decodeRecordCursor(l.cursor),
+      kind: 'proposal',
+      status: l.state ? [l.state] : undefined,
+      keys: l.target ? [l.target] : undefined,
+      limit: limit + 1,
+      after: l.cursor === undefined ? undefined : decodeRecordCursor(l.cursor),
     });
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
@@ -151,7 +171,11 @@ export class ProposalService {
   }
 
   /** One decision version under the proposal's scope; `change` throws to refuse, or returns null to write nothing. */
-  private async transition(id: string, who: string, change: (cur: StoredRecord, data: ProposalData) => ProposalData | null): Promise<StoredRecord | undefined> {
+  private async transition(
+    id: string,
+    who: string,
+    change: (cur: StoredRecord, data: ProposalData) => ProposalData | null,
+  ): Promise<StoredRecord | undefined> {
     const [row] = await this.store.records.write(`proposal:${id}`, async (reader) => {
       const cur = await reader.get('proposal', id);
       if (!cur || cur.deletedAt) throw new NotFoundError(`proposal ${id} does not exist; list the pending proposals to find one`);
@@ -206,8 +230,13 @@ export class ProposalService {
     const data = asProposal(claimed);
     const attempts = await this.attempts(a.id);
     const request: ApplyRequest = {
-      proposalId: a.id, payload: data.payload, action: data.action, targetId: data.targetId, targetVersion: data.targetVersion,
-      decidedBy: a.by, attempts,
+      proposalId: a.id,
+      payload: data.payload,
+      action: data.action,
+      targetId: data.targetId,
+      targetVersion: data.targetVersion,
+      decidedBy: a.by,
+      attempts,
     };
     let earlier: { id: string } | null = null;
     let result: { id: string };
@@ -215,17 +244,31 @@ export class ProposalService {
       earlier = attempts.length > 1 ? await handler.applied(request) : null;
       result = earlier ?? (await handler.apply(request));
     } catch (err) {
-      await this.transition(a.id, a.by, (cur, d) => (cur.rowId !== claimed.rowId ? null : {
-        ...d, decision: null,
-        validation: { ...d.validation, warnings: [...d.validation.warnings, `approval by ${a.by} at ${at} failed: ${(err as Error).message}`] },
-      }));
+      await this.transition(a.id, a.by, (cur, d) =>
+        cur.rowId !== claimed.rowId
+          ? null
+          : {
+              ...d,
+              decision: null,
+              validation: {
+                ...d.validation,
+                warnings: [...d.validation.warnings, `approval by ${a.by} at ${at} failed: ${(err as Error).message}`],
+              },
+            },
+      );
       throw err;
     }
     await this.transition(a.id, a.by, (cur, d) => {
-      if (cur.rowId !== claimed.rowId) throw new ConflictError(`proposal ${a.id} changed while it was being approved (${d.decision ? `claimed by ${d.decision.by} at ${d.decision.at}` : 'back to pending'})`, cur.version);
+      if (cur.rowId !== claimed.rowId)
+        throw new ConflictError(
+          `proposal ${a.id} changed while it was being approved (${d.decision ? `claimed by ${d.decision.by} at ${d.decision.at}` : 'back to pending'})`,
+          cur.version,
+        );
       return { ...d, decision: { ...d.decision!, resultId: result.id } };
     });
-    const note = earlier ? `completed an interrupted approval: ${result.id} had already been written by it, and was not written again` : undefined;
+    const note = earlier
+      ? `completed an interrupted approval: ${result.id} had already been written by it, and was not written again`
+      : undefined;
     return { proposalId: a.id, state: 'approved', by: a.by, at, resultId: result.id, ...(note ? { note } : {}) };
   }
 

@@ -34,7 +34,13 @@ export interface ProposalTargetHandler {
     payload: unknown,
     action: ProposalAction,
     targetId: string | null,
-  ): Promise<{ payload: Record<string, unknown>; summary: string; duplicates: Duplicate[]; warnings: string[]; targetVersion?: number | null }>;
+  ): Promise<{
+    payload: Record<string, unknown>;
+    summary: string;
+    duplicates: Duplicate[];
+    warnings: string[];
+    targetVersion?: number | null;
+  }>;
   /** Performs the write on approval, recorded with `decidedBy` as its author; returns the written item's id. */
   apply(request: ApplyRequest): Promise<{ id: string }>;
   /** The item an earlier attempt (request.attempts) wrote for this proposal, or null when none did. */

@@ -26,10 +26,19 @@ export class RecordWriter extends Writer {
     previous?: StoredRecord,
   ): StoredRecord {
     return {
-      rowId: randomUUID(), kind, id, version, op,
-      status: columns.status, keys: columns.keys, rank: columns.rank, dueAt: columns.dueAt,
+      rowId: randomUUID(),
+      kind,
+      id,
+      version,
+      op,
+      status: columns.status,
+      keys: columns.keys,
+      rank: columns.rank,
+      dueAt: columns.dueAt,
       data: data as Record<string, unknown>,
-      changedAt: this.stamp(previous?.changedAt), deletedAt: null, author: this.author,
+      changedAt: this.stamp(previous?.changedAt),
+      deletedAt: null,
+      author: this.author,
     };
   }
 }
@@ -41,7 +50,6 @@ export function assertNoSecrets(fields: Record<string, string | readonly string[
     else value?.forEach((v, i) => assertNoSecret(`${field}[${i}]`, v));
   }
 }
-
 
 export function encodeRecordCursor(r: Pick<StoredRecord, 'rank' | 'changedAt' | 'id'>): string {
   return Buffer.from(JSON.stringify([r.rank, r.changedAt, r.id])).toString('base64url');
@@ -90,7 +98,12 @@ export async function pageOf(
 }
 
 /** Every current record matching `q`, read page by page, at most `max` (a bound, not a target). */
-export async function readAll(reader: RecordReader, q: Omit<RecordQuery, 'limit' | 'after'>, max: number, pageSize = 500): Promise<StoredRecord[]> {
+export async function readAll(
+  reader: RecordReader,
+  q: Omit<RecordQuery, 'limit' | 'after'>,
+  max: number,
+  pageSize = 500,
+): Promise<StoredRecord[]> {
   const out: StoredRecord[] = [];
   let after: RecordCursor | undefined;
   while (out.length < max) {

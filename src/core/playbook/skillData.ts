@@ -4,9 +4,18 @@ import { ValidationError } from '../errors';
 import { assertNoSecret } from '../secrets';
 import type { SkillData } from './kinds';
 
-
 /** Key order of a skill everywhere it is shown or stored (YAML, JSON, comparisons). */
-export const SKILL_KEYS = ['name', 'description', 'trigger', 'preconditions', 'tools', 'steps', 'success_checks', 'failure_handling', 'evidence'] as const;
+export const SKILL_KEYS = [
+  'name',
+  'description',
+  'trigger',
+  'preconditions',
+  'tools',
+  'steps',
+  'success_checks',
+  'failure_handling',
+  'evidence',
+] as const;
 
 /** SkillData with keys in SKILL_KEYS order and steps in do, tool, expect order: equal skills serialise equally. */
 export function canonicalSkill(d: SkillData): SkillData {
@@ -32,7 +41,12 @@ export function pathOf(path: ReadonlyArray<PropertyKey>): string {
 export function ruleOf(issue: z.core.$ZodIssue): string {
   if (issue.code === 'unrecognized_keys') {
     const head = issue.path[0];
-    const allowed = head === 'steps' ? 'a step has do, tool and expect' : head === 'evidence' ? 'evidence has episodes and executors' : `a skill has ${SKILL_KEYS.join(', ')} (and version)`;
+    const allowed =
+      head === 'steps'
+        ? 'a step has do, tool and expect'
+        : head === 'evidence'
+          ? 'evidence has episodes and executors'
+          : `a skill has ${SKILL_KEYS.join(', ')} (and version)`;
     return `has unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; ${allowed}`;
   }
   return issue.message;

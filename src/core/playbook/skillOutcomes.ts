@@ -41,7 +41,12 @@ function counts(successes: number, failures: number, partials: number): OutcomeC
 export async function outcomeStats(records: RecordStore, name: string, version: number, now: Date): Promise<OutcomeStats> {
   const key = normalizeKey(name);
   const count = (outcome: Outcome, dueBefore?: string) =>
-    records.count({ kind: 'episode', keys: [key, undefined, String(version)], status: [outcome], ...(dueBefore === undefined ? {} : { dueBefore }) });
+    records.count({
+      kind: 'episode',
+      keys: [key, undefined, String(version)],
+      status: [outcome],
+      ...(dueBefore === undefined ? {} : { dueBefore }),
+    });
   // An episode is in the last N days when its timestamp is at or after now - N days, so not before it.
   const starts = WINDOWS.map((days) => new Date(now.getTime() - days * DAY).toISOString());
   const [all, ...before] = await Promise.all([
@@ -49,5 +54,13 @@ export async function outcomeStats(records: RecordStore, name: string, version: 
     ...starts.map((start) => Promise.all(OUTCOMES.map((o) => count(o, start)))),
   ]);
   const within = (i: number) => counts(all![0]! - before[i]![0]!, all![1]! - before[i]![1]!, all![2]! - before[i]![2]!);
-  return { name: key, version, last7Days: within(0), last30Days: within(1), last90Days: within(2), allTime: counts(all![0]!, all![1]!, all![2]!), truncated: false };
+  return {
+    name: key,
+    version,
+    last7Days: within(0),
+    last30Days: within(1),
+    last90Days: within(2),
+    allTime: counts(all![0]!, all![1]!, all![2]!),
+    truncated: false,
+  };
 }

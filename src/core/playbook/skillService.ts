@@ -8,7 +8,7 @@ import { asSkill as storedSkill, normalizeKey, skillColumns, type SkillData, typ
 import { decodeRecordCursor, encodeRecordCursor, readAll, RecordWriter } from './recordRows';
 import { matchSkill, RELEVANCE_FLOOR, termSet } from './skillMatch';
 import { outcomeStats, type OutcomeStats } from './skillOutcomes';
-import { FindSkillsInput, ListSkillsInput, ReadSkillInput,  SkillName, VersionNo } from '../contract/skills';
+import { FindSkillsInput, ListSkillsInput, ReadSkillInput, SkillName, VersionNo } from '../contract/skills';
 import { canonicalSkill, parseSkillData } from './skillData';
 import { formatSkillYaml, parseSkillYaml } from './skillYaml';
 
@@ -92,7 +92,8 @@ export class SkillService {
   private async live(name: string): Promise<StoredRecord> {
     const rec = await SkillService.byName(this.store.records, name);
     if (!rec) throw new NotFoundError(`skill "${name}" does not exist; find or list skills to see their names`);
-    if (rec.deletedAt) throw new NotFoundError(`skill "${name}" was deleted at ${rec.deletedAt} (version ${rec.version}); saving it again brings it back`);
+    if (rec.deletedAt)
+      throw new NotFoundError(`skill "${name}" was deleted at ${rec.deletedAt} (version ${rec.version}); saving it again brings it back`);
     return rec;
   }
 
@@ -113,7 +114,10 @@ export class SkillService {
 
   private static conflict(name: string, expected: number | null, live: StoredRecord | undefined): ConflictError {
     if (expected === null) {
-      return new ConflictError(`skill "${name}" exists (version ${live!.version}, saved by ${live!.author} at ${live!.changedAt}), but this save was meant to create it; read it and save a new version of it, or choose another name`, live!.version);
+      return new ConflictError(
+        `skill "${name}" exists (version ${live!.version}, saved by ${live!.author} at ${live!.changedAt}), but this save was meant to create it; read it and save a new version of it, or choose another name`,
+        live!.version,
+      );
     }
     return new ConflictError(
       live
@@ -136,7 +140,8 @@ export class SkillService {
     await this.store.records.write(`skill:${name}`, async (reader) => {
       const cur = await SkillService.byName(reader, name);
       const live = cur && !cur.deletedAt ? cur : undefined;
-      if (opts.expectedVersion !== undefined && opts.expectedVersion !== (live?.version ?? null)) throw SkillService.conflict(name, opts.expectedVersion, live);
+      if (opts.expectedVersion !== undefined && opts.expectedVersion !== (live?.version ?? null))
+        throw SkillService.conflict(name, opts.expectedVersion, live);
       // A document that leaves evidence out (say, written by hand) must not erase the episodes the skill came from.
       const data = parsed.evidenceGiven || !cur ? parsed.data : { ...parsed.data, evidence: asSkill(cur).evidence };
       if (live && JSON.stringify(asSkill(live)) === JSON.stringify(data)) {
@@ -194,7 +199,8 @@ export class SkillService {
     const found: FoundSkill[] = [];
     for (const r of await this.liveRecords()) {
       const m = matchSkill(task, asSkill(r));
-      if (m.score >= RELEVANCE_FLOOR) found.push({ ...SkillService.summary(r), score: Math.round(m.score * 1000) / 1000, trigger: m.trigger });
+      if (m.score >= RELEVANCE_FLOOR)
+        found.push({ ...SkillService.summary(r), score: Math.round(m.score * 1000) / 1000, trigger: m.trigger });
     }
     found.sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : 1));
     return found.slice(0, f.limit ?? 5);
@@ -226,14 +232,20 @@ export class SkillService {
   }
 
   /** Soft delete: a new version with deletedAt set; the name is free for a new skill afterwards. */
-  async delete(name: string, options: { expectedVersion?: number } = {}): Promise<{ id: string; name: string; version: number; deletedAt: string }> {
+  async delete(
+    name: string,
+    options: { expectedVersion?: number } = {},
+  ): Promise<{ id: string; name: string; version: number; deletedAt: string }> {
     const n = parseInput(SkillName, name);
     const opts = parseInput(DeleteOptions, options);
     const [row] = await this.store.records.write(`skill:${n}`, async (reader) => {
       const cur = await SkillService.byName(reader, n);
       if (!cur || cur.deletedAt) throw new NotFoundError(`skill "${n}" does not exist or is already deleted`);
       if (opts.expectedVersion !== undefined && opts.expectedVersion !== cur.version) {
-        throw new ConflictError(`skill "${n}" is at version ${cur.version}, not ${opts.expectedVersion}; read it again before deleting`, cur.version);
+        throw new ConflictError(
+          `skill "${n}" is at version ${cur.version}, not ${opts.expectedVersion}; read it again before deleting`,
+          cur.version,
+        );
       }
       const version = (await reader.maxVersion('skill', cur.id)) + 1;
       const row = this.writer.row('skill', cur.id, version, 'delete', skillColumns(asSkill(cur)), asSkill(cur), cur);

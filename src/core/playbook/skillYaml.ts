@@ -80,7 +80,10 @@ export function parseSkillYaml(text: string): ParsedSkill {
   } catch (err) {
     // The document's line helps a person find it; the value is never echoed.
     if (!(err instanceof SecretError)) throw err;
-    const path = err.field.split(/[.[\]]+/).filter(Boolean).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+    const path = err.field
+      .split(/[.[\]]+/)
+      .filter(Boolean)
+      .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
     throw new SecretError(`line ${lineOfPath(doc, counter, path)}: ${err.field}`, err.kind, err.line);
   }
   const evidenceGiven = givesEvidence(raw);

@@ -70,7 +70,10 @@ export class YamlSource {
 
 /** `episodic.ttl_days` style path of a zod issue. */
 export function dotted(path: ReadonlyArray<PropertyKey>): string {
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
+  return path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
+    .join('.')
+    .replace(/\.\[/g, '[');
 }
 
 /** Zod issues as problems with a path and a readable message (unknown keys get one problem each, at their own line). */

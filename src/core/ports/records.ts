@@ -105,9 +105,11 @@ export const KEY_MATCH_MAX = 500;
 /** Refuses a query no backend should run (a caller's bug, not bad user input the domain missed). */
 export function checkRecordQuery(q: RecordQuery): void {
   if (!RECORD_KINDS.includes(q.kind)) throw new RangeError(`unknown record kind ${JSON.stringify(q.kind)}`);
-  if (!Number.isInteger(q.limit) || q.limit < 1 || q.limit > 1000) throw new RangeError(`a record query's limit must be 1–1000, not ${q.limit}`);
+  if (!Number.isInteger(q.limit) || q.limit < 1 || q.limit > 1000)
+    throw new RangeError(`a record query's limit must be 1–1000, not ${q.limit}`);
   for (const m of [...(q.keys ?? []), q.status]) {
-    if (Array.isArray(m) && m.length > KEY_MATCH_MAX) throw new RangeError(`a record query may match at most ${KEY_MATCH_MAX} values of one column, not ${m.length}`);
+    if (Array.isArray(m) && m.length > KEY_MATCH_MAX)
+      throw new RangeError(`a record query may match at most ${KEY_MATCH_MAX} values of one column, not ${m.length}`);
   }
 }
 

@@ -68,7 +68,6 @@ export const DEFAULT_RANKING: Readonly<RankingOptions> = {
 /** A keyword this long or longer may match a tag by prefix (`type` → `typescript`). */
 export const MIN_PREFIX = 3;
 
-
 /** Better first: more matched keywords, higher score, more recently changed, then id for a stable order. */
 export function better(a: SearchHit, b: SearchHit): boolean {
   if (a.matchedKeywords !== b.matchedKeywords) return a.matchedKeywords > b.matchedKeywords;

@@ -245,8 +245,13 @@ export class SearchIndex {
       if (required.length && required.some((p) => !p!.has(slot))) continue;
       const doc = this.slots[slot]!;
       const hit: SearchHit = {
-        id: doc.id, description: doc.description, tags: doc.tags, changedAt: doc.changedAt,
-        matchedKeywords: matched, score, coverage: score / scoring.fullScore,
+        id: doc.id,
+        description: doc.description,
+        tags: doc.tags,
+        changedAt: doc.changedAt,
+        matchedKeywords: matched,
+        score,
+        coverage: score / scoring.fullScore,
       };
       // Bounded insertion into the best-first list: no sort of every candidate.
       if (top.length === limit && !better(hit, top[limit - 1]!)) continue;

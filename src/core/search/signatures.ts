@@ -50,7 +50,12 @@ export interface RankedBlock<S extends Signature> {
  * that holds a query term or meets a keyword as a tag (the document frequencies are counted
  * over them), `live` the number of live memories. Required tags are the caller's filter.
  */
-export function rankSignatures<S extends Signature>(query: SearchQuery, groups: S[], live: number, options: RankingOptions = DEFAULT_RANKING): RankedBlock<S>[] {
+export function rankSignatures<S extends Signature>(
+  query: SearchQuery,
+  groups: S[],
+  live: number,
+  options: RankingOptions = DEFAULT_RANKING,
+): RankedBlock<S>[] {
   const keywords = query.keywords;
   const n = keywords.length;
   if (n === 0 || live === 0 || groups.length === 0) return [];

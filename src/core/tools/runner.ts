@@ -82,9 +82,19 @@ export function runTool<T extends C.ToolDefinition>(tool: T, ctx: ToolContext, a
  * A memory create or edit queued for a person instead of written (review mode "queue"): checked
  * now by the same rules as a direct write, written when a person approves it.
  */
-export async function proposeMemoryWrite(ctx: ToolContext, action: 'create' | 'edit', input: Record<string, unknown>): Promise<C.ProposalOutput> {
+export async function proposeMemoryWrite(
+  ctx: ToolContext,
+  action: 'create' | 'edit',
+  input: Record<string, unknown>,
+): Promise<C.ProposalOutput> {
   const { id, ...fields } = input;
   const target = action === 'edit' ? { targetId: String(id) } : {};
-  const r = await ctx.playbook.proposals.propose({ target: 'memory', action, ...target, payload: action === 'edit' ? fields : input, proposedBy: ctx.caller() });
+  const r = await ctx.playbook.proposals.propose({
+    target: 'memory',
+    action,
+    ...target,
+    payload: action === 'edit' ? fields : input,
+    proposedBy: ctx.caller(),
+  });
   return { ...r, note: C.PENDING_NOTE };
 }

@@ -57,11 +57,26 @@ export function scrub(message: string): string {
 }
 
 /** Error codes that mean "the server cannot be used", as opposed to a failed statement. */
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', '28P01', '28000', '3D000', '57P03', '53300']);
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  '28P01',
+  '28000',
+  '3D000',
+  '57P03',
+  '53300',
+]);
 
 export function isConnectionError(err: unknown): boolean {
   const code = (err as { code?: string }).code;
-  return (code !== undefined && CONNECTION_CODES.has(code)) || /timeout exceeded when trying to connect|Connection terminated/i.test((err as Error).message ?? '');
+  return (
+    (code !== undefined && CONNECTION_CODES.has(code)) ||
+    /timeout exceeded when trying to connect|Connection terminated/i.test((err as Error).message ?? '')
+  );
 }
 
 /** A StorageError that names the server (never the password) and says what failed. */

@@ -157,7 +157,8 @@ export class LocalIndex {
     let xmin = this.watermark;
     for (const r of rows) {
       if (r.kind === 'x') xmin = r.id;
-      else if (r.kind === 'h' && r.live) index.put({ id: r.id, description: r.description!, tags: r.tags!, changedAt: r.changed_at!.toISOString() });
+      else if (r.kind === 'h' && r.live)
+        index.put({ id: r.id, description: r.description!, tags: r.tags!, changedAt: r.changed_at!.toISOString() });
       else index.remove(r.id);
     }
     this.watermark = xmin;

@@ -1,10 +1,26 @@
 import type { ClientBase } from 'pg';
 import { ConflictError, MemoryError, StorageError } from '../../core/errors';
-import { checkRecordBatch, checkRecordQuery, type RecordDecision, type RecordKind, type RecordQuery, type RecordReader, type RecordStore, type StoredRecord } from '../../core/ports/records';
+import {
+  checkRecordBatch,
+  checkRecordQuery,
+  type RecordDecision,
+  type RecordKind,
+  type RecordQuery,
+  type RecordReader,
+  type RecordStore,
+  type StoredRecord,
+} from '../../core/ports/records';
 import { storageError } from './connection';
 import { lockPurges, lockScope } from './locks';
 import {
-  advanceRecordHeads, insertRecords, isDeadlock, isRecordVersionTaken, RECORD_COLUMNS, recordFilter, type RecordRow, toRecord,
+  advanceRecordHeads,
+  insertRecords,
+  isDeadlock,
+  isRecordVersionTaken,
+  RECORD_COLUMNS,
+  recordFilter,
+  type RecordRow,
+  toRecord,
 } from './recordRows';
 import { type PgSession, runQuery, runTransaction } from './session';
 
@@ -13,7 +29,9 @@ const WRITE_ATTEMPTS = 5;
 /** Rows per statement when importing and exporting, so neither holds a whole table in memory. */
 const BATCH = 1000;
 /** The version columns prefixed for a join with the heads. */
-const V_COLUMNS = RECORD_COLUMNS.split(', ').map((c) => `v.${c}`).join(', ');
+const V_COLUMNS = RECORD_COLUMNS.split(', ')
+  .map((c) => `v.${c}`)
+  .join(', ');
 
 /**
  * Reads records through one connection or the pool: the store's reads use the pool, a write's
@@ -117,10 +135,14 @@ export class PgRecords extends PgRecordReader implements RecordStore {
           await lockPurges(client, this.s.project, 'shared');
           await lockScope(client, this.s.project, scope);
           let open = true;
-          const reader = new PgRecordReader(this.s, () => {
-            if (!open) throw new StorageError('a write decision read through its reader after the write ended');
-            return client;
-          }, true);
+          const reader = new PgRecordReader(
+            this.s,
+            () => {
+              if (!open) throw new StorageError('a write decision read through its reader after the write ended');
+              return client;
+            },
+            true,
+          );
           let rows: StoredRecord[];
           try {
             rows = await decide(reader);
@@ -141,7 +163,8 @@ export class PgRecords extends PgRecordReader implements RecordStore {
         // one of our ids first: decide again against what is now current.
         const raced = isRecordVersionTaken(err) || isDeadlock(err);
         if (raced && attempt < WRITE_ATTEMPTS) continue;
-        if (raced) throw new ConflictError(`records of scope ${scope}: their next version numbers kept being taken by other writers; try again`);
+        if (raced)
+          throw new ConflictError(`records of scope ${scope}: their next version numbers kept being taken by other writers; try again`);
         if (decided || err instanceof MemoryError) throw err;
         throw storageError(this.s.target, err, 'writing records');
       }
@@ -203,7 +226,10 @@ export class PgRecords extends PgRecordReader implements RecordStore {
         // insert: run again, and the row now goes in as a twin.
         const raced = isRecordVersionTaken(err) || isDeadlock(err);
         if (raced && attempt < WRITE_ATTEMPTS) continue;
-        if (raced) throw new ConflictError('the import kept colliding with concurrent writers on record version numbers; nothing was imported; try again');
+        if (raced)
+          throw new ConflictError(
+            'the import kept colliding with concurrent writers on record version numbers; nothing was imported; try again',
+          );
         throw storageError(this.s.target, err, 'importing records');
       }
     }

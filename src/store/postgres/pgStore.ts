@@ -10,7 +10,15 @@ import { PgRecords } from './pgRecords';
 import { migrate } from './schema';
 import { SEARCH_TRANSACTION, searchOnServer } from './serverSearch';
 import { type PgSession, runQuery, runTransaction } from './session';
-import { advanceHeads, insertVersions, isVersionTaken, reanalyzeIfNeeded, toVersion, VERSION_COLUMNS, type VersionRecord } from './versionRows';
+import {
+  advanceHeads,
+  insertVersions,
+  isVersionTaken,
+  reanalyzeIfNeeded,
+  toVersion,
+  VERSION_COLUMNS,
+  type VersionRecord,
+} from './versionRows';
 
 export interface PgStoreOptions extends PgConnectionOptions {
   /** Keeps this repository's memories apart from others' in the same database. */
@@ -54,7 +62,11 @@ export class PgStore implements Store {
     this.session = { pool, target, project, isClosed: () => this.closed };
     this.records = new PgRecords(this.session);
     this.local = new LocalIndex(pool, project, options.localIndex ?? 'background', options.maxLocalIndex ?? 200_000, (err) =>
-      this.warn({ code: 'local-index', message: `the local search index could not be loaded (${(err as Error).message}); the server answers searches` }));
+      this.warn({
+        code: 'local-index',
+        message: `the local search index could not be loaded (${(err as Error).message}); the server answers searches`,
+      }),
+    );
   }
 
   /** Connects, creates or migrates the schema (once, under an advisory lock) and checks the server. */
@@ -63,7 +75,9 @@ export class PgStore implements Store {
     const project = options.project.trim();
     if (!project || project.length > 200) throw new StorageError('the project key must be 1–200 characters');
     let store: PgStore | undefined;
-    const pool = createPool(options, (err) => store?.warn({ code: 'lock', message: `an idle PostgreSQL connection failed: ${err.message}` }));
+    const pool = createPool(options, (err) =>
+      store?.warn({ code: 'lock', message: `an idle PostgreSQL connection failed: ${err.message}` }),
+    );
     store = new PgStore(pool, target, project, options);
     try {
       const client = await pool.connect();
@@ -94,7 +108,9 @@ export class PgStore implements Store {
 
   private async currentIn(client: Pool | PoolClient, id: string): Promise<{ row: StoredVersion; maxVersion: number } | undefined> {
     const { rows } = await client.query<VersionRecord & { max_version: number }>(
-      `SELECT ${VERSION_COLUMNS.split(', ').map((c) => `v.${c}`).join(', ')}, h.max_version
+      `SELECT ${VERSION_COLUMNS.split(', ')
+        .map((c) => `v.${c}`)
+        .join(', ')}, h.max_version
        FROM memory_heads h JOIN memory_versions v ON v.seq = h.seq
        WHERE h.project = $1 AND h.id = $2`,
       [this.project, id],
@@ -141,7 +157,10 @@ export class PgStore implements Store {
       after ? [this.project, options.deleted, options.limit, after.changedAt, after.id] : [this.project, options.deleted, options.limit],
     );
     return rows.map((r) => ({
-      id: r.id, description: r.description, tags: r.tags, changedAt: r.changed_at.toISOString(),
+      id: r.id,
+      description: r.description,
+      tags: r.tags,
+      changedAt: r.changed_at.toISOString(),
       deletedAt: r.deleted_at ? r.deleted_at.toISOString() : null,
     }));
   }
@@ -189,7 +208,8 @@ export class PgStore implements Store {
         // Another client (an import, which takes no per-id lock) gave out this version number
         // first: decide again against the row that is now current.
         if (isVersionTaken(err) && attempt < WRITE_ATTEMPTS) continue;
-        if (isVersionTaken(err)) throw new ConflictError(`memory ${id}: its next version number kept being taken by other writers; try again`);
+        if (isVersionTaken(err))
+          throw new ConflictError(`memory ${id}: its next version number kept being taken by other writers; try again`);
         if (err instanceof MemoryError) throw err;
         throw storageError(this.target, err, 'writing a version');
       }
@@ -217,7 +237,8 @@ export class PgStore implements Store {
         // Another transaction committed the same number between our check and our insert (a
         // writer, or a second import): run again, and the row now goes in as a twin.
         if (isVersionTaken(err) && attempt < WRITE_ATTEMPTS) continue;
-        if (isVersionTaken(err)) throw new ConflictError('the import kept colliding with concurrent writers on version numbers; nothing was imported; try again');
+        if (isVersionTaken(err))
+          throw new ConflictError('the import kept colliding with concurrent writers on version numbers; nothing was imported; try again');
         throw storageError(this.target, err, 'importing versions');
       }
     }
@@ -249,7 +270,10 @@ export class PgStore implements Store {
         // leave nothing of the memory behind, not even a row a race left stale (this reads the
         // project's tag rows, about a second at 1M memories).
         await client.query('DELETE FROM memory_head_tags WHERE project = $1 AND id = $2', [this.project, id]);
-        await client.query('INSERT INTO memory_purged (project, id, purged_at) VALUES ($1, $2, now()) ON CONFLICT DO NOTHING', [this.project, id]);
+        await client.query('INSERT INTO memory_purged (project, id, purged_at) VALUES ($1, $2, now()) ON CONFLICT DO NOTHING', [
+          this.project,
+          id,
+        ]);
         return rowCount;
       });
     } catch (err) {
@@ -268,7 +292,9 @@ export class PgStore implements Store {
 
   /** Number of version rows of this project (for benchmarks and tests). */
   async countVersions(): Promise<number> {
-    const rows = await this.query<{ n: number }>('counting versions', 'SELECT count(*)::int AS n FROM memory_versions WHERE project = $1', [this.project]);
+    const rows = await this.query<{ n: number }>('counting versions', 'SELECT count(*)::int AS n FROM memory_versions WHERE project = $1', [
+      this.project,
+    ]);
     return rows[0]!.n;
   }
 

@@ -26,9 +26,19 @@ export interface RecordRow {
 
 export function toRecord(r: RecordRow): StoredRecord {
   return {
-    rowId: r.row_id, kind: r.kind, id: r.id, version: r.version, op: r.op, status: r.status, keys: [r.key0, r.key1, r.key2],
-    rank: r.rank, dueAt: r.due_at ? r.due_at.toISOString() : null, data: r.data, changedAt: r.changed_at.toISOString(),
-    deletedAt: r.deleted_at ? r.deleted_at.toISOString() : null, author: r.author,
+    rowId: r.row_id,
+    kind: r.kind,
+    id: r.id,
+    version: r.version,
+    op: r.op,
+    status: r.status,
+    keys: [r.key0, r.key1, r.key2],
+    rank: r.rank,
+    dueAt: r.due_at ? r.due_at.toISOString() : null,
+    data: r.data,
+    changedAt: r.changed_at.toISOString(),
+    deletedAt: r.deleted_at ? r.deleted_at.toISOString() : null,
+    author: r.author,
   };
 }
 
@@ -57,7 +67,12 @@ const key = (kind: string, id: string) => `${kind}\u0000${id}`;
  * (versionRows.ts `insertVersions`): a row whose number another row of its (kind, id) holds
  * fails the statement, unless `twins` is set (imports), when it goes in as a twin.
  */
-export async function insertRecords(client: ClientBase, project: string, rows: StoredRecord[], twins = false): Promise<Array<StoredRecord & { seq: string }>> {
+export async function insertRecords(
+  client: ClientBase,
+  project: string,
+  rows: StoredRecord[],
+  twins = false,
+): Promise<Array<StoredRecord & { seq: string }>> {
   if (rows.length === 0) return [];
   const numbered = new Set<string>();
   const payload = rows.map((r, ord) => {
@@ -65,8 +80,23 @@ export async function insertRecords(client: ClientBase, project: string, rows: S
     const twin = twins && numbered.has(k);
     numbered.add(k);
     return {
-      ord, row_id: r.rowId, kind: r.kind, id: r.id, version: r.version, op: r.op, status: r.status, key0: r.keys[0], key1: r.keys[1],
-      key2: r.keys[2], rank: r.rank, due_at: r.dueAt, data: r.data, changed_at: r.changedAt, deleted_at: r.deletedAt, author: r.author, twin,
+      ord,
+      row_id: r.rowId,
+      kind: r.kind,
+      id: r.id,
+      version: r.version,
+      op: r.op,
+      status: r.status,
+      key0: r.keys[0],
+      key1: r.keys[1],
+      key2: r.keys[2],
+      rank: r.rank,
+      due_at: r.dueAt,
+      data: r.data,
+      changed_at: r.changedAt,
+      deleted_at: r.deletedAt,
+      author: r.author,
+      twin,
     };
   });
   const { rows: inserted } = await client.query<{ row_id: string; seq: string }>(
@@ -97,7 +127,11 @@ const HEAD_COLUMNS = ['seq', 'row_id', 'version', 'status', 'key0', 'key1', 'key
  * committed (ON CONFLICT reads it even when this statement's snapshot is older), so two
  * transactions touching one id in any order leave the same head.
  */
-export async function advanceRecordHeads(client: ClientBase, project: string, inserted: Array<StoredRecord & { seq: string }>): Promise<void> {
+export async function advanceRecordHeads(
+  client: ClientBase,
+  project: string,
+  inserted: Array<StoredRecord & { seq: string }>,
+): Promise<void> {
   if (inserted.length === 0) return;
   const newest = new Map<string, StoredRecord & { seq: string; maxVersion: number }>();
   for (const r of inserted) {
@@ -110,8 +144,20 @@ export async function advanceRecordHeads(client: ClientBase, project: string, in
   const payload = [...newest.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([, r]) => ({
-      kind: r.kind, id: r.id, seq: r.seq, row_id: r.rowId, version: r.version, max_version: r.maxVersion, status: r.status,
-      key0: r.keys[0], key1: r.keys[1], key2: r.keys[2], rank: r.rank, due_at: r.dueAt, changed_at: r.changedAt, deleted_at: r.deletedAt,
+      kind: r.kind,
+      id: r.id,
+      seq: r.seq,
+      row_id: r.rowId,
+      version: r.version,
+      max_version: r.maxVersion,
+      status: r.status,
+      key0: r.keys[0],
+      key1: r.keys[1],
+      key2: r.keys[2],
+      rank: r.rank,
+      due_at: r.dueAt,
+      changed_at: r.changedAt,
+      deleted_at: r.deletedAt,
     }));
   const newer = '(excluded.changed_at, excluded.version, excluded.row_id) > (h.changed_at, h.version, h.row_id)';
   await client.query(
@@ -144,7 +190,9 @@ export function recordFilter(project: string, q: Omit<RecordQuery, 'limit'>): { 
   if (q.dueBefore !== undefined) where.push(`h.due_at < ${param(q.dueBefore)}::timestamptz`);
   if (q.after) {
     // After the cursor in rank, changedAt, id order, all descending: a smaller triple.
-    where.push(`(h.rank, h.changed_at, h.id) < (${param(q.after.rank)}::float8, ${param(q.after.changedAt)}::timestamptz, ${param(q.after.id)}::text)`);
+    where.push(
+      `(h.rank, h.changed_at, h.id) < (${param(q.after.rank)}::float8, ${param(q.after.changedAt)}::timestamptz, ${param(q.after.id)}::text)`,
+    );
   }
   return { where: where.join(' AND '), values };
 }

@@ -257,11 +257,15 @@ export async function migrate(client: PoolClient, afterMigrate: (client: PoolCli
   }
   return inTransaction(client, async () => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
-    await client.query('CREATE TABLE IF NOT EXISTS agent_memory_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS agent_memory_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
     const { rows } = await client.query<{ v: number }>('SELECT coalesce(max(version), 0)::int AS v FROM agent_memory_schema');
     const from = rows[0]!.v;
     if (from > SCHEMA_VERSION) {
-      throw new StorageError(`the database has schema version ${from}, newer than this release understands (${SCHEMA_VERSION}); update Agent Memory`);
+      throw new StorageError(
+        `the database has schema version ${from}, newer than this release understands (${SCHEMA_VERSION}); update Agent Memory`,
+      );
     }
     for (const m of MIGRATIONS) {
       if (m.version <= from) continue;
@@ -279,5 +283,8 @@ export async function getMeta(client: PoolClient, key: string): Promise<string |
 }
 
 export async function setMeta(client: PoolClient, key: string, value: string): Promise<void> {
-  await client.query('INSERT INTO agent_memory_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [key, value]);
+  await client.query('INSERT INTO agent_memory_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [
+    key,
+    value,
+  ]);
 }

@@ -25,7 +25,9 @@ export async function searchOnServer(client: PoolClient, project: string, query:
   const signatures = statements.signatures(groups.rows);
   const blocks = pickBlocks(rankSignatures(query, signatures, live), query.limit);
   if (blocks.length === 0) return [];
-  const { rows } = await client.query<{ id: string; description: string; tags: string[]; changed_at: Date }>(statements.fetch(blocks, signatures, live));
+  const { rows } = await client.query<{ id: string; description: string; tags: string[]; changed_at: Date }>(
+    statements.fetch(blocks, signatures, live),
+  );
   return rows.map((r) => ({ id: r.id, description: r.description, tags: r.tags, changedAt: r.changed_at.toISOString() }));
 }
 

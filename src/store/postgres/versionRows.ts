@@ -23,9 +23,17 @@ export interface VersionRecord {
 
 export function toVersion(r: VersionRecord): StoredVersion {
   return {
-    rowId: r.row_id, id: r.id, version: r.version, op: r.op, description: r.description, tags: r.tags,
-    content: r.content, changedAt: r.changed_at.toISOString(), deletedAt: r.deleted_at ? r.deleted_at.toISOString() : null,
-    author: r.author, restoredFrom: r.restored_from ?? null,
+    rowId: r.row_id,
+    id: r.id,
+    version: r.version,
+    op: r.op,
+    description: r.description,
+    tags: r.tags,
+    content: r.content,
+    changedAt: r.changed_at.toISOString(),
+    deletedAt: r.deleted_at ? r.deleted_at.toISOString() : null,
+    author: r.author,
+    restoredFrom: r.restored_from ?? null,
   };
 }
 
@@ -57,8 +65,19 @@ export async function insertVersions(
     const twin = twins && numbered.has(key);
     numbered.add(key);
     return {
-      ord, row_id: r.rowId, id: r.id, version: r.version, op: r.op, description: r.description, tags: r.tags,
-      content: r.content, changed_at: r.changedAt, deleted_at: r.deletedAt, author: r.author, restored_from: r.restoredFrom ?? null, twin,
+      ord,
+      row_id: r.rowId,
+      id: r.id,
+      version: r.version,
+      op: r.op,
+      description: r.description,
+      tags: r.tags,
+      content: r.content,
+      changed_at: r.changedAt,
+      deleted_at: r.deletedAt,
+      author: r.author,
+      restored_from: r.restoredFrom ?? null,
+      twin,
     };
   });
   const { rows: inserted } = await client.query<{ row_id: string; seq: string }>(
@@ -99,8 +118,17 @@ export async function advanceHeads(client: ClientBase, project: string, inserted
     .map((r) => {
       const analysis = analyzeMemory(r);
       return {
-        id: r.id, seq: r.seq, row_id: r.rowId, version: r.version, changed_at: r.changedAt, deleted_at: r.deletedAt,
-        max_version: r.maxVersion, description: r.description, tags: r.tags, tag_stems: analysis.tagStems, terms: analysis.terms,
+        id: r.id,
+        seq: r.seq,
+        row_id: r.rowId,
+        version: r.version,
+        changed_at: r.changedAt,
+        deleted_at: r.deletedAt,
+        max_version: r.maxVersion,
+        description: r.description,
+        tags: r.tags,
+        tag_stems: analysis.tagStems,
+        terms: analysis.terms,
       };
     });
   // The tag rows this statement replaces are those of the tags the heads have now. Imports take

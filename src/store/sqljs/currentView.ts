@@ -84,7 +84,8 @@ export class CurrentView {
     let view: CurrentView;
     try {
       view = new CurrentView(SearchIndex.restore(saved.index));
-      for (const [id, changedAt, version, rowId, deleted] of saved.heads) view.heads.set(id, { changedAt, version, rowId, deleted: deleted === 1 });
+      for (const [id, changedAt, version, rowId, deleted] of saved.heads)
+        view.heads.set(id, { changedAt, version, rowId, deleted: deleted === 1 });
       for (const id of saved.purged) view.purged.add(id);
     } catch (err) {
       return { reason: `it is damaged (${(err as Error).message})` };

@@ -14,9 +14,7 @@ export type JournalEntry =
   | { v: number; type: 'records'; rows: StoredRecord[] }
   | { v: number; type: 'records.purge'; kind: RecordKind; ids: string[]; at: string };
 
-export type ParsedLine =
-  | { ok: true; entry: JournalEntry }
-  | { ok: false; reason: string; unknown?: boolean };
+export type ParsedLine = { ok: true; entry: JournalEntry } | { ok: false; reason: string; unknown?: boolean };
 
 const isStr = (x: unknown): x is string => typeof x === 'string';
 const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
@@ -26,18 +24,38 @@ function isRow(r: unknown): r is StoredVersion {
   if (!isObj(r)) return false;
   const o = r;
   return (
-    isStr(o.rowId) && isStr(o.id) && Number.isInteger(o.version) && isStr(o.op) && isStr(o.description) &&
-    Array.isArray(o.tags) && o.tags.every(isStr) && isStr(o.content) && isStr(o.changedAt) &&
-    (o.deletedAt === null || isStr(o.deletedAt)) && isStr(o.author)
+    isStr(o.rowId) &&
+    isStr(o.id) &&
+    Number.isInteger(o.version) &&
+    isStr(o.op) &&
+    isStr(o.description) &&
+    Array.isArray(o.tags) &&
+    o.tags.every(isStr) &&
+    isStr(o.content) &&
+    isStr(o.changedAt) &&
+    (o.deletedAt === null || isStr(o.deletedAt)) &&
+    isStr(o.author)
   );
 }
 
 function isRecord(r: unknown): r is StoredRecord {
   if (!isObj(r)) return false;
   return (
-    isStr(r.rowId) && isStr(r.kind) && isStr(r.id) && Number.isInteger(r.version) && isStr(r.op) && isStr(r.status) &&
-    Array.isArray(r.keys) && r.keys.length === 3 && r.keys.every(isStr) && typeof r.rank === 'number' &&
-    (r.dueAt === null || isStr(r.dueAt)) && isObj(r.data) && isStr(r.changedAt) && (r.deletedAt === null || isStr(r.deletedAt)) && isStr(r.author)
+    isStr(r.rowId) &&
+    isStr(r.kind) &&
+    isStr(r.id) &&
+    Number.isInteger(r.version) &&
+    isStr(r.op) &&
+    isStr(r.status) &&
+    Array.isArray(r.keys) &&
+    r.keys.length === 3 &&
+    r.keys.every(isStr) &&
+    typeof r.rank === 'number' &&
+    (r.dueAt === null || isStr(r.dueAt)) &&
+    isObj(r.data) &&
+    isStr(r.changedAt) &&
+    (r.deletedAt === null || isStr(r.deletedAt)) &&
+    isStr(r.author)
   );
 }
 
@@ -55,7 +73,8 @@ export function parseLine(text: string): ParsedLine {
   if (o.type === 'memory.version' && isRow(o.row)) return { ok: true, entry: e as JournalEntry };
   if (o.type === 'memory.purge' && isStr(o.id) && isStr(o.at)) return { ok: true, entry: e as JournalEntry };
   if (o.type === 'records' && Array.isArray(o.rows) && o.rows.every(isRecord)) return { ok: true, entry: e as JournalEntry };
-  if (o.type === 'records.purge' && isStr(o.kind) && Array.isArray(o.ids) && o.ids.every(isStr) && isStr(o.at)) return { ok: true, entry: e as JournalEntry };
+  if (o.type === 'records.purge' && isStr(o.kind) && Array.isArray(o.ids) && o.ids.every(isStr) && isStr(o.at))
+    return { ok: true, entry: e as JournalEntry };
   return { ok: false, reason: `has an unknown or malformed entry type ${JSON.stringify(o.type)}`, unknown: true };
 }
 

@@ -13,8 +13,9 @@ export const GITATTRIBUTES_LINES: readonly string[] = ['journal.jsonl merge=unio
 const IGNORE_ALL = '*';
 /** The team's lifecycle policy and ontology are shared too (src/platform/playbookConfig.ts). */
 const SHARED = ['!journal.jsonl', '!.gitignore', '!.gitattributes', '!policy.yaml', '!ontology.yaml'];
-const IGNORE_COMMENT = '# Agent Memory: commit the journal, the policy and the ontology; everything else here is rebuilt from the journal (agent-memory init).';
-const ATTRIBUTES_COMMENT = '# Agent Memory: merge the journal by keeping both sides\' lines (agent-memory init).';
+const IGNORE_COMMENT =
+  '# Agent Memory: commit the journal, the policy and the ontology; everything else here is rebuilt from the journal (agent-memory init).';
+const ATTRIBUTES_COMMENT = "# Agent Memory: merge the journal by keeping both sides' lines (agent-memory init).";
 
 /** What writing one git file did. */
 export interface GitFileResult {
@@ -27,7 +28,10 @@ export interface GitFileResult {
 /** Lines of a git file, without surrounding blanks; a missing file has none. */
 function readLines(file: string): string[] | undefined {
   try {
-    return fs.readFileSync(file, 'utf8').split(/\r?\n/).map((l) => l.trim());
+    return fs
+      .readFileSync(file, 'utf8')
+      .split(/\r?\n/)
+      .map((l) => l.trim());
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
@@ -70,7 +74,12 @@ export function writeGitFiles(dir: string): GitFileResult[] {
   const ignoreFile = path.join(dir, '.gitignore');
   const ignore = readLines(ignoreFile);
   return [
-    mergeInto(attributesFile, attributes, GITATTRIBUTES_LINES.filter((l) => !attributes?.includes(l)), ATTRIBUTES_COMMENT),
+    mergeInto(
+      attributesFile,
+      attributes,
+      GITATTRIBUTES_LINES.filter((l) => !attributes?.includes(l)),
+      ATTRIBUTES_COMMENT,
+    ),
     mergeInto(ignoreFile, ignore, missingIgnoreLines(ignore ?? []), IGNORE_COMMENT),
   ];
 }

@@ -175,8 +175,11 @@ export class JournalFile {
 
   /** Replaces the whole journal with `lines` atomically (temp file, fsync, rename). */
   replace(lines: Iterable<string>): void {
-    writeFileAtomic(this.file, (function* () {
-      for (const line of lines) yield line.endsWith('\n') ? line : `${line}\n`;
-    })());
+    writeFileAtomic(
+      this.file,
+      (function* () {
+        for (const line of lines) yield line.endsWith('\n') ? line : `${line}\n`;
+      })(),
+    );
   }
 }

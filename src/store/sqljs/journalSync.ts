@@ -50,7 +50,11 @@ export class JournalSync {
       this.view = saved.view;
       this.cursor.moveTo(saved.position);
     } else {
-      if (saved.reason) this.warn({ code: 'index-rebuilt', message: `the saved search index ${this.files.view} was not used: ${saved.reason}; it is rebuilt` });
+      if (saved.reason)
+        this.warn({
+          code: 'index-rebuilt',
+          message: `the saved search index ${this.files.view} was not used: ${saved.reason}; it is rebuilt`,
+        });
       this.view = new CurrentView();
       this.cursor.moveTo({ ...EMPTY_POSITION, ino: this.files.journal.stat().ino });
       this.viewFileStale = true;

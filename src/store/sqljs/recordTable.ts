@@ -3,7 +3,8 @@ import { checkRecordQuery, type RecordKind, type RecordQuery, type StoredRecord 
 import { isNewer } from '../../core/ports/versionOrder';
 import { Statements } from './statements';
 
-const COLUMNS = 'v.row_id, v.kind, v.id, v.version, v.op, v.status, v.key0, v.key1, v.key2, v.rank, v.due_at, v.data, v.changed_at, v.deleted_at, v.author';
+const COLUMNS =
+  'v.row_id, v.kind, v.id, v.version, v.op, v.status, v.key0, v.key1, v.key2, v.rank, v.due_at, v.data, v.changed_at, v.deleted_at, v.author';
 
 function toRecord(v: SqlValue[]): StoredRecord {
   return {
@@ -84,7 +85,23 @@ export class RecordTable extends Statements {
     this.stmt(
       `INSERT INTO record_versions (row_id, kind, id, version, op, status, key0, key1, key2, rank, due_at, data, changed_at, deleted_at, author)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run([r.rowId, r.kind, r.id, r.version, r.op, r.status, r.keys[0], r.keys[1], r.keys[2], r.rank, r.dueAt, JSON.stringify(r.data), r.changedAt, r.deletedAt, r.author]);
+    ).run([
+      r.rowId,
+      r.kind,
+      r.id,
+      r.version,
+      r.op,
+      r.status,
+      r.keys[0],
+      r.keys[1],
+      r.keys[2],
+      r.rank,
+      r.dueAt,
+      JSON.stringify(r.data),
+      r.changedAt,
+      r.deletedAt,
+      r.author,
+    ]);
     const seq = this.first('SELECT last_insert_rowid()', [])![0] as number;
     const head = this.first('SELECT seq, max_version FROM record_heads WHERE kind = ? AND id = ?', [r.kind, r.id]);
     const maxVersion = Math.max(r.version, (head?.[1] as number | undefined) ?? 0);
@@ -104,7 +121,10 @@ export class RecordTable extends Statements {
   }
 
   get(kind: RecordKind, id: string): StoredRecord | undefined {
-    const v = this.first(`SELECT ${COLUMNS} FROM record_heads h JOIN record_versions v ON v.seq = h.seq WHERE h.kind = ? AND h.id = ?`, [kind, id]);
+    const v = this.first(`SELECT ${COLUMNS} FROM record_heads h JOIN record_versions v ON v.seq = h.seq WHERE h.kind = ? AND h.id = ?`, [
+      kind,
+      id,
+    ]);
     return v && toRecord(v);
   }
 

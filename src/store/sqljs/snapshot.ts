@@ -63,7 +63,8 @@ export function loadSnapshot(SQL: SqlJsStatic, file: string, journal: JournalFil
     // snapshot holds are kept rather than lost.
     warn({
       code: 'stale-snapshot',
-      message: 'the snapshot does not match the journal (it was rewritten, e.g. by a git merge, or replaced); the whole journal was replayed over it',
+      message:
+        'the snapshot does not match the journal (it was rewritten, e.g. by a git merge, or replaced); the whole journal was replayed over it',
     });
     return { db, position: { ...EMPTY_POSITION, ino } };
   }

@@ -20,4 +20,3 @@ export function loadSqlJs(wasmPath?: string): Promise<SqlJsStatic> {
   sqlJs ??= initSqlJs(wasmPath ? { locateFile: () => wasmPath } : undefined);
   return sqlJs;
 }
-

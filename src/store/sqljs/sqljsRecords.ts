@@ -1,5 +1,13 @@
 import { StorageError } from '../../core/errors';
-import { checkRecordBatch, type RecordDecision, type RecordKind, type RecordQuery, type RecordReader, type RecordStore, type StoredRecord } from '../../core/ports/records';
+import {
+  checkRecordBatch,
+  type RecordDecision,
+  type RecordKind,
+  type RecordQuery,
+  type RecordReader,
+  type RecordStore,
+  type StoredRecord,
+} from '../../core/ports/records';
 import type { JournalEntry } from './entries';
 import type { RecordTable } from './recordTable';
 
@@ -58,8 +66,10 @@ export class SqlJsRecords implements RecordStore {
       checkRecordBatch(rows);
       for (const r of rows) {
         if (t.isPurged(r.kind, r.id)) throw new StorageError(`${r.kind} ${r.id} was purged; it cannot be written again`);
-        if (t.hasRow(r.rowId)) throw new StorageError(`record row ${r.rowId} (${r.kind} ${r.id}) is already stored; a write appends new rows only`);
-        if (t.hasVersion(r.kind, r.id, r.version)) throw new StorageError(`${r.kind} ${r.id} already has a version ${r.version}; a write numbers its rows from maxVersion + 1`);
+        if (t.hasRow(r.rowId))
+          throw new StorageError(`record row ${r.rowId} (${r.kind} ${r.id}) is already stored; a write appends new rows only`);
+        if (t.hasVersion(r.kind, r.id, r.version))
+          throw new StorageError(`${r.kind} ${r.id} already has a version ${r.version}; a write numbers its rows from maxVersion + 1`);
       }
       if (rows.length) this.host.append([{ v: 1, type: 'records', rows }]);
       return rows;
@@ -94,7 +104,8 @@ export class SqlJsRecords implements RecordStore {
         return keep;
       });
       const entries: JournalEntry[] = [];
-      for (let i = 0; i < fresh.length; i += IMPORT_LINE_ROWS) entries.push({ v: 1, type: 'records', rows: fresh.slice(i, i + IMPORT_LINE_ROWS) });
+      for (let i = 0; i < fresh.length; i += IMPORT_LINE_ROWS)
+        entries.push({ v: 1, type: 'records', rows: fresh.slice(i, i + IMPORT_LINE_ROWS) });
       if (entries.length) this.host.append(entries);
       return { added: fresh.length, skipped: rows.length - fresh.length };
     });

@@ -148,7 +148,9 @@ export class SqlJsStore implements Store {
   }
 
   search(query: SearchQuery): Promise<StoredHit[]> {
-    return this.fromView((v) => v.index.search(query).map(({ id, description, tags, changedAt }) => ({ id, description, tags, changedAt })));
+    return this.fromView((v) =>
+      v.index.search(query).map(({ id, description, tags, changedAt }) => ({ id, description, tags, changedAt })),
+    );
   }
 
   tagCounts(): Promise<Array<{ tag: string; count: number }>> {
@@ -185,7 +187,13 @@ export class SqlJsStore implements Store {
       const removed = t.history(id).length;
       if (removed === 0) return 0;
       const at = new Date().toISOString();
-      this.rewrite((e) => (e.type === 'memory.version' && e.row.id === id ? null : e), { v: 1, type: 'memory.purge', id, at, author: 'purge' });
+      this.rewrite((e) => (e.type === 'memory.version' && e.row.id === id ? null : e), {
+        v: 1,
+        type: 'memory.purge',
+        id,
+        at,
+        author: 'purge',
+      });
       return removed;
     });
   }
@@ -226,7 +234,10 @@ export class SqlJsStore implements Store {
       try {
         this.checkpoint();
       } catch (err) {
-        this.warn({ code: 'checkpoint-failed', message: `writing the snapshot failed (the journal still has every write): ${(err as Error).message}` });
+        this.warn({
+          code: 'checkpoint-failed',
+          message: `writing the snapshot failed (the journal still has every write): ${(err as Error).message}`,
+        });
       }
     });
   }

@@ -22,7 +22,6 @@ function toRow(v: SqlValue[]): StoredVersion {
   };
 }
 
-
 /**
  * Connection settings for a database that only this process ever sees (sql.js keeps it in
  * memory; the journal is what makes writes durable). In sql.js every file operation is a
@@ -67,8 +66,17 @@ export class VersionTable extends Statements {
     if (this.isPurged(row.id)) return { inserted: false, becameCurrent: false };
     if (this.hasRow(row.rowId)) return { inserted: false, becameCurrent: false };
     this.stmt(`INSERT INTO memory_versions (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run([
-      row.rowId, row.id, row.version, row.op, row.description, JSON.stringify(row.tags), row.content,
-      row.changedAt, row.deletedAt, row.author, row.restoredFrom ?? null,
+      row.rowId,
+      row.id,
+      row.version,
+      row.op,
+      row.description,
+      JSON.stringify(row.tags),
+      row.content,
+      row.changedAt,
+      row.deletedAt,
+      row.author,
+      row.restoredFrom ?? null,
     ]);
     const seq = this.first('SELECT last_insert_rowid()', [])![0] as number;
     // The newest version so far: only what the ordering needs, not the whole row.

@@ -27,7 +27,10 @@ class DocumentFileSystem implements vscode.FileSystemProvider {
     private readonly skills: SkillFileSystem,
   ) {
     this.onDidChangeFile = (listener, thisArgs, disposables) =>
-      vscode.Disposable.from(memories.onDidChangeFile(listener, thisArgs, disposables), skills.onDidChangeFile(listener, thisArgs, disposables));
+      vscode.Disposable.from(
+        memories.onDidChangeFile(listener, thisArgs, disposables),
+        skills.onDidChangeFile(listener, thisArgs, disposables),
+      );
   }
 
   private of(uri: vscode.Uri): vscode.FileSystemProvider {
@@ -54,7 +57,11 @@ class DocumentFileSystem implements vscode.FileSystemProvider {
     return this.of(uri).readFile(uri);
   }
 
-  writeFile(uri: vscode.Uri, content: Uint8Array, options: { readonly create: boolean; readonly overwrite: boolean }): void | Thenable<void> {
+  writeFile(
+    uri: vscode.Uri,
+    content: Uint8Array,
+    options: { readonly create: boolean; readonly overwrite: boolean },
+  ): void | Thenable<void> {
     return this.of(uri).writeFile(uri, content, options);
   }
 

@@ -25,7 +25,13 @@ const required = (what: string) => (v: string) => (v.trim() ? undefined : vscode
  * retracts and resolves disputes, and reads a fact's history. Every write goes through the
  * fact service, so the policy, the ontology and the secret check hold as for an agent.
  */
-export function registerFactCommands(context: vscode.ExtensionContext, access: PlaybookAccess, docs: ReadOnlyDocs, changes: StoreChanges, log: vscode.LogOutputChannel): void {
+export function registerFactCommands(
+  context: vscode.ExtensionContext,
+  access: PlaybookAccess,
+  docs: ReadOnlyDocs,
+  changes: StoreChanges,
+  log: vscode.LogOutputChannel,
+): void {
   const command = reportingCommand(log);
   const facts = async () => (await access.getPlaybook()).facts;
   const ask = (title: string, prompt: string, validateInput?: (v: string) => string | undefined, value = '') =>
@@ -36,27 +42,59 @@ export function registerFactCommands(context: vscode.ExtensionContext, access: P
   context.subscriptions.push(
     command('agentMemory.newFact', async () => {
       const title = vscode.l10n.t('New Fact');
-      const subject = await ask(title, vscode.l10n.t('Subject: the entity the fact is about (with an ontology: type:name, e.g. service:billing)'), required(vscode.l10n.t('The subject')));
+      const subject = await ask(
+        title,
+        vscode.l10n.t('Subject: the entity the fact is about (with an ontology: type:name, e.g. service:billing)'),
+        required(vscode.l10n.t('The subject')),
+      );
       if (subject === undefined) return;
-      const predicate = await ask(title, vscode.l10n.t('Predicate: the relation, e.g. depends_on or owned_by'), required(vscode.l10n.t('The predicate')));
+      const predicate = await ask(
+        title,
+        vscode.l10n.t('Predicate: the relation, e.g. depends_on or owned_by'),
+        required(vscode.l10n.t('The predicate')),
+      );
       if (predicate === undefined) return;
       const object = await ask(title, vscode.l10n.t('Object: the value or the other entity'), required(vscode.l10n.t('The object')));
       if (object === undefined) return;
       const source = await ask(title, vscode.l10n.t('Source: where it comes from (a URL, a file, a commit, a memory id)'));
       if (source === undefined) return;
-      const confidence = await ask(title, vscode.l10n.t('Confidence from 0 to 1 (1 = certain)'), (v) =>
-        v.trim() === '' || (Number.isFinite(Number(v)) && Number(v) >= 0 && Number(v) <= 1) ? undefined : vscode.l10n.t('A number from 0 to 1'), '1');
+      const confidence = await ask(
+        title,
+        vscode.l10n.t('Confidence from 0 to 1 (1 = certain)'),
+        (v) =>
+          v.trim() === '' || (Number.isFinite(Number(v)) && Number(v) >= 0 && Number(v) <= 1)
+            ? undefined
+            : vscode.l10n.t('A number from 0 to 1'),
+        '1',
+      );
       if (confidence === undefined) return;
-      const r = await (await facts()).assert({
-        subject, predicate, object,
+      const r = await (
+        await facts()
+      ).assert({
+        subject,
+        predicate,
+        object,
         ...(source.trim() ? { source: source.trim() } : {}),
         ...(confidence.trim() ? { confidence: Number(confidence) } : {}),
       });
       changes.fireSoon(0);
       if (r.outcome === 'disputed') {
-        void vscode.window.showWarningMessage(vscode.l10n.t('Saved, and disputed: it contradicts {0}. Both are marked disputed; resolve the dispute in the Facts view.', r.disputes.filter((d) => d.id !== r.id).map(label).join('; ')));
+        void vscode.window.showWarningMessage(
+          vscode.l10n.t(
+            'Saved, and disputed: it contradicts {0}. Both are marked disputed; resolve the dispute in the Facts view.',
+            r.disputes
+              .filter((d) => d.id !== r.id)
+              .map(label)
+              .join('; '),
+          ),
+        );
       } else {
-        void vscode.window.setStatusBarMessage(r.outcome === 'refreshed' ? vscode.l10n.t('The same fact was stored: its evidence is now version {0}', r.version) : vscode.l10n.t('Fact saved'), 4000);
+        void vscode.window.setStatusBarMessage(
+          r.outcome === 'refreshed'
+            ? vscode.l10n.t('The same fact was stored: its evidence is now version {0}', r.version)
+            : vscode.l10n.t('Fact saved'),
+          4000,
+        );
       }
     }),
 
@@ -64,7 +102,11 @@ export function registerFactCommands(context: vscode.ExtensionContext, access: P
       const id = factId(arg);
       if (!id) return;
       const f = await (await facts()).show({ id });
-      const evidence = await ask(vscode.l10n.t('Verify "{0}"', label(f)), vscode.l10n.t('Evidence you checked: a link or a reference that shows it is true'), required(vscode.l10n.t('The evidence')));
+      const evidence = await ask(
+        vscode.l10n.t('Verify "{0}"', label(f)),
+        vscode.l10n.t('Evidence you checked: a link or a reference that shows it is true'),
+        required(vscode.l10n.t('The evidence')),
+      );
       if (evidence === undefined) return;
       // Verified by the person at this window (the configured author), never by a model.
       await (await facts()).verify({ id, evidence, by: await access.getAuthor() });
@@ -76,7 +118,11 @@ export function registerFactCommands(context: vscode.ExtensionContext, access: P
       const id = factId(arg);
       if (!id) return;
       const f = await (await facts()).show({ id });
-      const reason = await ask(vscode.l10n.t('Retract "{0}"', label(f)), vscode.l10n.t('Why it is no longer believed (one line); it stays in its history'), required(vscode.l10n.t('The reason')));
+      const reason = await ask(
+        vscode.l10n.t('Retract "{0}"', label(f)),
+        vscode.l10n.t('Why it is no longer believed (one line); it stays in its history'),
+        required(vscode.l10n.t('The reason')),
+      );
       if (reason === undefined) return;
       await (await facts()).retract({ id, reason });
       changes.fireSoon(0);
@@ -95,13 +141,26 @@ export function registerFactCommands(context: vscode.ExtensionContext, access: P
       const others = await Promise.all(f.disputedWith.map((x) => service.show({ id: x })));
       const names = others.map((o) => `${o.object} (${o.source ?? '—'}, ${o.confidence ?? '—'})`).join('; ');
       const picks = [
-        { label: vscode.l10n.t('Keep this one: {0}', f.object), detail: vscode.l10n.t('Retracts {0}', names), decision: 'keep-one' as const },
-        { label: others.length === 1 ? vscode.l10n.t('Keep both') : vscode.l10n.t('Keep all {0}', others.length + 1), detail: vscode.l10n.t('Both stay active; asserting them again does not dispute them'), decision: 'keep-both' as const },
+        {
+          label: vscode.l10n.t('Keep this one: {0}', f.object),
+          detail: vscode.l10n.t('Retracts {0}', names),
+          decision: 'keep-one' as const,
+        },
+        {
+          label: others.length === 1 ? vscode.l10n.t('Keep both') : vscode.l10n.t('Keep all {0}', others.length + 1),
+          detail: vscode.l10n.t('Both stay active; asserting them again does not dispute them'),
+          decision: 'keep-both' as const,
+        },
         { label: vscode.l10n.t('Retract all'), detail: vscode.l10n.t('Neither is believed'), decision: 'retract-all' as const },
       ];
-      const pick = await vscode.window.showQuickPick(picks, { title: vscode.l10n.t('Resolve the dispute on "{0} {1}"', f.subject, f.predicate), placeHolder: vscode.l10n.t('This fact says {0}; the others say {1}', f.object, names) });
+      const pick = await vscode.window.showQuickPick(picks, {
+        title: vscode.l10n.t('Resolve the dispute on "{0} {1}"', f.subject, f.predicate),
+        placeHolder: vscode.l10n.t('This fact says {0}; the others say {1}', f.object, names),
+      });
       if (!pick) return;
-      await (await facts()).resolve({ ids: [id, ...f.disputedWith], decision: pick.decision, ...(pick.decision === 'keep-one' ? { keep: id } : {}) });
+      await (
+        await facts()
+      ).resolve({ ids: [id, ...f.disputedWith], decision: pick.decision, ...(pick.decision === 'keep-one' ? { keep: id } : {}) });
       changes.fireSoon(0);
       void vscode.window.setStatusBarMessage(vscode.l10n.t('Dispute resolved'), 4000);
     }),

@@ -39,7 +39,12 @@ export function groupFacts(facts: readonly ViewFact[], showInactive: boolean): S
     else bySubject.set(key, [f]);
   }
   const groups = [...bySubject.values()].map((fs) => {
-    fs.sort((a, b) => ORDER[a.state] - ORDER[b.state] || (b.confidence ?? -1) - (a.confidence ?? -1) || (a.changedAt < b.changedAt ? 1 : a.changedAt > b.changedAt ? -1 : 0));
+    fs.sort(
+      (a, b) =>
+        ORDER[a.state] - ORDER[b.state] ||
+        (b.confidence ?? -1) - (a.confidence ?? -1) ||
+        (a.changedAt < b.changedAt ? 1 : a.changedAt > b.changedAt ? -1 : 0),
+    );
     return { subject: fs[0]!.subject, facts: fs, disputed: fs.some((f) => f.state === 'disputed') };
   });
   return groups.sort((a, b) => Number(b.disputed) - Number(a.disputed) || a.subject.localeCompare(b.subject));

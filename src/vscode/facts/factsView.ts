@@ -59,7 +59,11 @@ export class FactsTreeProvider implements vscode.TreeDataProvider<FactNode>, vsc
     try {
       const playbook = await this.getPlaybook();
       // The fact service answers queries by subject, predicate or object; a listing of all facts is the record store's.
-      const rows = await readAll(playbook.store.records, { kind: 'fact', ...(this.showInactive ? {} : { status: ['active', 'disputed'] }) }, LOAD + 1);
+      const rows = await readAll(
+        playbook.store.records,
+        { kind: 'fact', ...(this.showInactive ? {} : { status: ['active', 'disputed'] }) },
+        LOAD + 1,
+      );
       const now = new Date().toISOString();
       const facts = rows.slice(0, LOAD).map((r) => {
         const f = factView(r);
@@ -85,7 +89,10 @@ export class FactsTreeProvider implements vscode.TreeDataProvider<FactNode>, vsc
     }
     if (node.kind === 'subject') {
       const g = node.group;
-      const item = new vscode.TreeItem(g.subject, g.disputed ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+      const item = new vscode.TreeItem(
+        g.subject,
+        g.disputed ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
+      );
       item.id = `subject:${g.subject.toLowerCase()}`;
       item.description = g.disputed ? vscode.l10n.t('{0} · disputed', g.facts.length) : String(g.facts.length);
       item.iconPath = g.disputed ? ICONS.disputed : new vscode.ThemeIcon('symbol-class');
@@ -96,7 +103,11 @@ export class FactsTreeProvider implements vscode.TreeDataProvider<FactNode>, vsc
     const item = new vscode.TreeItem(`${f.predicate} → ${f.object}`);
     item.id = f.id;
     const verified = f.verification.state === 'verified';
-    item.description = [f.confidence === null ? vscode.l10n.t('no confidence') : String(f.confidence), ...(verified ? [vscode.l10n.t('verified')] : []), ...(f.state === 'active' ? [] : [f.state])].join(' · ');
+    item.description = [
+      f.confidence === null ? vscode.l10n.t('no confidence') : String(f.confidence),
+      ...(verified ? [vscode.l10n.t('verified')] : []),
+      ...(f.state === 'active' ? [] : [f.state]),
+    ].join(' · ');
     item.iconPath = ICONS[f.state];
     item.contextValue = `fact.${f.state}${verified ? '.verified' : ''}`;
     item.tooltip = factTooltip(f);
@@ -120,16 +131,25 @@ function factTooltip(f: ViewFact): vscode.MarkdownString {
   line(vscode.l10n.t('Observed at'), f.observedAt);
   line(vscode.l10n.t('Valid until'), f.validUntil ?? '—');
   line(vscode.l10n.t('Asserted by'), f.assertedBy);
-  line(vscode.l10n.t('Verification'), f.verification.state === 'verified'
-    ? vscode.l10n.t('verified by {0} at {1}: {2}', f.verification.by, f.verification.at, f.verification.evidence)
-    : vscode.l10n.t('unverified'));
+  line(
+    vscode.l10n.t('Verification'),
+    f.verification.state === 'verified'
+      ? vscode.l10n.t('verified by {0} at {1}: {2}', f.verification.by, f.verification.at, f.verification.evidence)
+      : vscode.l10n.t('unverified'),
+  );
   if (f.disputedWith.length) line(vscode.l10n.t('Disputed with'), f.disputedWith.join(', '));
-  if (f.retraction) line(vscode.l10n.t('Retracted'), vscode.l10n.t('by {0} at {1}: {2}', f.retraction.by, f.retraction.at, f.retraction.reason));
+  if (f.retraction)
+    line(vscode.l10n.t('Retracted'), vscode.l10n.t('by {0} at {1}: {2}', f.retraction.by, f.retraction.at, f.retraction.reason));
   return tip;
 }
 
 /** Registers the view; it refreshes whenever the store changes. */
-export function registerFactsView(context: vscode.ExtensionContext, getPlaybook: () => Promise<Playbook>, onStoreChange: vscode.Event<void>, log: vscode.LogOutputChannel): FactsTreeProvider {
+export function registerFactsView(
+  context: vscode.ExtensionContext,
+  getPlaybook: () => Promise<Playbook>,
+  onStoreChange: vscode.Event<void>,
+  log: vscode.LogOutputChannel,
+): FactsTreeProvider {
   const provider = new FactsTreeProvider(getPlaybook, log, context.workspaceState);
   const view = vscode.window.createTreeView('agentMemory.facts', { treeDataProvider: provider, showCollapseAll: true });
   provider.view = view;

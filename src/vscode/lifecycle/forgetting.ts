@@ -13,8 +13,15 @@ const MIN_WAIT = 60_000;
 
 /** One line for the log and the messages. */
 function reportSummary(r: Report): string {
-  return vscode.l10n.t('{0} facts expired, {1} episodes forgotten, {2} archived, {3} skill drafts proposed; {4} of {5} search results read',
-    r.expiredFacts.length, r.forgottenEpisodes, r.archivedEpisodes, r.promotions.length, r.searchReads.read, r.searchReads.returned);
+  return vscode.l10n.t(
+    '{0} facts expired, {1} episodes forgotten, {2} archived, {3} skill drafts proposed; {4} of {5} search results read',
+    r.expiredFacts.length,
+    r.forgottenEpisodes,
+    r.archivedEpisodes,
+    r.promotions.length,
+    r.searchReads.read,
+    r.searchReads.returned,
+  );
 }
 
 /**
@@ -47,9 +54,11 @@ export class ForgettingScheduler implements vscode.Disposable {
     if (this.running && trigger !== 'command') return this.running;
     const run = (this.running?.catch(() => undefined) ?? Promise.resolve()).then(() => this.runOnce(trigger));
     this.running = run;
-    void run.catch(() => undefined).finally(() => {
-      if (this.running === run) this.running = undefined;
-    });
+    void run
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.running === run) this.running = undefined;
+      });
     return run;
   }
 
@@ -58,7 +67,8 @@ export class ForgettingScheduler implements vscode.Disposable {
     if (trigger !== 'command' && !(await playbook.lifecycle.isDue())) return undefined;
     const report = await playbook.runForgetting(trigger);
     this.log.info(`forgetting run (${trigger}): ${reportSummary(report)}`);
-    if (report.expiredFacts.length || report.forgottenEpisodes || report.archivedEpisodes || report.promotions.length) this.changes.fireSoon(0);
+    if (report.expiredFacts.length || report.forgottenEpisodes || report.archivedEpisodes || report.promotions.length)
+      this.changes.fireSoon(0);
     return report;
   }
 
@@ -90,7 +100,13 @@ export class ForgettingScheduler implements vscode.Disposable {
 }
 
 /** "Run Forgetting Now" and "Show Lifecycle Report" (a read-only Markdown document of the recent runs and the policy). */
-export function registerForgetting(context: vscode.ExtensionContext, getPlaybook: () => Promise<Playbook>, docs: ReadOnlyDocs, changes: StoreChanges, log: vscode.LogOutputChannel): ForgettingScheduler {
+export function registerForgetting(
+  context: vscode.ExtensionContext,
+  getPlaybook: () => Promise<Playbook>,
+  docs: ReadOnlyDocs,
+  changes: StoreChanges,
+  log: vscode.LogOutputChannel,
+): ForgettingScheduler {
   const scheduler = new ForgettingScheduler(getPlaybook, changes, log);
   const reportUri = viewDocUri('lifecycle', 'report.md');
   docs.register('lifecycle', async () => {

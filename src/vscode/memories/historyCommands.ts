@@ -23,7 +23,13 @@ export function registerHistoryCommands(
     const yes = vscode.l10n.t('Restore');
     const answer = await vscode.window.showWarningMessage(
       vscode.l10n.t('Restore version {0} of "{1}"?', entry.version, entry.description),
-      { modal: true, detail: vscode.l10n.t('Its description, tags and content become version {0}; every version stays in the history.', current.version + 1) },
+      {
+        modal: true,
+        detail: vscode.l10n.t(
+          'Its description, tags and content become version {0}; every version stays in the history.',
+          current.version + 1,
+        ),
+      },
       yes,
     );
     if (answer !== yes) return;
@@ -47,11 +53,24 @@ export function registerHistoryCommands(
       const entry = await pickVersion(history, current, vscode.l10n.t('History of "{0}": pick a version', current.description));
       if (!entry) return;
       const actions = [
-        { label: vscode.l10n.t('Open this version'), run: () => vscode.window.showTextDocument(memoryUri(entry.id, entry.version), { preview: true }) },
-        ...(entry.version > 1 ? [{ label: vscode.l10n.t('Compare with the previous version'), run: () => compare(entry.id, entry.version - 1, entry.version, entry.description) }] : []),
+        {
+          label: vscode.l10n.t('Open this version'),
+          run: () => vscode.window.showTextDocument(memoryUri(entry.id, entry.version), { preview: true }),
+        },
+        ...(entry.version > 1
+          ? [
+              {
+                label: vscode.l10n.t('Compare with the previous version'),
+                run: () => compare(entry.id, entry.version - 1, entry.version, entry.description),
+              },
+            ]
+          : []),
         ...(entry !== current
           ? [
-              { label: vscode.l10n.t('Compare with the current version'), run: () => compare(entry.id, entry.version, current.version, current.description) },
+              {
+                label: vscode.l10n.t('Compare with the current version'),
+                run: () => compare(entry.id, entry.version, current.version, current.description),
+              },
               { label: vscode.l10n.t('Restore this version'), run: () => restore(entry, current) },
             ]
           : []),
@@ -69,16 +88,19 @@ export function registerHistoryCommands(
         void vscode.window.showInformationMessage(vscode.l10n.t('This memory has no older version to restore.'));
         return;
       }
-      const entry = target.version !== undefined && target.version !== current.version
-        ? older.find((v) => v.version === target.version)
-        : await pickVersion(older, current, vscode.l10n.t('Restore which version of "{0}"?', current.description));
+      const entry =
+        target.version !== undefined && target.version !== current.version
+          ? older.find((v) => v.version === target.version)
+          : await pickVersion(older, current, vscode.l10n.t('Restore which version of "{0}"?', current.description));
       if (entry) await restore(entry, current);
     }),
 
     command('agentMemory.compareWithPrevious', async (arg) => {
       const target = commandTarget(arg);
       if (!target) return;
-      const m = await (await getService()).read(target.version === undefined ? { id: target.id } : { id: target.id, version: target.version });
+      const m = await (
+        await getService()
+      ).read(target.version === undefined ? { id: target.id } : { id: target.id, version: target.version });
       if (m.version === 1) {
         void vscode.window.showInformationMessage(vscode.l10n.t('This is the first version of the memory: there is nothing before it.'));
         return;
@@ -105,4 +127,3 @@ function pickVersion(entries: HistoryEntry[], current: HistoryEntry, placeHolder
   }));
   return vscode.window.showQuickPick(items, { placeHolder, matchOnDetail: true }).then((pick) => pick?.entry);
 }
-

@@ -11,10 +11,7 @@ const FILTER_LIMIT = 50;
 const GROUP_BY_KEY = 'agentMemory.groupBy';
 
 /** A node of the view: a group, a memory (under a group or, when filtered, at the top), or the "more" hint. */
-export type MemoryNode =
-  | ({ kind: 'memory'; parent?: string } & ViewMemory)
-  | { kind: 'group'; group: Group }
-  | { kind: 'more' };
+export type MemoryNode = ({ kind: 'memory'; parent?: string } & ViewMemory) | { kind: 'group'; group: Group } | { kind: 'more' };
 
 /**
  * The Memories view: current memories grouped by time range (newest change first) or by
@@ -93,7 +90,9 @@ export class MemoriesTreeProvider implements vscode.TreeDataProvider<MemoryNode>
       return item;
     }
     if (node.kind === 'group') {
-      const expanded = node.group.key.startsWith('recency:') ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
+      const expanded = node.group.key.startsWith('recency:')
+        ? vscode.TreeItemCollapsibleState.Expanded
+        : vscode.TreeItemCollapsibleState.Collapsed;
       const item = new vscode.TreeItem(node.group.label, expanded);
       item.id = node.group.key;
       item.description = String(node.group.memories.length);

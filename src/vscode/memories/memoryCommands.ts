@@ -36,11 +36,15 @@ export function registerMemoryCommands(
       if (!target) return;
       const service = await getService();
       const m = await service.read({ id: target.id });
-      const reviewed = await reviewMemory(service, { description: m.description, tags: m.tags }, {
-        title: vscode.l10n.t('Tags of "{0}"', m.description),
-        tagsLabel: vscode.l10n.t('Current tags'),
-        canEditDescription: false,
-      });
+      const reviewed = await reviewMemory(
+        service,
+        { description: m.description, tags: m.tags },
+        {
+          title: vscode.l10n.t('Tags of "{0}"', m.description),
+          tagsLabel: vscode.l10n.t('Current tags'),
+          canEditDescription: false,
+        },
+      );
       if (!reviewed) return;
       // Asked again after the quick pick: the store may have been switched meanwhile.
       const out = await (await getService()).edit({ id: m.id, tags: reviewed.tags, expectedVersion: m.version });
@@ -75,7 +79,12 @@ export function registerMemoryCommands(
         return;
       }
       const pick = await vscode.window.showQuickPick(
-        page.items.map((m) => ({ label: m.description, description: m.tags.join(', '), detail: vscode.l10n.t('deleted {0}', m.changedAt), id: m.id })),
+        page.items.map((m) => ({
+          label: m.description,
+          description: m.tags.join(', '),
+          detail: vscode.l10n.t('deleted {0}', m.changedAt),
+          id: m.id,
+        })),
         { placeHolder: vscode.l10n.t('Pick a deleted memory to restore'), matchOnDescription: true },
       );
       if (!pick) return;
@@ -94,7 +103,7 @@ export function registerMemoryCommands(
     command('agentMemory.filter', async () => {
       const text = await vscode.window.showInputBox({
         title: vscode.l10n.t('Filter the Memories view'),
-        prompt: vscode.l10n.t('Keywords, ranked like an agent\'s search; empty clears the filter'),
+        prompt: vscode.l10n.t("Keywords, ranked like an agent's search; empty clears the filter"),
         value: view.filter ?? '',
       });
       if (text !== undefined) await view.setFilter(text);

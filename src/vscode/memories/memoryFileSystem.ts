@@ -72,9 +72,11 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
-    if (uri.path === '/' || uri.path === '/memories' || uri.path === '/new') return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
+    if (uri.path === '/' || uri.path === '/memories' || uri.path === '/new')
+      return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
     const target = this.target(uri);
-    if (target.kind === 'draft') return { type: vscode.FileType.File, ctime: 0, mtime: 0, size: encoder.encode(this.render(target)).byteLength };
+    if (target.kind === 'draft')
+      return { type: vscode.FileType.File, ctime: 0, mtime: 0, size: encoder.encode(this.render(target)).byteLength };
     const m = await this.load(uri, target);
     // Right after a save VS Code records this stat with the text it wrote. Were it the saved
     // version's own mtime, VS Code would take that text as current and never read the new
@@ -101,7 +103,9 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   async writeFile(uri: vscode.Uri, bytes: Uint8Array): Promise<void> {
     const target = this.target(uri);
     if (target.kind === 'version') {
-      throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Older versions are read-only; edit the current version, or restore this one from the history.'));
+      throw vscode.FileSystemError.NoPermissions(
+        vscode.l10n.t('Older versions are read-only; edit the current version, or restore this one from the history.'),
+      );
     }
     const fields = parseMemoryDocument(decoder.decode(bytes));
     const service = await this.getService();
@@ -113,7 +117,8 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
       this.toReplace.set(uri.toString(), id);
     } else {
       const current = await service.read({ id: target.id });
-      if (current.deletedAt) throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('This memory was deleted; restore it before editing.'));
+      if (current.deletedAt)
+        throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('This memory was deleted; restore it before editing.'));
       const edits = {
         ...(fields.description !== current.description ? { description: fields.description } : {}),
         ...(fields.tags.join('\n') !== current.tags.join('\n') ? { tags: fields.tags } : {}),
@@ -142,7 +147,9 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   }
 
   delete(): void {
-    throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Delete a memory from the Memories view: it stays in the history and can be restored.'));
+    throw vscode.FileSystemError.NoPermissions(
+      vscode.l10n.t('Delete a memory from the Memories view: it stays in the history and can be restored.'),
+    );
   }
 
   rename(): void {

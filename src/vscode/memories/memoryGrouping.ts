@@ -23,7 +23,11 @@ const DAY = 24 * 60 * 60 * 1000;
  * days, Past 30 days, Older. Memories keep the order they came in (newest change first).
  * Only ranges that hold a memory are returned.
  */
-export function groupByRecency(memories: ViewMemory[], now: Date, labels: Record<'today' | 'yesterday' | 'week' | 'month' | 'older', string>): Group[] {
+export function groupByRecency(
+  memories: ViewMemory[],
+  now: Date,
+  labels: Record<'today' | 'yesterday' | 'week' | 'month' | 'older', string>,
+): Group[] {
   const midnight = new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime();
   const ranges = [
     { key: 'today', since: midnight },

@@ -25,14 +25,21 @@ export async function reviewMemory(
   options: { title?: string; tagsLabel?: string; canEditDescription?: boolean } = {},
 ): Promise<ReviewedMemory | undefined> {
   const vocabulary = await service.tags({ proposed: proposal.tags });
-  const similar = [...new Set(vocabulary.suggestions.flatMap((s) => s.similar.map((x) => x.tag)))].filter((t) => !proposal.tags.includes(t));
+  const similar = [...new Set(vocabulary.suggestions.flatMap((s) => s.similar.map((x) => x.tag)))].filter(
+    (t) => !proposal.tags.includes(t),
+  );
   const count = new Map(vocabulary.tags.map((t) => [t.tag, t.count]));
   const tagItem = (tag: string, isNew: boolean): TagItem => ({
     label: tag,
     tag,
     description: isNew ? vscode.l10n.t('new tag') : vscode.l10n.t('used by {0}', count.get(tag) ?? 0),
   });
-  const editItem: TagItem = { label: `$(edit) ${vscode.l10n.t('Edit description…')}`, description: proposal.description, editDescription: true, alwaysShow: true };
+  const editItem: TagItem = {
+    label: `$(edit) ${vscode.l10n.t('Edit description…')}`,
+    description: proposal.description,
+    editDescription: true,
+    alwaysShow: true,
+  };
   const fixed: TagItem[] = [
     ...(options.canEditDescription === false ? [] : [editItem]),
     { label: options.tagsLabel ?? vscode.l10n.t('Proposed'), kind: vscode.QuickPickItemKind.Separator },
@@ -80,7 +87,12 @@ export async function reviewMemory(
       title: vscode.l10n.t('Description of the memory'),
       value: proposal.description,
       ignoreFocusOut: true,
-      validateInput: (v) => (v.trim().length === 0 ? vscode.l10n.t('The description cannot be empty') : v.length > 500 ? vscode.l10n.t('{0} characters; the limit is 500', v.length) : undefined),
+      validateInput: (v) =>
+        v.trim().length === 0
+          ? vscode.l10n.t('The description cannot be empty')
+          : v.length > 500
+            ? vscode.l10n.t('{0} characters; the limit is 500', v.length)
+            : undefined,
     });
     if (edited === undefined) return undefined;
     description = edited.trim();

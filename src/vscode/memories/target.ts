@@ -34,6 +34,8 @@ export async function reportErrors(log: vscode.LogOutputChannel, body: () => Pro
 }
 
 /** `registerCommand` for a command whose body's refusals and failures `reportErrors` turns into a message. */
-export function reportingCommand(log: vscode.LogOutputChannel): (name: string, body: (arg?: unknown) => Promise<void>) => vscode.Disposable {
+export function reportingCommand(
+  log: vscode.LogOutputChannel,
+): (name: string, body: (arg?: unknown) => Promise<void>) => vscode.Disposable {
   return (name, body) => vscode.commands.registerCommand(name, (arg?: unknown) => reportErrors(log, () => body(arg)));
 }

@@ -23,14 +23,23 @@ function proposalId(arg: unknown): string | undefined {
  * may name who may approve a layer: anyone else is refused with the domain's message), and are
  * final; the proposal's history records who decided, when, and why for a rejection.
  */
-export function registerPendingCommands(context: vscode.ExtensionContext, access: PlaybookAccess, docs: ReadOnlyDocs, changes: StoreChanges, log: vscode.LogOutputChannel): void {
+export function registerPendingCommands(
+  context: vscode.ExtensionContext,
+  access: PlaybookAccess,
+  docs: ReadOnlyDocs,
+  changes: StoreChanges,
+  log: vscode.LogOutputChannel,
+): void {
   const command = reportingCommand(log);
   const playbook = () => access.getPlaybook();
 
   docs.register('proposal', async (rest) => {
     const l = await playbook();
     const p = await l.proposals.get(rest.replace(/\.md$/, ''));
-    const current = p.target === 'memory' && p.action === 'edit' && p.targetId ? await l.memories.read({ id: p.targetId }).catch(() => undefined) : undefined;
+    const current =
+      p.target === 'memory' && p.action === 'edit' && p.targetId
+        ? await l.memories.read({ id: p.targetId }).catch(() => undefined)
+        : undefined;
     return proposalMarkdown(p, current);
   });
   // The memory as an edit proposal would leave it, for a diff against the version it was proposed on.
@@ -39,9 +48,10 @@ export function registerPendingCommands(context: vscode.ExtensionContext, access
     const p = await l.proposals.get(rest.replace(/\.md$/, ''));
     const d = p.payload as { description?: string; tags?: string[]; content?: string; expectedVersion?: number };
     const cur = await l.memories.read({ id: p.targetId!, ...(d.expectedVersion ? { version: d.expectedVersion } : {}) });
-    return formatMemoryDocument({ description: d.description ?? cur.description, tags: d.tags ?? cur.tags, content: d.content ?? cur.content }, [
-      vscode.l10n.t('As proposal {0} would save it (proposed by {1})', p.id, p.proposedBy),
-    ]);
+    return formatMemoryDocument(
+      { description: d.description ?? cur.description, tags: d.tags ?? cur.tags, content: d.content ?? cur.content },
+      [vscode.l10n.t('As proposal {0} would save it (proposed by {1})', p.id, p.proposedBy)],
+    );
   });
 
   context.subscriptions.push(
@@ -73,7 +83,12 @@ export function registerPendingCommands(context: vscode.ExtensionContext, access
       // Approving a contradicting fact opens a dispute: say so, since the person has one more decision to make.
       const fact = p.target === 'fact' && r.resultId ? await l.facts.show({ id: r.resultId }) : undefined;
       if (fact?.status === 'disputed') {
-        void vscode.window.showWarningMessage(vscode.l10n.t('Approved. The fact contradicts {0} other fact(s): all are marked disputed; resolve the dispute in the Facts view.', fact.disputedWith.length));
+        void vscode.window.showWarningMessage(
+          vscode.l10n.t(
+            'Approved. The fact contradicts {0} other fact(s): all are marked disputed; resolve the dispute in the Facts view.',
+            fact.disputedWith.length,
+          ),
+        );
       } else {
         void vscode.window.setStatusBarMessage(vscode.l10n.t('Approved: {0}', p.summary), 4000);
       }
@@ -85,7 +100,7 @@ export function registerPendingCommands(context: vscode.ExtensionContext, access
       const p = await (await playbook()).proposals.get(id);
       const reason = await vscode.window.showInputBox({
         title: vscode.l10n.t('Reject: {0}', p.summary),
-        prompt: vscode.l10n.t('Why it is rejected (kept in the proposal\'s history, for the proposer and the audit)'),
+        prompt: vscode.l10n.t("Why it is rejected (kept in the proposal's history, for the proposer and the audit)"),
         ignoreFocusOut: true,
         validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A reason is required')),
       });

@@ -70,7 +70,10 @@ export class PendingTreeProvider implements vscode.TreeDataProvider<ProposalNode
     item.contextValue = `proposal.${p.target}.${p.action}`;
     item.command = { command: 'agentMemory.openProposal', title: vscode.l10n.t('Open Preview'), arguments: [node] };
     const tip = new vscode.MarkdownString();
-    tip.appendText(p.summary).appendMarkdown('\n\n').appendText(vscode.l10n.t('Proposed by {0} at {1}', p.proposedBy, p.proposedAt));
+    tip
+      .appendText(p.summary)
+      .appendMarkdown('\n\n')
+      .appendText(vscode.l10n.t('Proposed by {0} at {1}', p.proposedBy, p.proposedAt));
     if (p.validation.duplicates.length) {
       tip.appendMarkdown(`\n\n**${vscode.l10n.t('Near-duplicates')}:**\n`);
       for (const d of p.validation.duplicates) tip.appendMarkdown('\n- ').appendText(`${d.kind} ${d.label} (${d.similarity})`);
@@ -85,10 +88,19 @@ export class PendingTreeProvider implements vscode.TreeDataProvider<ProposalNode
 }
 
 /** Registers the view; it refreshes (and its badge follows) whenever the store changes. */
-export function registerPendingView(context: vscode.ExtensionContext, getPlaybook: () => Promise<Playbook>, onStoreChange: vscode.Event<void>, log: vscode.LogOutputChannel): PendingTreeProvider {
+export function registerPendingView(
+  context: vscode.ExtensionContext,
+  getPlaybook: () => Promise<Playbook>,
+  onStoreChange: vscode.Event<void>,
+  log: vscode.LogOutputChannel,
+): PendingTreeProvider {
   const provider = new PendingTreeProvider(getPlaybook, log);
   const view = vscode.window.createTreeView('agentMemory.pending', { treeDataProvider: provider });
   provider.view = view;
-  context.subscriptions.push(provider, view, onStoreChange(() => provider.refresh()));
+  context.subscriptions.push(
+    provider,
+    view,
+    onStoreChange(() => provider.refresh()),
+  );
   return provider;
 }

@@ -8,14 +8,21 @@ import { fenced, md } from '../tools/toolSupport';
 type Memory = Awaited<ReturnType<MemoryService['read']>>;
 
 const yamlBlock = (text: string) => `\`\`\`\`yaml\n${text.trimEnd()}\n\`\`\`\``;
-const field = (label: string, value: unknown) => `| ${label} | ${value === undefined || value === null || value === '' ? '—' : md(String(value))} |`;
+const field = (label: string, value: unknown) =>
+  `| ${label} | ${value === undefined || value === null || value === '' ? '—' : md(String(value))} |`;
 
 /** What approving a fact proposal asserts. */
 function factPart(p: Record<string, unknown>): string[] {
   return [
-    `| ${vscode.l10n.t('Field')} | ${vscode.l10n.t('Value')} |`, '|---|---|',
-    field(vscode.l10n.t('Subject'), p.subject), field(vscode.l10n.t('Predicate'), p.predicate), field(vscode.l10n.t('Object'), p.object),
-    field(vscode.l10n.t('Source'), p.source), field(vscode.l10n.t('Confidence'), p.confidence), field(vscode.l10n.t('Observed at'), p.observedAt), field(vscode.l10n.t('Valid until'), p.validUntil),
+    `| ${vscode.l10n.t('Field')} | ${vscode.l10n.t('Value')} |`,
+    '|---|---|',
+    field(vscode.l10n.t('Subject'), p.subject),
+    field(vscode.l10n.t('Predicate'), p.predicate),
+    field(vscode.l10n.t('Object'), p.object),
+    field(vscode.l10n.t('Source'), p.source),
+    field(vscode.l10n.t('Confidence'), p.confidence),
+    field(vscode.l10n.t('Observed at'), p.observedAt),
+    field(vscode.l10n.t('Valid until'), p.validUntil),
   ];
 }
 
@@ -23,12 +30,24 @@ function factPart(p: Record<string, unknown>): string[] {
 function memoryPart(p: ProposalView, current: Memory | undefined): string[] {
   const d = p.payload as { description?: string; tags?: string[]; content?: string; expectedVersion?: number };
   if (p.action === 'create') {
-    return [`**${vscode.l10n.t('Description')}:** ${md(d.description ?? '')}`, `**${vscode.l10n.t('Tags')}:** ${(d.tags ?? []).map((x) => `\`${x}\``).join(' ')}`, `**${vscode.l10n.t('Content')}:**`, fenced(d.content ?? '')];
+    return [
+      `**${vscode.l10n.t('Description')}:** ${md(d.description ?? '')}`,
+      `**${vscode.l10n.t('Tags')}:** ${(d.tags ?? []).map((x) => `\`${x}\``).join(' ')}`,
+      `**${vscode.l10n.t('Content')}:**`,
+      fenced(d.content ?? ''),
+    ];
   }
   const out = [vscode.l10n.t('A new version of memory {0} (proposed against version {1}).', p.targetId ?? '', d.expectedVersion ?? '?')];
-  if (current && current.version !== d.expectedVersion) out.push(`**${vscode.l10n.t('The memory changed since: it is at version {0}, so approving will be refused as a conflict.', current.version)}**`);
-  if (d.description !== undefined) out.push(`**${vscode.l10n.t('Description')}:** ${current ? `~~${md(current.description)}~~ → ` : ''}${md(d.description)}`);
-  if (d.tags !== undefined) out.push(`**${vscode.l10n.t('Tags')}:** ${current ? `~~${current.tags.join(', ')}~~ → ` : ''}${d.tags.map((x) => `\`${x}\``).join(' ')}`);
+  if (current && current.version !== d.expectedVersion)
+    out.push(
+      `**${vscode.l10n.t('The memory changed since: it is at version {0}, so approving will be refused as a conflict.', current.version)}**`,
+    );
+  if (d.description !== undefined)
+    out.push(`**${vscode.l10n.t('Description')}:** ${current ? `~~${md(current.description)}~~ → ` : ''}${md(d.description)}`);
+  if (d.tags !== undefined)
+    out.push(
+      `**${vscode.l10n.t('Tags')}:** ${current ? `~~${current.tags.join(', ')}~~ → ` : ''}${d.tags.map((x) => `\`${x}\``).join(' ')}`,
+    );
   if (d.content !== undefined) {
     out.push(`**${vscode.l10n.t('New content')}:**`, fenced(d.content));
     if (current) out.push(`**${vscode.l10n.t('Replaces')}:**`, fenced(current.content));
@@ -44,18 +63,24 @@ export function proposalMarkdown(p: ProposalView, current?: Memory): string {
   const kind = { fact: vscode.l10n.t('fact'), skill: vscode.l10n.t('skill'), memory: vscode.l10n.t('memory') }[p.target];
   const state = { pending: vscode.l10n.t('Pending'), approved: vscode.l10n.t('Approved'), rejected: vscode.l10n.t('Rejected') }[p.state];
   const lines = [
-    `# ${vscode.l10n.t('{0} {1} proposal', state, kind)}`, '',
-    md(p.summary), '',
-    vscode.l10n.t('Proposed by {0} at {1}. Proposal {2}.', md(p.proposedBy), p.proposedAt, p.id), '',
-    `## ${vscode.l10n.t('What approving writes')}`, '',
+    `# ${vscode.l10n.t('{0} {1} proposal', state, kind)}`,
+    '',
+    md(p.summary),
+    '',
+    vscode.l10n.t('Proposed by {0} at {1}. Proposal {2}.', md(p.proposedBy), p.proposedAt, p.id),
+    '',
+    `## ${vscode.l10n.t('What approving writes')}`,
+    '',
   ];
   if (p.target === 'fact') lines.push(...factPart(p.payload));
   else if (p.target === 'skill') lines.push(yamlBlock(formatSkillYaml(p.payload as unknown as SkillData)));
   else lines.push(...memoryPart(p, current).flatMap((l) => [l, '']));
   lines.push('', `## ${vscode.l10n.t('Near-duplicates')}`, '');
-  lines.push(...(p.validation.duplicates.length
-    ? p.validation.duplicates.map((d) => `- ${d.kind} \`${d.id}\` (${vscode.l10n.t('similarity {0}', d.similarity)}): ${md(d.label)}`)
-    : [vscode.l10n.t('None found.')]));
+  lines.push(
+    ...(p.validation.duplicates.length
+      ? p.validation.duplicates.map((d) => `- ${d.kind} \`${d.id}\` (${vscode.l10n.t('similarity {0}', d.similarity)}): ${md(d.label)}`)
+      : [vscode.l10n.t('None found.')]),
+  );
   lines.push('', `## ${vscode.l10n.t('Warnings')}`, '');
   lines.push(...(p.validation.warnings.length ? p.validation.warnings.map((w) => `- ${md(w)}`) : [vscode.l10n.t('None.')]));
   if (p.decision) {

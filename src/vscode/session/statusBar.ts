@@ -22,18 +22,20 @@ export function registerStoreStatus(context: vscode.ExtensionContext, session: S
         break;
       case 'open':
         item.text = state.backend === 'postgres' ? `$(server) ${vscode.l10n.t('Memory: team')}` : `$(database) ${vscode.l10n.t('Memory')}`;
-        item.tooltip = state.backend === 'postgres'
-          ? vscode.l10n.t('Agent Memory: team database {0}', state.where)
-          : vscode.l10n.t('Agent Memory: workspace store {0}', state.where);
+        item.tooltip =
+          state.backend === 'postgres'
+            ? vscode.l10n.t('Agent Memory: team database {0}', state.where)
+            : vscode.l10n.t('Agent Memory: workspace store {0}', state.where);
         item.command = { command: 'agentMemory.connectTeamDatabase', title: vscode.l10n.t('Connect to Team Database') };
         break;
       case 'failed':
         item.text = `$(warning) ${vscode.l10n.t('Memory: unavailable')}`;
         item.tooltip = vscode.l10n.t('Agent Memory cannot use its store: {0}', state.message);
         item.backgroundColor = new vscode.ThemeColor('statusBarItem.errorBackground');
-        item.command = state.backend === 'postgres'
-          ? { command: 'agentMemory.connectTeamDatabase', title: vscode.l10n.t('Connect to Team Database') }
-          : { command: 'agentMemory.showLog', title: vscode.l10n.t('Show Log') };
+        item.command =
+          state.backend === 'postgres'
+            ? { command: 'agentMemory.connectTeamDatabase', title: vscode.l10n.t('Connect to Team Database') }
+            : { command: 'agentMemory.showLog', title: vscode.l10n.t('Show Log') };
         break;
     }
     item.show();

@@ -111,7 +111,12 @@ export class StoreSession implements vscode.Disposable {
     const closing = this.opened;
     this.opened = undefined;
     this.setState(++this.generation, { kind: 'closed' });
-    await closing?.then((o) => o.store.close(), () => undefined).catch((err: Error) => this.log.warn(`closing the store failed: ${err.message}`));
+    await closing
+      ?.then(
+        (o) => o.store.close(),
+        () => undefined,
+      )
+      .catch((err: Error) => this.log.warn(`closing the store failed: ${err.message}`));
   }
 
   dispose(): void {

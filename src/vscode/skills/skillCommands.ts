@@ -22,7 +22,12 @@ const YAML_FILTER = { YAML: ['yaml', 'yml'] };
  * import and export YAML files, delete, history, and proposing skills from the recorded
  * episodes (drafts go to Pending, never straight into the skills).
  */
-export function registerSkillCommands(context: vscode.ExtensionContext, access: PlaybookAccess, changes: StoreChanges, log: vscode.LogOutputChannel): void {
+export function registerSkillCommands(
+  context: vscode.ExtensionContext,
+  access: PlaybookAccess,
+  changes: StoreChanges,
+  log: vscode.LogOutputChannel,
+): void {
   const command = reportingCommand(log);
   const skills = async () => (await access.getPlaybook()).skills;
 
@@ -33,14 +38,18 @@ export function registerSkillCommands(context: vscode.ExtensionContext, access: 
     }),
 
     command('agentMemory.importSkill', async () => {
-      const [file] = (await vscode.window.showOpenDialog({ title: vscode.l10n.t('Import Skill YAML'), canSelectMany: false, filters: YAML_FILTER })) ?? [];
+      const [file] =
+        (await vscode.window.showOpenDialog({ title: vscode.l10n.t('Import Skill YAML'), canSelectMany: false, filters: YAML_FILTER })) ??
+        [];
       if (!file) return;
       const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
       const out = await (await skills()).importYaml(text);
       changes.fireSoon(0);
-      void vscode.window.showInformationMessage(out.changed
-        ? vscode.l10n.t('Imported the skill "{0}" as version {1}.', out.name, out.version)
-        : vscode.l10n.t('The skill "{0}" already holds this playbook (version {1}): nothing was written.', out.name, out.version));
+      void vscode.window.showInformationMessage(
+        out.changed
+          ? vscode.l10n.t('Imported the skill "{0}" as version {1}.', out.name, out.version)
+          : vscode.l10n.t('The skill "{0}" already holds this playbook (version {1}): nothing was written.', out.name, out.version),
+      );
     }),
 
     command('agentMemory.exportSkill', async (arg) => {
@@ -48,7 +57,9 @@ export function registerSkillCommands(context: vscode.ExtensionContext, access: 
       if (!name) return;
       const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
       const target = await vscode.window.showSaveDialog({
-        title: vscode.l10n.t('Export Skill YAML'), filters: YAML_FILTER, ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, `${name}.yaml`) } : {}),
+        title: vscode.l10n.t('Export Skill YAML'),
+        filters: YAML_FILTER,
+        ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, `${name}.yaml`) } : {}),
       });
       if (!target) return;
       await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(await (await skills()).exportYaml(name)));
@@ -62,7 +73,12 @@ export function registerSkillCommands(context: vscode.ExtensionContext, access: 
       const yes = vscode.l10n.t('Delete');
       const answer = await vscode.window.showWarningMessage(
         vscode.l10n.t('Delete the skill "{0}" (version {1})?', s.name, s.version),
-        { modal: true, detail: vscode.l10n.t('Agents will no longer find it. Its versions stay in the history; saving a skill with this name brings it back.') },
+        {
+          modal: true,
+          detail: vscode.l10n.t(
+            'Agents will no longer find it. Its versions stay in the history; saving a skill with this name brings it back.',
+          ),
+        },
         yes,
       );
       if (answer !== yes) return;
@@ -83,11 +99,16 @@ export function registerSkillCommands(context: vscode.ExtensionContext, access: 
           version: v.version,
           deleted: v.deletedAt !== null,
         })),
-        { title: vscode.l10n.t('History of the skill "{0}"', name), placeHolder: vscode.l10n.t('Pick a version to open it (read-only), compared with the version before it') },
+        {
+          title: vscode.l10n.t('History of the skill "{0}"', name),
+          placeHolder: vscode.l10n.t('Pick a version to open it (read-only), compared with the version before it'),
+        },
       );
       if (!pick) return;
       if (current.deletedAt) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('The skill "{0}" is deleted: its versions cannot be opened until it is saved again.', name));
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('The skill "{0}" is deleted: its versions cannot be opened until it is saved again.', name),
+        );
         return;
       }
       const before = history.filter((v) => v.version < pick.version && !v.deletedAt).pop();
@@ -106,14 +127,20 @@ export function registerSkillCommands(context: vscode.ExtensionContext, access: 
       );
       changes.fireSoon(0);
       if (ids.length === 0) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('No skill to propose: no kind of task has enough successful episodes, by two executors or more, without a skill that covers it.'));
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t(
+            'No skill to propose: no kind of task has enough successful episodes, by two executors or more, without a skill that covers it.',
+          ),
+        );
         return;
       }
       const open = vscode.l10n.t('Show Pending');
       // Not awaited: the command is done once the drafts are queued, whether or not the message is answered.
-      void vscode.window.showInformationMessage(vscode.l10n.t('{0} skill drafts went to Pending for review.', ids.length), open).then((answer) => {
-        if (answer === open) void vscode.commands.executeCommand('agentMemory.pending.focus');
-      });
+      void vscode.window
+        .showInformationMessage(vscode.l10n.t('{0} skill drafts went to Pending for review.', ids.length), open)
+        .then((answer) => {
+          if (answer === open) void vscode.commands.executeCommand('agentMemory.pending.focus');
+        });
     }),
   );
 }

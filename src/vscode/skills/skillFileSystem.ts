@@ -83,7 +83,10 @@ export class SkillFileSystem implements vscode.FileSystemProvider, vscode.Dispos
     const { text, changedAt } = await this.load(uri, target);
     const mtime = Date.parse(changedAt) - (this.saved.has(uri.toString()) ? 1 : 0);
     return {
-      type: vscode.FileType.File, ctime: mtime, mtime, size: encoder.encode(text).byteLength,
+      type: vscode.FileType.File,
+      ctime: mtime,
+      mtime,
+      size: encoder.encode(text).byteLength,
       ...(target.kind === 'version' ? { permissions: vscode.FilePermission.Readonly } : {}),
     };
   }
@@ -99,21 +102,31 @@ export class SkillFileSystem implements vscode.FileSystemProvider, vscode.Dispos
 
   async writeFile(uri: vscode.Uri, bytes: Uint8Array): Promise<void> {
     const target = this.target(uri);
-    if (target.kind === 'version') throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Older versions of a skill are read-only; edit its current version.'));
+    if (target.kind === 'version')
+      throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Older versions of a skill are read-only; edit its current version.'));
     const text = decoder.decode(bytes);
     // Validated before anything is read or written: the refusal names the line and the reason.
     const data = SkillService.validate(text);
     const skills = (await this.getPlaybook()).skills;
     if (target.kind === 'draft') {
-      const existing = await skills.readVersion({ name: data.name }).catch((err: unknown) => (err instanceof NotFoundError ? undefined : Promise.reject(err)));
-      if (existing) throw new ValidationError('name', `a skill named "${data.name}" exists (version ${existing.version}); open it from the Skills view to change it, or choose another name`);
+      const existing = await skills
+        .readVersion({ name: data.name })
+        .catch((err: unknown) => (err instanceof NotFoundError ? undefined : Promise.reject(err)));
+      if (existing)
+        throw new ValidationError(
+          'name',
+          `a skill named "${data.name}" exists (version ${existing.version}); open it from the Skills view to change it, or choose another name`,
+        );
       const out = await skills.save(text);
       this.created.set(target.draft, out.name);
       this.shown.set(out.name, out.version);
       this.toReplace.set(uri.toString(), out.name);
     } else {
       if (data.name !== target.name) {
-        throw new ValidationError('name', `this document is the skill "${target.name}"; renaming it to "${data.name}" would be another skill: create that one with New Skill`);
+        throw new ValidationError(
+          'name',
+          `this document is the skill "${target.name}"; renaming it to "${data.name}" would be another skill: create that one with New Skill`,
+        );
       }
       const expectedVersion = this.shown.get(target.name) ?? (await skills.readVersion({ name: target.name })).version;
       const out = await skills.save(text, { expectedVersion });
@@ -149,7 +162,10 @@ export class SkillFileSystem implements vscode.FileSystemProvider, vscode.Dispos
   }
 
   /** The document of a version: the YAML with its provenance and what saving does. */
-  private async load(uri: vscode.Uri, target: Exclude<SkillPath, { kind: 'draft' }>): Promise<{ text: string; version: number; changedAt: string }> {
+  private async load(
+    uri: vscode.Uri,
+    target: Exclude<SkillPath, { kind: 'draft' }>,
+  ): Promise<{ text: string; version: number; changedAt: string }> {
     const skills = (await this.getPlaybook()).skills;
     let s;
     try {
@@ -158,9 +174,10 @@ export class SkillFileSystem implements vscode.FileSystemProvider, vscode.Dispos
       if (err instanceof NotFoundError) throw vscode.FileSystemError.FileNotFound(uri);
       throw err;
     }
-    const hint = target.kind === 'version'
-      ? vscode.l10n.t('An older version: read-only.')
-      : vscode.l10n.t('Saving writes version {0}; "version" is informational.', s.version + 1);
+    const hint =
+      target.kind === 'version'
+        ? vscode.l10n.t('An older version: read-only.')
+        : vscode.l10n.t('Saving writes version {0}; "version" is informational.', s.version + 1);
     const text = skillDocument(s, [hint]);
     return { text, version: s.version, changedAt: s.changedAt };
   }

@@ -44,14 +44,16 @@ export class SkillsTreeProvider implements vscode.TreeDataProvider<SkillNode>, v
     try {
       const skills = (await this.getPlaybook()).skills;
       const page = await skills.list({ limit: LOAD });
-      const nodes = await Promise.all(page.items.map(async (s): Promise<SkillNode> => {
-        // One skill's figures failing (say, deleted meanwhile) must not empty the view.
-        const outcomes = await skills.outcomes(s.name, s.version).catch((err: Error) => {
-          this.log.warn(`outcomes of skill ${s.name}: ${err.message}`);
-          return undefined;
-        });
-        return { kind: 'skill', ...s, last30Days: outcomes?.last30Days };
-      }));
+      const nodes = await Promise.all(
+        page.items.map(async (s): Promise<SkillNode> => {
+          // One skill's figures failing (say, deleted meanwhile) must not empty the view.
+          const outcomes = await skills.outcomes(s.name, s.version).catch((err: Error) => {
+            this.log.warn(`outcomes of skill ${s.name}: ${err.message}`);
+            return undefined;
+          });
+          return { kind: 'skill', ...s, last30Days: outcomes?.last30Days };
+        }),
+      );
       nodes.sort((a, b) => a.name.localeCompare(b.name));
       if (this.view) this.view.message = page.nextCursor ? vscode.l10n.t('Only {0} skills are listed.', LOAD) : undefined;
       await vscode.commands.executeCommand('setContext', 'agentMemory.skills.empty', nodes.length === 0);
@@ -74,17 +76,28 @@ export class SkillsTreeProvider implements vscode.TreeDataProvider<SkillNode>, v
     const tip = new vscode.MarkdownString();
     tip.appendMarkdown(`**${node.name}** · ${vscode.l10n.t('version {0}', node.version)} · ${node.changedAt} · `).appendText(node.author);
     tip.appendMarkdown('\n\n').appendText(node.description);
-    tip.appendMarkdown(`\n\n${vscode.l10n.t('Episodes that followed version {0} in the last 30 days', node.version)}: `).appendText(rateText(node.last30Days));
+    tip
+      .appendMarkdown(`\n\n${vscode.l10n.t('Episodes that followed version {0} in the last 30 days', node.version)}: `)
+      .appendText(rateText(node.last30Days));
     item.tooltip = tip;
     return item;
   }
 }
 
 /** Registers the view; it refreshes whenever the store changes. */
-export function registerSkillsView(context: vscode.ExtensionContext, getPlaybook: () => Promise<Playbook>, onStoreChange: vscode.Event<void>, log: vscode.LogOutputChannel): SkillsTreeProvider {
+export function registerSkillsView(
+  context: vscode.ExtensionContext,
+  getPlaybook: () => Promise<Playbook>,
+  onStoreChange: vscode.Event<void>,
+  log: vscode.LogOutputChannel,
+): SkillsTreeProvider {
   const provider = new SkillsTreeProvider(getPlaybook, log);
   const view = vscode.window.createTreeView('agentMemory.skills', { treeDataProvider: provider });
   provider.view = view;
-  context.subscriptions.push(provider, view, onStoreChange(() => provider.refresh()));
+  context.subscriptions.push(
+    provider,
+    view,
+    onStoreChange(() => provider.refresh()),
+  );
   return provider;
 }

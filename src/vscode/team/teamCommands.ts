@@ -3,7 +3,15 @@ import * as vscode from 'vscode';
 import { copyStore, type CopyResult } from '../../core/storeCopy';
 import { openStore } from '../../platform/openStore';
 import type { StoreSession } from '../session/storeSession';
-import { configuredBackend, passwordKey, settingsProblem, type TeamDatabase, teamDatabaseSettings, teamStoreSpec, type TlsMode } from './teamSettings';
+import {
+  configuredBackend,
+  passwordKey,
+  settingsProblem,
+  type TeamDatabase,
+  teamDatabaseSettings,
+  teamStoreSpec,
+  type TlsMode,
+} from './teamSettings';
 
 /** What "Connect to Team Database" asks for; any field given here is not asked (for scripts and tests). */
 export interface ConnectArgs {
@@ -48,16 +56,24 @@ const settings = () => vscode.workspace.getConfiguration('agentMemory');
 const target = () => (vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global);
 
 /** Returns true when connected and saved, false when cancelled or refused. */
-async function connect(context: vscode.ExtensionContext, session: StoreSession, log: vscode.LogOutputChannel, args: ConnectArgs): Promise<boolean> {
+async function connect(
+  context: vscode.ExtensionContext,
+  session: StoreSession,
+  log: vscode.LogOutputChannel,
+  args: ConnectArgs,
+): Promise<boolean> {
   const before = teamDatabaseSettings();
   let password = args.password;
-  let url = args.url ?? (await vscode.window.showInputBox({
-    title: vscode.l10n.t('Team database (1/4): server'),
-    prompt: vscode.l10n.t('postgres://user@host:5432/database. A password typed here is moved to the secret store.'),
-    value: before.url || 'postgres://user@host:5432/agent_memory',
-    ignoreFocusOut: true,
-    validateInput: (v) => (/^postgres(ql)?:\/\/[^/]+/i.test(v.trim()) ? undefined : vscode.l10n.t('Expected postgres://user@host:5432/database')),
-  }));
+  let url =
+    args.url ??
+    (await vscode.window.showInputBox({
+      title: vscode.l10n.t('Team database (1/4): server'),
+      prompt: vscode.l10n.t('postgres://user@host:5432/database. A password typed here is moved to the secret store.'),
+      value: before.url || 'postgres://user@host:5432/agent_memory',
+      ignoreFocusOut: true,
+      validateInput: (v) =>
+        /^postgres(ql)?:\/\/[^/]+/i.test(v.trim()) ? undefined : vscode.l10n.t('Expected postgres://user@host:5432/database'),
+    }));
   if (url === undefined) return false;
   // A password in the URL would end up in settings.json: keep it in SecretStorage instead.
   const parsed = new URL(url.trim());
@@ -72,13 +88,17 @@ async function connect(context: vscode.ExtensionContext, session: StoreSession, 
   url = parsed.toString();
 
   const folderName = vscode.workspace.workspaceFolders?.[0] ? path.basename(vscode.workspace.workspaceFolders[0].uri.fsPath) : '';
-  const project = args.project ?? (await vscode.window.showInputBox({
-    title: vscode.l10n.t('Team database (2/4): project key'),
-    prompt: vscode.l10n.t('Keeps this repository\'s memories apart from others on the same server. Use the same key in the CLI and MCP server (AGENT_MEMORY_PROJECT).'),
-    value: before.project || folderName,
-    ignoreFocusOut: true,
-    validateInput: (v) => (v.trim().length >= 1 && v.trim().length <= 200 ? undefined : vscode.l10n.t('1–200 characters')),
-  }));
+  const project =
+    args.project ??
+    (await vscode.window.showInputBox({
+      title: vscode.l10n.t('Team database (2/4): project key'),
+      prompt: vscode.l10n.t(
+        "Keeps this repository's memories apart from others on the same server. Use the same key in the CLI and MCP server (AGENT_MEMORY_PROJECT).",
+      ),
+      value: before.project || folderName,
+      ignoreFocusOut: true,
+      validateInput: (v) => (v.trim().length >= 1 && v.trim().length <= 200 ? undefined : vscode.l10n.t('1–200 characters')),
+    }));
   if (project === undefined) return false;
 
   const tls = args.tls ?? (await pickTls(LOOPBACK.has(parsed.hostname) ? 'off' : before.tls));
@@ -86,8 +106,13 @@ async function connect(context: vscode.ExtensionContext, session: StoreSession, 
 
   if (password === undefined) {
     password = await vscode.window.showInputBox({
-      title: vscode.l10n.t('Team database (4/4): password for {0}', decodeURIComponent(parsed.username) || vscode.l10n.t('the default user')),
-      prompt: vscode.l10n.t('Kept in VS Code\'s secret storage, never in settings. Leave empty to use PGPASSWORD, ~/.pgpass or no password.'),
+      title: vscode.l10n.t(
+        'Team database (4/4): password for {0}',
+        decodeURIComponent(parsed.username) || vscode.l10n.t('the default user'),
+      ),
+      prompt: vscode.l10n.t(
+        "Kept in VS Code's secret storage, never in settings. Leave empty to use PGPASSWORD, ~/.pgpass or no password.",
+      ),
       password: true,
       ignoreFocusOut: true,
     });
@@ -127,12 +152,23 @@ async function connect(context: vscode.ExtensionContext, session: StoreSession, 
 
 async function pickTls(preferred: TlsMode): Promise<TlsMode | undefined> {
   const items: Array<vscode.QuickPickItem & { mode: TlsMode }> = [
-    { mode: 'verify', label: vscode.l10n.t('TLS, certificate verified'), detail: vscode.l10n.t('For a server on the network (a custom CA goes in agentMemory.postgres.caFile).') },
-    { mode: 'require', label: vscode.l10n.t('TLS, certificate not verified'), detail: vscode.l10n.t('Encrypted, but an impostor server would not be noticed.') },
+    {
+      mode: 'verify',
+      label: vscode.l10n.t('TLS, certificate verified'),
+      detail: vscode.l10n.t('For a server on the network (a custom CA goes in agentMemory.postgres.caFile).'),
+    },
+    {
+      mode: 'require',
+      label: vscode.l10n.t('TLS, certificate not verified'),
+      detail: vscode.l10n.t('Encrypted, but an impostor server would not be noticed.'),
+    },
     { mode: 'off', label: vscode.l10n.t('No TLS'), detail: vscode.l10n.t('Only for a server on this machine.') },
   ];
   items.sort((a, b) => Number(b.mode === preferred) - Number(a.mode === preferred));
-  const pick = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Team database (3/4): connection security'), ignoreFocusOut: true });
+  const pick = await vscode.window.showQuickPick(items, {
+    title: vscode.l10n.t('Team database (3/4): connection security'),
+    ignoreFocusOut: true,
+  });
   return pick?.mode;
 }
 
@@ -141,14 +177,20 @@ async function pickTls(preferred: TlsMode): Promise<TlsMode | undefined> {
  * null when the person cancelled. Asked only when the workspace store is in use and holds
  * memories or records of the playbook's tiers; a workspace store that cannot be read is logged and not offered.
  */
-async function workspaceToCopy(session: StoreSession, log: vscode.LogOutputChannel, copy: boolean | undefined): Promise<string | undefined | null> {
+async function workspaceToCopy(
+  session: StoreSession,
+  log: vscode.LogOutputChannel,
+  copy: boolean | undefined,
+): Promise<string | undefined | null> {
   const dir = session.storeDir();
   if (copy === false || !dir || configuredBackend() !== 'workspace') return undefined;
   try {
     const { memories, store } = await session.getServices();
-    const hasMemories = (await memories.list({ limit: 1 })).items.length > 0 || (await memories.list({ deleted: true, limit: 1 })).items.length > 0;
+    const hasMemories =
+      (await memories.list({ limit: 1 })).items.length > 0 || (await memories.list({ deleted: true, limit: 1 })).items.length > 0;
     const kinds = ['episode', 'fact', 'skill', 'proposal'] as const;
-    const hasRecords = async () => (await Promise.all(kinds.map((kind) => store.records.query({ kind, limit: 1 })))).some((r) => r.length > 0);
+    const hasRecords = async () =>
+      (await Promise.all(kinds.map((kind) => store.records.query({ kind, limit: 1 })))).some((r) => r.length > 0);
     if (!hasMemories && !(await hasRecords())) return undefined;
   } catch (err) {
     log.warn(`the workspace store could not be read, so copying it is not offered: ${(err as Error).message}`);
@@ -158,8 +200,13 @@ async function workspaceToCopy(session: StoreSession, log: vscode.LogOutputChann
   const yes = vscode.l10n.t('Connect and Copy');
   const no = vscode.l10n.t('Connect Only');
   const answer = await vscode.window.showInformationMessage(
-    vscode.l10n.t('Copy this workspace\'s memories to the team database?'),
-    { modal: true, detail: vscode.l10n.t('Every memory version is copied with its history, with the episodes, facts, skills and proposals; what is already there is skipped. The workspace store is left as it is.') },
+    vscode.l10n.t("Copy this workspace's memories to the team database?"),
+    {
+      modal: true,
+      detail: vscode.l10n.t(
+        'Every memory version is copied with its history, with the episodes, facts, skills and proposals; what is already there is skipped. The workspace store is left as it is.',
+      ),
+    },
     yes,
     no,
   );
@@ -183,12 +230,21 @@ async function copyWorkspace(session: StoreSession, dir: string, log: vscode.Log
     );
   } catch (err) {
     const done = sofar.versions.added + sofar.versions.skipped + sofar.records.added + sofar.records.skipped;
-    throw new Error(vscode.l10n.t('Copying stopped after {0} rows ({1} added); run "Connect to Team Database" again to copy the rest: {2}', done, sofar.versions.added + sofar.records.added, (err as Error).message));
+    throw new Error(
+      vscode.l10n.t(
+        'Copying stopped after {0} rows ({1} added); run "Connect to Team Database" again to copy the rest: {2}',
+        done,
+        sofar.versions.added + sofar.records.added,
+        (err as Error).message,
+      ),
+    );
   } finally {
     await source.close();
   }
   const { versions, records } = sofar;
-  log.info(`copied the workspace store to the team database: ${versions.added} memory versions and ${records.added} records added, ${versions.skipped + records.skipped} rows already there`);
+  log.info(
+    `copied the workspace store to the team database: ${versions.added} memory versions and ${records.added} records added, ${versions.skipped + records.skipped} rows already there`,
+  );
   void vscode.window.showInformationMessage(
     vscode.l10n.t(
       '{0} memory versions and {1} episodes, facts, skills and proposals copied to the team database ({2} were there already).',

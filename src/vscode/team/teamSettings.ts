@@ -51,9 +51,14 @@ export function settingsProblem(db: TeamDatabase): string | undefined {
   } catch {
     return vscode.l10n.t('agentMemory.postgres.url is not a URL; expected postgres://user@host:5432/database.');
   }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') return vscode.l10n.t('agentMemory.postgres.url must start with postgres://.');
-  if (hasPassword(db.url)) return vscode.l10n.t('agentMemory.postgres.url holds a password: remove it and run "Agent Memory: Connect to Team Database", which keeps it in the secret store.');
-  if (!db.project || db.project.length > 200) return vscode.l10n.t('Set agentMemory.postgres.project (1–200 characters): it keeps this repository\'s memories apart on the server.');
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:')
+    return vscode.l10n.t('agentMemory.postgres.url must start with postgres://.');
+  if (hasPassword(db.url))
+    return vscode.l10n.t(
+      'agentMemory.postgres.url holds a password: remove it and run "Agent Memory: Connect to Team Database", which keeps it in the secret store.',
+    );
+  if (!db.project || db.project.length > 200)
+    return vscode.l10n.t("Set agentMemory.postgres.project (1–200 characters): it keeps this repository's memories apart on the server.");
   return undefined;
 }
 

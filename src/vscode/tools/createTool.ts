@@ -15,9 +15,7 @@ type CreateToolInput = z.input<typeof CreateInput>;
 export class CreateTool implements vscode.LanguageModelTool<CreateToolInput> {
   static readonly id = createTool.name;
 
-  constructor(
-    private readonly services: ServicesProvider,
-  ) {}
+  constructor(private readonly services: ServicesProvider) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<CreateToolInput>): vscode.PreparedToolInvocation {
     // Queued: nothing is saved now, a person decides in the Pending view.
@@ -50,7 +48,8 @@ export class CreateTool implements vscode.LanguageModelTool<CreateToolInput> {
       if (options.toolInvocationToken !== undefined && reviewWrites()) {
         const proposal = parseInput(CreateInput, input);
         const reviewed = await reviewMemory(service, proposal);
-        if (!reviewed) return textResult('The person cancelled the review: nothing was saved. Ask them what to change before trying again.');
+        if (!reviewed)
+          return textResult('The person cancelled the review: nothing was saved. Ask them what to change before trying again.');
         input = { ...proposal, ...reviewed };
         if (reviewed.description !== proposal.description || reviewed.tags.join() !== proposal.tags.join()) {
           note = ` after the person's review, with description "${reviewed.description}" and tags [${reviewed.tags.join(', ')}]`;

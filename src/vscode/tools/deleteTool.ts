@@ -14,7 +14,9 @@ export class DeleteTool implements vscode.LanguageModelTool<DeleteToolInput> {
 
   constructor(private readonly services: ServicesProvider) {}
 
-  async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<DeleteToolInput>): Promise<vscode.PreparedToolInvocation> {
+  async prepareInvocation(
+    options: vscode.LanguageModelToolInvocationPrepareOptions<DeleteToolInput>,
+  ): Promise<vscode.PreparedToolInvocation> {
     const invocationMessage = vscode.l10n.t('Deleting a team memory');
     if (!reviewWrites()) return { invocationMessage };
     try {
@@ -34,7 +36,10 @@ export class DeleteTool implements vscode.LanguageModelTool<DeleteToolInput> {
   invoke(options: vscode.LanguageModelToolInvocationOptions<DeleteToolInput>): Promise<vscode.LanguageModelToolResult> {
     return respond(async () => {
       const shown = this.previewed.take(options.input);
-      const r = await callTool(this.services, deleteTool, { ...options.input, ...(options.input.expectedVersion === undefined && shown !== undefined ? { expectedVersion: shown } : {}) });
+      const r = await callTool(this.services, deleteTool, {
+        ...options.input,
+        ...(options.input.expectedVersion === undefined && shown !== undefined ? { expectedVersion: shown } : {}),
+      });
       return textResult(`Deleted memory ${r.id} (version ${r.version}); it can be restored from its history.`);
     });
   }

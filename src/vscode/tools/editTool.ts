@@ -3,7 +3,18 @@ import type { z } from 'zod';
 import { EditInput, editTool, parseInput } from '../../core/contract';
 import { reviewMemory } from '../memories/reviewQuickPick';
 import { queueMemoryWrite } from './playbookToolSupport';
-import { callTool, fenced, md, PreviewedVersions, previewFailed, respond, reviewMode, reviewWrites, type ServicesProvider, textResult } from './toolSupport';
+import {
+  callTool,
+  fenced,
+  md,
+  PreviewedVersions,
+  previewFailed,
+  respond,
+  reviewMode,
+  reviewWrites,
+  type ServicesProvider,
+  textResult,
+} from './toolSupport';
 
 /** What the model sends: the contract's input schema, before validation. */
 type EditToolInput = z.input<typeof EditInput>;
@@ -19,11 +30,11 @@ export class EditTool implements vscode.LanguageModelTool<EditToolInput> {
   static readonly id = editTool.name;
   private readonly previewed = new PreviewedVersions();
 
-  constructor(
-    private readonly services: ServicesProvider,
-  ) {}
+  constructor(private readonly services: ServicesProvider) {}
 
-  async prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<EditToolInput>): Promise<vscode.PreparedToolInvocation> {
+  async prepareInvocation(
+    options: vscode.LanguageModelToolInvocationPrepareOptions<EditToolInput>,
+  ): Promise<vscode.PreparedToolInvocation> {
     if (reviewMode() === 'queue') return { invocationMessage: vscode.l10n.t('Proposing a change to a team memory for review') };
     const invocationMessage = vscode.l10n.t('Updating a team memory');
     if (!reviewWrites()) return { invocationMessage };
@@ -48,7 +59,9 @@ export class EditTool implements vscode.LanguageModelTool<EditToolInput> {
       }
     }
     if (e.content !== undefined && e.content !== cur.content) {
-      parts.push(`**${vscode.l10n.t('New content')}:**\n\n${fenced(e.content)}\n\n**${vscode.l10n.t('Replaces')}:**\n\n${fenced(cur.content)}`);
+      parts.push(
+        `**${vscode.l10n.t('New content')}:**\n\n${fenced(e.content)}\n\n**${vscode.l10n.t('Replaces')}:**\n\n${fenced(cur.content)}`,
+      );
     }
     if (parts.length === 1) parts.push(vscode.l10n.t('Nothing changes: nothing will be written.'));
     return {
@@ -64,7 +77,8 @@ export class EditTool implements vscode.LanguageModelTool<EditToolInput> {
       }
       const { memories: service } = await this.services();
       const shown = this.previewed.take(options.input);
-      let input: EditToolInput = options.input.expectedVersion === undefined && shown !== undefined ? { ...options.input, expectedVersion: shown } : options.input;
+      let input: EditToolInput =
+        options.input.expectedVersion === undefined && shown !== undefined ? { ...options.input, expectedVersion: shown } : options.input;
       let note = '';
       // A person is present (a chat invocation) and reviews writes: they may adjust the tags and description the model set.
       if (options.toolInvocationToken !== undefined && reviewWrites() && (input.tags !== undefined || input.description !== undefined)) {
@@ -72,7 +86,8 @@ export class EditTool implements vscode.LanguageModelTool<EditToolInput> {
         const cur = await service.read({ id: e.id });
         const proposal = { description: e.description ?? cur.description, tags: e.tags ?? cur.tags };
         const reviewed = await reviewMemory(service, proposal, { title: vscode.l10n.t('Review the edited memory before it is saved') });
-        if (!reviewed) return textResult('The person cancelled the review: nothing was saved. Ask them what to change before trying again.');
+        if (!reviewed)
+          return textResult('The person cancelled the review: nothing was saved. Ask them what to change before trying again.');
         input = { ...input, description: reviewed.description, tags: reviewed.tags };
         if (reviewed.description !== proposal.description || reviewed.tags.join() !== proposal.tags.join()) {
           note = ` after the person's review, with description "${reviewed.description}" and tags [${reviewed.tags.join(', ')}]`;

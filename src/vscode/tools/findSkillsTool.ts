@@ -14,15 +14,21 @@ export class FindSkillsTool implements vscode.LanguageModelTool<FindInput> {
   constructor(private readonly services: ServicesProvider) {}
 
   prepareInvocation(): vscode.PreparedToolInvocation {
-    return { invocationMessage: vscode.l10n.t('Looking for the team\'s skills for this task') };
+    return { invocationMessage: vscode.l10n.t("Looking for the team's skills for this task") };
   }
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<FindInput>): Promise<vscode.LanguageModelToolResult> {
     return respond(async () => {
       const found = await callTool(this.services, findSkillsTool, options.input);
-      if (found.length === 0) return textResult('No skill fits this task. Solve it, record the episode, and propose a skill if others should repeat it.');
-      const lines = found.map((s, i) => `${i + 1}. ${s.name} v${s.version} — ${s.description} (${s.trigger ? `matched trigger "${s.trigger}"` : 'matched the description'}; score ${s.score})`);
-      return textResult(`${found.length} skills fit, best first. ${DATA_FRAME} Read one with agent-memory_readSkill (by name) before following it:\n${lines.join('\n')}`);
+      if (found.length === 0)
+        return textResult('No skill fits this task. Solve it, record the episode, and propose a skill if others should repeat it.');
+      const lines = found.map(
+        (s, i) =>
+          `${i + 1}. ${s.name} v${s.version} — ${s.description} (${s.trigger ? `matched trigger "${s.trigger}"` : 'matched the description'}; score ${s.score})`,
+      );
+      return textResult(
+        `${found.length} skills fit, best first. ${DATA_FRAME} Read one with agent-memory_readSkill (by name) before following it:\n${lines.join('\n')}`,
+      );
     });
   }
 }

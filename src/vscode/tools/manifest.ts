@@ -21,7 +21,8 @@ const ICONS: Record<string, string> = {
 };
 
 /** package.nls.json keys of the strings a person reads (the model's description is for the model and stays English). */
-const nlsKey = (tool: ToolDefinition, field: 'displayName' | 'userDescription') => `tool.${tool.name.replace('agent-memory_', '')}.${field}`;
+const nlsKey = (tool: ToolDefinition, field: 'displayName' | 'userDescription') =>
+  `tool.${tool.name.replace('agent-memory_', '')}.${field}`;
 
 /** One entry of package.json's `contributes.languageModelTools`; person-facing strings are package.nls.json keys. */
 export function languageModelToolContribution(tool: ToolDefinition): Record<string, unknown> {

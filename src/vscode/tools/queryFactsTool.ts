@@ -22,7 +22,9 @@ export class QueryFactsTool implements vscode.LanguageModelTool<QueryInput> {
     return respond(async () => {
       const out = await callTool(this.services, queryFactsTool, options.input);
       if (out.items.length === 0) {
-        return textResult('No fact matches. Nothing is known about this here; if you establish it, propose it with agent-memory_assertFact.');
+        return textResult(
+          'No fact matches. Nothing is known about this here; if you establish it, propose it with agent-memory_assertFact.',
+        );
       }
       const disputed = out.items.some((f) => f.status === 'disputed')
         ? ' DISPUTED facts have sources that disagree: say so rather than pick one.'

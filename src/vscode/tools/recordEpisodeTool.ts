@@ -35,14 +35,19 @@ export class RecordEpisodeTool implements vscode.LanguageModelTool<EpisodeInput>
     ];
     return {
       invocationMessage,
-      confirmationMessages: { title: vscode.l10n.t('Record this episode in the team memory?'), message: new vscode.MarkdownString(parts.join('\n\n')) },
+      confirmationMessages: {
+        title: vscode.l10n.t('Record this episode in the team memory?'),
+        message: new vscode.MarkdownString(parts.join('\n\n')),
+      },
     };
   }
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<EpisodeInput>): Promise<vscode.LanguageModelToolResult> {
     return respond(async () => {
       const { id } = await callTool(this.services, recordEpisodeTool, options.input);
-      const skill = options.input.skill ? ` It counts toward the success rate of skill ${options.input.skill.name} v${options.input.skill.version}.` : '';
+      const skill = options.input.skill
+        ? ` It counts toward the success rate of skill ${options.input.skill.name} v${options.input.skill.version}.`
+        : '';
       return textResult(`Recorded episode ${id} (${options.input.outcome}).${skill}`);
     });
   }

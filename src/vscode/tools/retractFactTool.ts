@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import {  parseInput, RetractFactInput, retractFactTool } from '../../core/contract';
+import { parseInput, RetractFactInput, retractFactTool } from '../../core/contract';
 import type { z } from 'zod';
 import { factLine } from './playbookToolSupport';
 import { callTool, md, previewFailed, respond, reviewWrites, type ServicesProvider, textResult } from './toolSupport';

@@ -21,9 +21,12 @@ export class SearchTool implements vscode.LanguageModelTool<SearchInput> {
       // A model that does not say how many gets the number the person set (agentMemory.search.maxResults).
       const limit = options.input.limit ?? vscode.workspace.getConfiguration('agentMemory').get<number>('search.maxResults');
       const hits = await callTool(this.services, searchTool, { ...options.input, ...(limit === undefined ? {} : { limit }) });
-      if (hits.length === 0) return textResult('No memory matches these keywords. Nothing relevant is stored; solve it and consider saving what you learn.');
+      if (hits.length === 0)
+        return textResult('No memory matches these keywords. Nothing relevant is stored; solve it and consider saving what you learn.');
       const lines = hits.map((h, i) => `${i + 1}. ${h.id} — ${h.description} ${tagList(h.tags)}`);
-      return textResult(`${hits.length} memories match, best first. Read only those whose description is relevant (agent-memory_read with the id):\n${lines.join('\n')}`);
+      return textResult(
+        `${hits.length} memories match, best first. Read only those whose description is relevant (agent-memory_read with the id):\n${lines.join('\n')}`,
+      );
     });
   }
 }

@@ -22,9 +22,13 @@ export class TagsTool implements vscode.LanguageModelTool<TagsInput> {
       const vocabulary = t.tags.map((x) => `${x.tag} (${x.count})`).join(', ') || 'none yet';
       const more = t.totalTags > t.tags.length ? ` (and ${t.totalTags - t.tags.length} less used)` : '';
       const proposals = t.suggestions.map(
-        (s) => `- ${s.proposed} → ${s.normalized}: ${s.exists ? 'exists' : 'new'}` + (s.similar.length ? `; existing close tags: ${s.similar.map((x) => x.tag).join(', ')}` : ''),
+        (s) =>
+          `- ${s.proposed} → ${s.normalized}: ${s.exists ? 'exists' : 'new'}` +
+          (s.similar.length ? `; existing close tags: ${s.similar.map((x) => x.tag).join(', ')}` : ''),
       );
-      return textResult(`Tags in use, most used first: ${vocabulary}${more}.` + (proposals.length ? `\nYour proposed tags:\n${proposals.join('\n')}` : ''));
+      return textResult(
+        `Tags in use, most used first: ${vocabulary}${more}.` + (proposals.length ? `\nYour proposed tags:\n${proposals.join('\n')}` : ''),
+      );
     });
   }
 }

@@ -15,7 +15,11 @@ export async function agentContext(services: ServicesProvider): Promise<ToolCont
 }
 
 /** Runs a contract tool through the core runner, as every client does, and returns its output. */
-export async function callTool<T extends ToolDefinition>(services: ServicesProvider, tool: T, input: unknown): Promise<z.output<T['output']>> {
+export async function callTool<T extends ToolDefinition>(
+  services: ServicesProvider,
+  tool: T,
+  input: unknown,
+): Promise<z.output<T['output']>> {
   return runTool(tool, await agentContext(services), input);
 }
 

@@ -9,7 +9,13 @@ import type { Store } from '../../../src/core/ports/store';
 import { BACKENDS, memory, openService, prepareBackend } from '../../helpers/builders';
 import { rejects, skill, SKILL_YAML } from './skillHelpers';
 
-const prov = (kind: 'memory' | 'fact' | 'skill', i: number) => ({ kind, id: `id-${i}`, version: 1, author: 'ana', changedAt: '2026-03-01T00:00:00.000Z' });
+const prov = (kind: 'memory' | 'fact' | 'skill', i: number) => ({
+  kind,
+  id: `id-${i}`,
+  version: 1,
+  author: 'ana',
+  changedAt: '2026-03-01T00:00:00.000Z',
+});
 function candidates(n: number): Candidate[] {
   return Array.from({ length: n }, (_, i) => {
     const summary = { provenance: prov(i % 3 === 0 ? 'skill' : 'memory', i), description: `item ${i} ${'d'.repeat(100)}` };
@@ -37,7 +43,10 @@ describe('context packing (pure)', () => {
 
   it('puts short forms of the most relevant first, then upgrades skills before memories', () => {
     const r = packContext(candidates(6), 700);
-    assert.deepEqual(r.items.map((i) => i.provenance.id), ['id-0', 'id-1', 'id-2', 'id-3', 'id-4', 'id-5']);
+    assert.deepEqual(
+      r.items.map((i) => i.provenance.id),
+      ['id-0', 'id-1', 'id-2', 'id-3', 'id-4', 'id-5'],
+    );
     assert.ok('content' in r.items[0]! && 'content' in r.items[3]!, 'skills first');
     assert.match(r.tokenEstimate, /ceil\(characters \/ 4\)/);
   });
@@ -51,78 +60,118 @@ describe('context packing (pure)', () => {
 
 async function writeFact(store: Store, over: Partial<FactData>): Promise<string> {
   const d: FactData = {
-    subject: 'service-a', predicate: 'depends_on', object: 'postgres', source: 'docs/ARCHITECTURE.md', observedAt: '2026-03-01T00:00:00.000Z',
-    confidence: 0.9, validUntil: null, status: 'active', verification: { state: 'unverified' }, disputedWith: [], retraction: null, ...over,
+    subject: 'service-a',
+    predicate: 'depends_on',
+    object: 'postgres',
+    source: 'docs/ARCHITECTURE.md',
+    observedAt: '2026-03-01T00:00:00.000Z',
+    confidence: 0.9,
+    validUntil: null,
+    status: 'active',
+    verification: { state: 'unverified' },
+    disputedWith: [],
+    retraction: null,
+    ...over,
   };
   const id = randomUUID();
-  await store.records.write(`fact:${d.subject}`, () => [{
-    rowId: randomUUID(), kind: 'fact', id, version: 1, op: 'create', ...factColumns(d), data: d as unknown as Record<string, unknown>,
-    changedAt: '2026-03-01T00:00:00.000Z', deletedAt: null, author: 'bo@example.com',
-  }]);
+  await store.records.write(`fact:${d.subject}`, () => [
+    {
+      rowId: randomUUID(),
+      kind: 'fact',
+      id,
+      version: 1,
+      op: 'create',
+      ...factColumns(d),
+      data: d as unknown as Record<string, unknown>,
+      changedAt: '2026-03-01T00:00:00.000Z',
+      deletedAt: null,
+      author: 'bo@example.com',
+    },
+  ]);
   return id;
 }
 
-for (const backend of BACKENDS) describe(`ContextService [${backend}] (working memory within a budget)`, function () {
-  before(async function () {
-    await prepareBackend(backend, this);
-  });
-  const now = () => new Date('2026-03-31T00:00:00.000Z');
+for (const backend of BACKENDS)
+  describe(`ContextService [${backend}] (working memory within a budget)`, function () {
+    before(async function () {
+      await prepareBackend(backend, this);
+    });
+    const now = () => new Date('2026-03-31T00:00:00.000Z');
 
-  async function seeded() {
-    const opened = await openService({ backend, author: 'ana@example.com' });
-    const skills = new SkillService(opened.store, { author: 'lead@example.com', now });
-    const { service, store } = opened;
-    const m1 = await service.create(memory({ description: 'Flaky login test in CI: await the login promise', tags: ['testing', 'ci'], content: 'x'.repeat(3000) }));
-    const m2 = await service.create(memory({ description: 'CI runners cache node_modules between login test runs', tags: ['ci'], content: 'short' }));
-    await service.create(memory({ description: 'Release notes template', tags: ['docs'] }));
-    const active = await writeFact(store, { subject: 'login-service', predicate: 'owned_by', object: 'team-auth', confidence: 0.8 });
-    await writeFact(store, { subject: 'login-service', predicate: 'runs_on', object: 'k8s', validUntil: '2026-03-01T00:00:00.000Z' });
-    await writeFact(store, { subject: 'login-service', predicate: 'written_in', object: 'go', status: 'retracted' });
-    await writeFact(store, { subject: 'billing', predicate: 'owned_by', object: 'team-money' });
-    const s = await skills.save(SKILL_YAML);
-    await skills.save(skill());
-    const contexts = new ContextService(store, { memories: service, skills, defaultMaxTokens: 4000, now });
-    return { ...opened, contexts, ids: { m1: m1.id, m2: m2.id, active, skill: s.id } };
-  }
-  const task = 'Fix the flaky login test that fails only in CI; it calls login-service';
-
-  it('returns relevant memories, active unexpired facts about named entities and matching skills, with provenance', async () => {
-    const { store, contexts, ids } = await seeded();
-    const r = await contexts.context({ task });
-    const byKind = (k: string) => r.items.filter((i) => i.provenance.kind === k);
-    assert.deepEqual(byKind('memory').map((i) => i.provenance.id).sort(), [ids.m1, ids.m2].sort());
-    assert.deepEqual(byKind('fact').map((i) => i.provenance.id), [ids.active], 'expired and retracted facts are left out; billing is not named');
-    assert.deepEqual(byKind('skill').map((i) => i.name), ['fix-flaky-test']);
-    for (const i of r.items) {
-      assert.ok(i.provenance.id && i.provenance.version >= 1 && i.provenance.author && i.provenance.changedAt, JSON.stringify(i.provenance));
+    async function seeded() {
+      const opened = await openService({ backend, author: 'ana@example.com' });
+      const skills = new SkillService(opened.store, { author: 'lead@example.com', now });
+      const { service, store } = opened;
+      const m1 = await service.create(
+        memory({ description: 'Flaky login test in CI: await the login promise', tags: ['testing', 'ci'], content: 'x'.repeat(3000) }),
+      );
+      const m2 = await service.create(
+        memory({ description: 'CI runners cache node_modules between login test runs', tags: ['ci'], content: 'short' }),
+      );
+      await service.create(memory({ description: 'Release notes template', tags: ['docs'] }));
+      const active = await writeFact(store, { subject: 'login-service', predicate: 'owned_by', object: 'team-auth', confidence: 0.8 });
+      await writeFact(store, { subject: 'login-service', predicate: 'runs_on', object: 'k8s', validUntil: '2026-03-01T00:00:00.000Z' });
+      await writeFact(store, { subject: 'login-service', predicate: 'written_in', object: 'go', status: 'retracted' });
+      await writeFact(store, { subject: 'billing', predicate: 'owned_by', object: 'team-money' });
+      const s = await skills.save(SKILL_YAML);
+      await skills.save(skill());
+      const contexts = new ContextService(store, { memories: service, skills, defaultMaxTokens: 4000, now });
+      return { ...opened, contexts, ids: { m1: m1.id, m2: m2.id, active, skill: s.id } };
     }
-    assert.equal(byKind('fact')[0]!.provenance.author, 'bo@example.com');
-    assert.ok('steps' in byKind('skill')[0]! && byKind('memory').every((m) => 'content' in m), 'a 4000-token budget holds everything');
-    assert.equal(r.budget, 4000);
-    assert.ok(estimateTokens(JSON.stringify(r)) <= r.usedTokens && r.usedTokens <= 4000);
-    await store.close();
-  });
+    const task = 'Fix the flaky login test that fails only in CI; it calls login-service';
 
-  it('never exceeds the budget and says what it left out', async () => {
-    const { store, contexts } = await seeded();
-    for (const maxTokens of [200, 300, 600, 1000, 32000]) {
-      const r = await contexts.context({ task, maxTokens });
-      assert.ok(estimateTokens(JSON.stringify(r)) <= maxTokens, `budget ${maxTokens}`);
-      const o = r.omitted;
-      assert.equal(r.items.length + o.memories + o.facts + o.skills, 4, `budget ${maxTokens}: every candidate accounted for`);
-    }
-    const tight = await contexts.context({ task, maxTokens: 300 });
-    assert.ok(tight.omitted.memoryDetails + tight.omitted.memories > 0);
-    await rejects(contexts.context({ task, maxTokens: 100 }), ValidationError, /maxTokens: is at least 200/);
-    await rejects(contexts.context({ task, maxTokens: 50_000 }), ValidationError, /at most 32000/);
-    await rejects(contexts.context({ task: ' ' }), ValidationError, /task: is empty — describe the task/);
-    await store.close();
-  });
+    it('returns relevant memories, active unexpired facts about named entities and matching skills, with provenance', async () => {
+      const { store, contexts, ids } = await seeded();
+      const r = await contexts.context({ task });
+      const byKind = (k: string) => r.items.filter((i) => i.provenance.kind === k);
+      assert.deepEqual(
+        byKind('memory')
+          .map((i) => i.provenance.id)
+          .sort(),
+        [ids.m1, ids.m2].sort(),
+      );
+      assert.deepEqual(
+        byKind('fact').map((i) => i.provenance.id),
+        [ids.active],
+        'expired and retracted facts are left out; billing is not named',
+      );
+      assert.deepEqual(
+        byKind('skill').map((i) => i.name),
+        ['fix-flaky-test'],
+      );
+      for (const i of r.items) {
+        assert.ok(
+          i.provenance.id && i.provenance.version >= 1 && i.provenance.author && i.provenance.changedAt,
+          JSON.stringify(i.provenance),
+        );
+      }
+      assert.equal(byKind('fact')[0]!.provenance.author, 'bo@example.com');
+      assert.ok('steps' in byKind('skill')[0]! && byKind('memory').every((m) => 'content' in m), 'a 4000-token budget holds everything');
+      assert.equal(r.budget, 4000);
+      assert.ok(estimateTokens(JSON.stringify(r)) <= r.usedTokens && r.usedTokens <= 4000);
+      await store.close();
+    });
 
-  it('gives nothing for a task unrelated to everything', async () => {
-    const { store, contexts } = await seeded();
-    const r = await contexts.context({ task: 'Order pizza for the offsite' });
-    assert.deepEqual(r.items, []);
-    await store.close();
+    it('never exceeds the budget and says what it left out', async () => {
+      const { store, contexts } = await seeded();
+      for (const maxTokens of [200, 300, 600, 1000, 32000]) {
+        const r = await contexts.context({ task, maxTokens });
+        assert.ok(estimateTokens(JSON.stringify(r)) <= maxTokens, `budget ${maxTokens}`);
+        const o = r.omitted;
+        assert.equal(r.items.length + o.memories + o.facts + o.skills, 4, `budget ${maxTokens}: every candidate accounted for`);
+      }
+      const tight = await contexts.context({ task, maxTokens: 300 });
+      assert.ok(tight.omitted.memoryDetails + tight.omitted.memories > 0);
+      await rejects(contexts.context({ task, maxTokens: 100 }), ValidationError, /maxTokens: is at least 200/);
+      await rejects(contexts.context({ task, maxTokens: 50_000 }), ValidationError, /at most 32000/);
+      await rejects(contexts.context({ task: ' ' }), ValidationError, /task: is empty — describe the task/);
+      await store.close();
+    });
+
+    it('gives nothing for a task unrelated to everything', async () => {
+      const { store, contexts } = await seeded();
+      const r = await contexts.context({ task: 'Order pizza for the offsite' });
+      assert.deepEqual(r.items, []);
+      await store.close();
+    });
   });
-});

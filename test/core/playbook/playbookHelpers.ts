@@ -34,7 +34,13 @@ export interface Playbook {
 
 export async function openPlaybook(
   backend: Backend,
-  options: { author?: string; clock?: ReturnType<typeof testClock>; policy?: PolicyOverrides; ontology?: Ontology; promote?: () => Promise<string[]> } = {},
+  options: {
+    author?: string;
+    clock?: ReturnType<typeof testClock>;
+    policy?: PolicyOverrides;
+    ontology?: Ontology;
+    promote?: () => Promise<string[]>;
+  } = {},
 ): Promise<Playbook> {
   const { store } = await openService({ backend });
   const clock = options.clock ?? testClock();

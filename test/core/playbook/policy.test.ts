@@ -3,7 +3,7 @@ import { DEFAULT_POLICY, mergePolicy, parsePolicyFile, parsePolicySettings, reso
 import { refusal } from '../../helpers/assertions';
 
 describe('Lifecycle policy (defaults ← settings ← repository file)', () => {
-  it('has the issue\'s defaults', () => {
+  it("has the issue's defaults", () => {
     assert.equal(DEFAULT_POLICY.working.max_tokens, 4000);
     assert.equal(DEFAULT_POLICY.episodic.ttl_days, 90);
     assert.equal(DEFAULT_POLICY.semantic.require_source, true);
@@ -15,8 +15,13 @@ describe('Lifecycle policy (defaults ← settings ← repository file)', () => {
   });
 
   it('parses a repository file, nested or with dotted keys', () => {
-    const p = parsePolicyFile('episodic:\n  ttl_days: 30\n  owner: ana@example.com\n  approvers: [bo@example.com]\nsemantic.require_source: false\n');
-    assert.deepEqual(p, { episodic: { ttl_days: 30, owner: 'ana@example.com', approvers: ['bo@example.com'] }, semantic: { require_source: false } });
+    const p = parsePolicyFile(
+      'episodic:\n  ttl_days: 30\n  owner: ana@example.com\n  approvers: [bo@example.com]\nsemantic.require_source: false\n',
+    );
+    assert.deepEqual(p, {
+      episodic: { ttl_days: 30, owner: 'ana@example.com', approvers: ['bo@example.com'] },
+      semantic: { require_source: false },
+    });
     assert.deepEqual(parsePolicyFile(''), {});
   });
 
@@ -29,18 +34,36 @@ describe('Lifecycle policy (defaults ← settings ← repository file)', () => {
         'policy.yaml line 5: forgetting.run_every_hours: is 0; it must be 1–720 hours; ' +
         'policy.yaml line 6: unknown key foo; known keys: working, episodic, semantic, procedural, forgetting',
     );
-    assert.equal(refusal(() => parsePolicyFile('\nepisodic.ttl_days: 5000\n')).message, 'policy.yaml line 2: episodic.ttl_days: is 5000; it must be 1–3650 days');
-    assert.match(refusal(() => parsePolicyFile('procedural:\n  promotion_min_successes: 1\n')).message, /line 2: .*is 1; it must be 2–100 successes/);
-    assert.match(refusal(() => parsePolicyFile('semantic:\n  require_source: maybe\n')).message, /line 2: semantic\.require_source: must be true or false/);
-    assert.match(refusal(() => parsePolicyFile('working: {max_tokens: 10.5}\n')).message, /line 1: working\.max_tokens: must be a whole number of tokens/);
+    assert.equal(
+      refusal(() => parsePolicyFile('\nepisodic.ttl_days: 5000\n')).message,
+      'policy.yaml line 2: episodic.ttl_days: is 5000; it must be 1–3650 days',
+    );
+    assert.match(
+      refusal(() => parsePolicyFile('procedural:\n  promotion_min_successes: 1\n')).message,
+      /line 2: .*is 1; it must be 2–100 successes/,
+    );
+    assert.match(
+      refusal(() => parsePolicyFile('semantic:\n  require_source: maybe\n')).message,
+      /line 2: semantic\.require_source: must be true or false/,
+    );
+    assert.match(
+      refusal(() => parsePolicyFile('working: {max_tokens: 10.5}\n')).message,
+      /line 1: working\.max_tokens: must be a whole number of tokens/,
+    );
     assert.match(refusal(() => parsePolicyFile('- a\n')).message, /^policy\.yaml line 1: must be a map/);
     assert.match(refusal(() => parsePolicyFile('episodic:\n  ttl_days: [1\n')).message, /^policy\.yaml line \d+: /);
   });
 
   it('checks the settings object the same way, naming the setting', () => {
     assert.deepEqual(parsePolicySettings({ working: { max_tokens: 8000 } }), { working: { max_tokens: 8000 } });
-    assert.equal(refusal(() => parsePolicySettings({ episodic: { ttl_days: 'x' } })).message, 'settings: episodic.ttl_days: must be a number of days, 1–3650');
-    assert.match(refusal(() => parsePolicySettings({ semantic: { require: true } })).message, /settings: unknown key semantic\.require; known keys of semantic: require_source, require_confidence/);
+    assert.equal(
+      refusal(() => parsePolicySettings({ episodic: { ttl_days: 'x' } })).message,
+      'settings: episodic.ttl_days: must be a number of days, 1–3650',
+    );
+    assert.match(
+      refusal(() => parsePolicySettings({ semantic: { require: true } })).message,
+      /settings: unknown key semantic\.require; known keys of semantic: require_source, require_confidence/,
+    );
   });
 
   it('merges key by key: defaults ← settings ← file, a list replacing the list before it', () => {

@@ -20,20 +20,58 @@ const ID2 = '1b6c5f1e-8f0e-4d7a-9a51-5f1d2f0c9a11';
 
 describe('Episode schemas (summaries and pointers, within limits)', () => {
   it('fills the defaults and normalises tags', () => {
-    const e = parseInput(RecordEpisodeInput, { task: 'Release 1.2', outcome: 'partial', source: { type: 'commit', ref: 'a1b2c3d' }, tags: ['Release', 'release'] });
-    assert.deepEqual(e, { task: 'Release 1.2', outcome: 'partial', tools: [], inputs: [], errors: [], resolution: '', tags: ['release'], source: { type: 'commit', ref: 'a1b2c3d' } });
+    const e = parseInput(RecordEpisodeInput, {
+      task: 'Release 1.2',
+      outcome: 'partial',
+      source: { type: 'commit', ref: 'a1b2c3d' },
+      tags: ['Release', 'release'],
+    });
+    assert.deepEqual(e, {
+      task: 'Release 1.2',
+      outcome: 'partial',
+      tools: [],
+      inputs: [],
+      errors: [],
+      resolution: '',
+      tags: ['release'],
+      source: { type: 'commit', ref: 'a1b2c3d' },
+    });
   });
 
   it('enforces every size limit with the number and the limit', () => {
     assert.match(refusal(RecordEpisodeInput, episode({ task: 'x'.repeat(501) })), /^task: is 501 characters; the limit is 500$/);
-    assert.match(refusal(RecordEpisodeInput, episode({ tools: Array.from({ length: 31 }, (_, i) => `t${i}`) })), /31 tools given; the limit is 30/);
-    assert.match(refusal(RecordEpisodeInput, episode({ errors: Array.from({ length: 21 }, () => 'e') })), /21 errors given; the limit is 20/);
-    assert.match(refusal(RecordEpisodeInput, episode({ inputs: Array.from({ length: 21 }, () => 'i') })), /21 inputs given; the limit is 20/);
-    assert.match(refusal(RecordEpisodeInput, episode({ inputs: ['i'.repeat(301)] })), /inputs\[0\]: an input is 301 characters; the limit is 300/);
-    assert.match(refusal(RecordEpisodeInput, episode({ errors: ['e'.repeat(501)] })), /errors\[0\]: an error is 501 characters; the limit is 500/);
-    assert.match(refusal(RecordEpisodeInput, episode({ resolution: 'r'.repeat(2001) })), /resolution: is 2001 characters; the limit is 2000/);
-    assert.match(refusal(RecordEpisodeInput, episode({ tags: Array.from({ length: 13 }, (_, i) => `t${i}`) })), /13 tags given; the limit is 12/);
-    assert.match(refusal(RecordEpisodeInput, episode({ source: { type: 'url', ref: 'u'.repeat(501) } })), /source.ref is 501 characters; the limit is 500/);
+    assert.match(
+      refusal(RecordEpisodeInput, episode({ tools: Array.from({ length: 31 }, (_, i) => `t${i}`) })),
+      /31 tools given; the limit is 30/,
+    );
+    assert.match(
+      refusal(RecordEpisodeInput, episode({ errors: Array.from({ length: 21 }, () => 'e') })),
+      /21 errors given; the limit is 20/,
+    );
+    assert.match(
+      refusal(RecordEpisodeInput, episode({ inputs: Array.from({ length: 21 }, () => 'i') })),
+      /21 inputs given; the limit is 20/,
+    );
+    assert.match(
+      refusal(RecordEpisodeInput, episode({ inputs: ['i'.repeat(301)] })),
+      /inputs\[0\]: an input is 301 characters; the limit is 300/,
+    );
+    assert.match(
+      refusal(RecordEpisodeInput, episode({ errors: ['e'.repeat(501)] })),
+      /errors\[0\]: an error is 501 characters; the limit is 500/,
+    );
+    assert.match(
+      refusal(RecordEpisodeInput, episode({ resolution: 'r'.repeat(2001) })),
+      /resolution: is 2001 characters; the limit is 2000/,
+    );
+    assert.match(
+      refusal(RecordEpisodeInput, episode({ tags: Array.from({ length: 13 }, (_, i) => `t${i}`) })),
+      /13 tags given; the limit is 12/,
+    );
+    assert.match(
+      refusal(RecordEpisodeInput, episode({ source: { type: 'url', ref: 'u'.repeat(501) } })),
+      /source.ref is 501 characters; the limit is 500/,
+    );
     assert.match(refusal(RecordEpisodeInput, episode({ tags: ['bad tag!'] })), /tags\[0\]: tag contains "!"/);
   });
 
@@ -47,30 +85,57 @@ describe('Episode schemas (summaries and pointers, within limits)', () => {
 
   it('refuses what looks like a pasted transcript, saying what to write instead', () => {
     const chat = 'User: the build fails\nAssistant: let me look\nUser: thanks';
-    assert.match(refusal(RecordEpisodeInput, episode({ resolution: chat })), /^resolution: looks like a pasted conversation \(3 speaker markers such as "User:", "Assistant:" in resolution\); write a short summary and put a pointer to the conversation in source.ref$/);
-    assert.match(refusal(RecordEpisodeInput, episode({ source: { type: 'chat', ref: 'User: hi\nAssistant: hello' } })), /source.ref is a pointer .* on one line, never the transcript itself/);
+    assert.match(
+      refusal(RecordEpisodeInput, episode({ resolution: chat })),
+      /^resolution: looks like a pasted conversation \(3 speaker markers such as "User:", "Assistant:" in resolution\); write a short summary and put a pointer to the conversation in source.ref$/,
+    );
+    assert.match(
+      refusal(RecordEpisodeInput, episode({ source: { type: 'chat', ref: 'User: hi\nAssistant: hello' } })),
+      /source.ref is a pointer .* on one line, never the transcript itself/,
+    );
     const long = Array.from({ length: EPISODE_LIMITS.linesMax + 1 }, (_, i) => `step ${i}`).join('\n');
-    assert.match(refusal(RecordEpisodeInput, episode({ resolution: long })), /resolution: has 31 lines; an episode keeps a summary of at most 30 lines/);
+    assert.match(
+      refusal(RecordEpisodeInput, episode({ resolution: long })),
+      /resolution: has 31 lines; an episode keeps a summary of at most 30 lines/,
+    );
     assert.deepEqual(speakerMarkers('**Assistant:** sure\n> Human: go'), ['assistant', 'human']);
   });
 
   it('counts speaker markers anywhere in a line and across all text fields together', () => {
     // A chat spread over the errors, one turn per item.
     const turns = Array.from({ length: 20 }, (_, i) => (i % 2 ? 'Assistant: try the cache' : 'User: it still fails'));
-    assert.match(refusal(RecordEpisodeInput, episode({ errors: turns })), /^errors\[0\]: looks like a pasted conversation \(20 speaker markers such as "User:", "Assistant:" in errors\[0\], errors\[1\], errors\[2\] and 17 more fields\)/);
-    assert.match(refusal(RecordEpisodeInput, episode({ errors: Array.from({ length: 3 }, () => 'User: it still fails') })), /^errors\[0\]: looks like a pasted conversation \(3 speaker markers such as "User:"/);
+    assert.match(
+      refusal(RecordEpisodeInput, episode({ errors: turns })),
+      /^errors\[0\]: looks like a pasted conversation \(20 speaker markers such as "User:", "Assistant:" in errors\[0\], errors\[1\], errors\[2\] and 17 more fields\)/,
+    );
+    assert.match(
+      refusal(RecordEpisodeInput, episode({ errors: Array.from({ length: 3 }, () => 'User: it still fails') })),
+      /^errors\[0\]: looks like a pasted conversation \(3 speaker markers such as "User:"/,
+    );
     // Both turns on one line, in the task or in the source pointer.
-    assert.match(refusal(RecordEpisodeInput, episode({ task: 'User: hi Assistant: hello' })), /^task: looks like a pasted conversation \(2 speaker markers such as "User:", "Assistant:" in task\)/);
-    assert.match(refusal(RecordEpisodeInput, episode({ source: { type: 'chat', ref: 'User: hi Assistant: hello' } })), /^source.ref: looks like a pasted conversation/);
+    assert.match(
+      refusal(RecordEpisodeInput, episode({ task: 'User: hi Assistant: hello' })),
+      /^task: looks like a pasted conversation \(2 speaker markers such as "User:", "Assistant:" in task\)/,
+    );
+    assert.match(
+      refusal(RecordEpisodeInput, episode({ source: { type: 'chat', ref: 'User: hi Assistant: hello' } })),
+      /^source.ref: looks like a pasted conversation/,
+    );
     // Two speakers in two fields.
-    assert.match(refusal(RecordEpisodeInput, episode({ task: 'Human: why is CI red', resolution: 'the **AI:** said to pin node' })), /^task: looks like a pasted conversation \(2 speaker markers such as "Human:", "AI:" in task, resolution\)/);
+    assert.match(
+      refusal(RecordEpisodeInput, episode({ task: 'Human: why is CI red', resolution: 'the **AI:** said to pin node' })),
+      /^task: looks like a pasted conversation \(2 speaker markers such as "Human:", "AI:" in task, resolution\)/,
+    );
   });
 
   it('lets one incidental speaker marker, and prose that only looks like one, through', () => {
     const ok = (over: Record<string, unknown>) => assert.doesNotThrow(() => parseInput(RecordEpisodeInput, episode(over)));
     ok({ task: 'User: the reporter said it broke after the upgrade' });
     ok({ resolution: 'Asked the reporter; the User: field of the form was empty.' });
-    ok({ errors: ['permission denied for user: bob', 'permission denied for user: carl', 'invalid user: dan'], task: 'Set model: gpt-4o for agent: copilot' });
+    ok({
+      errors: ['permission denied for user: bob', 'permission denied for user: carl', 'invalid user: dan'],
+      task: 'Set model: gpt-4o for agent: copilot',
+    });
     ok({ task: 'User: alice reported it', resolution: 'Fixed what User: bob saw too' }); // two markers, one speaker
     assert.deepEqual(speakerMarkers('model: gpt-4o, system: linux, user: bob'), ['model']); // only the line's start counts in lower case
   });
@@ -99,7 +164,10 @@ describe('Fact schemas', () => {
   it('resolves with a decision; keep-one names the fact that stays', () => {
     assert.match(refusal(ResolveFactsInput, { ids: [ID, ID2], decision: 'keep-one' }), /keep: keep-one needs keep/);
     assert.match(refusal(ResolveFactsInput, { ids: [ID, ID], decision: 'keep-both' }), /ids: name at least two different facts/);
-    assert.match(refusal(ResolveFactsInput, { ids: [ID, ID2], decision: 'keep-both', keep: ID }), /keep: is only for keep-one, not keep-both/);
+    assert.match(
+      refusal(ResolveFactsInput, { ids: [ID, ID2], decision: 'keep-both', keep: ID }),
+      /keep: is only for keep-one, not keep-both/,
+    );
     assert.match(refusal(ResolveFactsInput, { ids: [ID, ID2], decision: 'merge' }), /decision: is one of keep-one, keep-both, retract-all/);
   });
 });

@@ -47,9 +47,17 @@ export function skill(over: Record<string, unknown> = {}) {
 /** An episode with defaults. */
 export function episode(over: Partial<EpisodeData> = {}): EpisodeData {
   return {
-    timestamp: '2026-03-01T10:00:00.000Z', task: 'Fix the flaky login test in CI', outcome: 'success',
-    tools: ['npx mocha'], errors: [], resolution: 'Awaited the login promise before asserting', tags: ['testing', 'ci'],
-    source: { type: 'commit', ref: 'abc123' }, skill: null, executor: 'ana@example.com', ...over,
+    timestamp: '2026-03-01T10:00:00.000Z',
+    task: 'Fix the flaky login test in CI',
+    outcome: 'success',
+    tools: ['npx mocha'],
+    errors: [],
+    resolution: 'Awaited the login promise before asserting',
+    tags: ['testing', 'ci'],
+    source: { type: 'commit', ref: 'abc123' },
+    skill: null,
+    executor: 'ana@example.com',
+    ...over,
   };
 }
 
@@ -59,8 +67,16 @@ export function episode(over: Partial<EpisodeData> = {}): EpisodeData {
  */
 export async function writeEpisodes(store: Store, episodes: EpisodeData[], author?: string): Promise<string[]> {
   const rows: StoredRecord[] = episodes.map((d, i) => ({
-    rowId: randomUUID(), kind: 'episode', id: randomUUID(), version: 1, op: 'create', ...episodeColumns(d),
-    data: d as unknown as Record<string, unknown>, changedAt: new Date(Date.parse(d.timestamp) + i).toISOString(), deletedAt: null, author: author ?? d.executor,
+    rowId: randomUUID(),
+    kind: 'episode',
+    id: randomUUID(),
+    version: 1,
+    op: 'create',
+    ...episodeColumns(d),
+    data: d as unknown as Record<string, unknown>,
+    changedAt: new Date(Date.parse(d.timestamp) + i).toISOString(),
+    deletedAt: null,
+    author: author ?? d.executor,
   }));
   await store.records.write('episode:test', () => rows);
   return rows.map((r) => r.id);

@@ -4,37 +4,57 @@ import type { RecordQuery } from '../../../src/core/ports/records';
 import { BACKENDS, prepareBackend } from '../../helpers/builders';
 import { episode, openPlaybook, testClock } from './playbookHelpers';
 
-for (const backend of BACKENDS) describe(`skill outcomes [${backend}] (success rates by window, counted by the store)`, function () {
-  before(async function () {
-    await prepareBackend(backend, this);
-  });
+for (const backend of BACKENDS)
+  describe(`skill outcomes [${backend}] (success rates by window, counted by the store)`, function () {
+    before(async function () {
+      await prepareBackend(backend, this);
+    });
 
-  it('counts each window per version and outcome without reading an episode', async () => {
-    const clock = testClock('2026-06-01T00:00:00.000Z');
-    const l = await openPlaybook(backend, { clock });
-    const now = clock.now();
-    const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * 86_400_000).toISOString();
-    const v = (version: number) => ({ name: 'Deploy-Preview', version });
-    for (const [skill, outcome, daysAgo] of [
-      [v(2), 'success', 1], [v(2), 'failure', 3], [v(2), 'success', 7], [v(2), 'success', 20], [v(2), 'partial', 60], [v(2), 'success', 200],
-      [v(1), 'failure', 2], [{ name: 'other', version: 2 }, 'failure', 2], [null, 'success', 1],
-    ] as const) {
-      await l.episodes.record(episode({ skill, outcome, timestamp: at(daysAgo) }));
-    }
-    const queried: RecordQuery[] = [];
-    const query = l.records.query.bind(l.records);
-    l.records.query = (q) => (queried.push(q), query(q));
+    it('counts each window per version and outcome without reading an episode', async () => {
+      const clock = testClock('2026-06-01T00:00:00.000Z');
+      const l = await openPlaybook(backend, { clock });
+      const now = clock.now();
+      const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * 86_400_000).toISOString();
+      const v = (version: number) => ({ name: 'Deploy-Preview', version });
+      for (const [skill, outcome, daysAgo] of [
+        [v(2), 'success', 1],
+        [v(2), 'failure', 3],
+        [v(2), 'success', 7],
+        [v(2), 'success', 20],
+        [v(2), 'partial', 60],
+        [v(2), 'success', 200],
+        [v(1), 'failure', 2],
+        [{ name: 'other', version: 2 }, 'failure', 2],
+        [null, 'success', 1],
+      ] as const) {
+        await l.episodes.record(episode({ skill, outcome, timestamp: at(daysAgo) }));
+      }
+      const queried: RecordQuery[] = [];
+      const query = l.records.query.bind(l.records);
+      l.records.query = (q) => (queried.push(q), query(q));
 
-    const o = await outcomeStats(l.records, 'deploy-preview', 2, now);
-    assert.deepEqual([o.name, o.version, o.truncated], ['deploy-preview', 2, false]);
-    // Exactly 7 days old is within the last 7 days.
-    assert.deepEqual(o.last7Days, { successes: 2, failures: 1, partials: 0, total: 3, rate: 2 / 3 });
-    assert.deepEqual(o.last30Days, { successes: 3, failures: 1, partials: 0, total: 4, rate: 0.75 });
-    assert.deepEqual(o.last90Days, { successes: 3, failures: 1, partials: 1, total: 5, rate: 0.6 });
-    assert.deepEqual(o.allTime, { successes: 4, failures: 1, partials: 1, total: 6, rate: 4 / 6 });
-    assert.deepEqual((await outcomeStats(l.records, 'Deploy-Preview', 1, now)).allTime, { successes: 0, failures: 1, partials: 0, total: 1, rate: 0 });
-    assert.deepEqual((await outcomeStats(l.records, 'deploy-preview', 3, now)).last7Days, { successes: 0, failures: 0, partials: 0, total: 0, rate: null });
-    assert.deepEqual(queried, [], 'outcomes are counted, never read');
-    await l.close();
+      const o = await outcomeStats(l.records, 'deploy-preview', 2, now);
+      assert.deepEqual([o.name, o.version, o.truncated], ['deploy-preview', 2, false]);
+      // Exactly 7 days old is within the last 7 days.
+      assert.deepEqual(o.last7Days, { successes: 2, failures: 1, partials: 0, total: 3, rate: 2 / 3 });
+      assert.deepEqual(o.last30Days, { successes: 3, failures: 1, partials: 0, total: 4, rate: 0.75 });
+      assert.deepEqual(o.last90Days, { successes: 3, failures: 1, partials: 1, total: 5, rate: 0.6 });
+      assert.deepEqual(o.allTime, { successes: 4, failures: 1, partials: 1, total: 6, rate: 4 / 6 });
+      assert.deepEqual((await outcomeStats(l.records, 'Deploy-Preview', 1, now)).allTime, {
+        successes: 0,
+        failures: 1,
+        partials: 0,
+        total: 1,
+        rate: 0,
+      });
+      assert.deepEqual((await outcomeStats(l.records, 'deploy-preview', 3, now)).last7Days, {
+        successes: 0,
+        failures: 0,
+        partials: 0,
+        total: 0,
+        rate: null,
+      });
+      assert.deepEqual(queried, [], 'outcomes are counted, never read');
+      await l.close();
+    });
   });
-});

@@ -9,7 +9,11 @@ describe('skill YAML (parse with line and reason, format with a stable key order
     const { data, version } = parseSkillYaml(SKILL_YAML);
     assert.equal(version, 2);
     assert.equal(data.name, 'fix-flaky-test');
-    assert.deepEqual(data.steps[0], { do: 'Run the test 20 times', tool: 'npx mocha --repeat 20', expect: 'the failure rate, e.g. 3/20 failed' });
+    assert.deepEqual(data.steps[0], {
+      do: 'Run the test 20 times',
+      tool: 'npx mocha --repeat 20',
+      expect: 'the failure rate, e.g. 3/20 failed',
+    });
     assert.deepEqual(data.evidence, { episodes: [], executors: [] });
     assert.ok(!('version' in data));
   });
@@ -20,7 +24,17 @@ describe('skill YAML (parse with line and reason, format with a stable key order
     // Keys given in another order come back in the stable order.
     const shuffled = parseSkillData({ ...skill(), name: 'x', steps: [{ expect: 'e', do: 'd' }] }).data;
     const text = formatSkillYaml(shuffled);
-    assert.deepEqual(Object.keys(parseSkillYaml(text).data), ['name', 'description', 'trigger', 'preconditions', 'tools', 'steps', 'success_checks', 'failure_handling', 'evidence']);
+    assert.deepEqual(Object.keys(parseSkillYaml(text).data), [
+      'name',
+      'description',
+      'trigger',
+      'preconditions',
+      'tools',
+      'steps',
+      'success_checks',
+      'failure_handling',
+      'evidence',
+    ]);
     assert.deepEqual(parseSkillYaml(text).data, shuffled);
     assert.match(text, /- do: d\n\s+expect: e/);
   });
@@ -42,25 +56,47 @@ describe('skill YAML (parse with line and reason, format with a stable key order
 
   it('refuses unknown keys at the key’s own line, and reports every problem', async () => {
     const text = SKILL_YAML.replace('tools:\n', 'author: me\ntools:\n').replace('description: Find', 'description: ""\nx: Find');
-    const err = await rejects(() => parseSkillYaml(text.replace('x: Find and fix a test that fails only sometimes, in CI or locally\n', '')), ValidationError);
+    const err = await rejects(
+      () => parseSkillYaml(text.replace('x: Find and fix a test that fails only sometimes, in CI or locally\n', '')),
+      ValidationError,
+    );
     assert.match(err.message, /^line 3: description is empty — say in one or two sentences/);
     assert.match(err.message, /line 9: has unknown field\(s\) "author"/);
     const nested = SKILL_YAML.replace('    tool: npx mocha --repeat 20\n', '    tool: npx mocha --repeat 20\n    timeout: 5\n');
-    await rejects(() => parseSkillYaml(nested), ValidationError, /^line 14: steps\[0\] has unknown field\(s\) "timeout"; a step has do, tool and expect/);
+    await rejects(
+      () => parseSkillYaml(nested),
+      ValidationError,
+      /^line 14: steps\[0\] has unknown field\(s\) "timeout"; a step has do, tool and expect/,
+    );
   });
 
   it('enforces limits and shapes, naming the limit', async () => {
-    await rejects(() => parseSkillYaml(SKILL_YAML.replace('name: fix-flaky-test', 'name: Fix Flaky')), ValidationError, /^line 1: name must be lower-case/);
+    await rejects(
+      () => parseSkillYaml(SKILL_YAML.replace('name: fix-flaky-test', 'name: Fix Flaky')),
+      ValidationError,
+      /^line 1: name must be lower-case/,
+    );
     const long = 'x'.repeat(501);
-    await rejects(() => parseSkillYaml(SKILL_YAML.replace(/description: .*/, `description: ${long}`)), ValidationError, /^line 3: description is 501 characters; the limit is 500/);
-    await rejects(() => parseSkillYaml(SKILL_YAML.replace(/steps:[\s\S]*?success_checks/, 'steps: []\nsuccess_checks')), ValidationError, /steps needs at least 1 steps/);
+    await rejects(
+      () => parseSkillYaml(SKILL_YAML.replace(/description: .*/, `description: ${long}`)),
+      ValidationError,
+      /^line 3: description is 501 characters; the limit is 500/,
+    );
+    await rejects(
+      () => parseSkillYaml(SKILL_YAML.replace(/steps:[\s\S]*?success_checks/, 'steps: []\nsuccess_checks')),
+      ValidationError,
+      /steps needs at least 1 steps/,
+    );
     await rejects(() => parseSkillYaml(`${SKILL_YAML}# ${'x'.repeat(64_001)}`), ValidationError, /the limit is 64000/);
     await rejects(() => parseSkillYaml('- a\n- b\n'), ValidationError, /must be a mapping/);
   });
 
   it('refuses secrets by kind and line, never echoing them', async () => {
     const token = 'ghp_' + 'a'.repeat(36);
-    const err = await rejects(() => parseSkillYaml(SKILL_YAML.replace('with the CI environment variables', `with GITHUB_TOKEN=${token}`)), SecretError);
+    const err = await rejects(
+      () => parseSkillYaml(SKILL_YAML.replace('with the CI environment variables', `with GITHUB_TOKEN=${token}`)),
+      SecretError,
+    );
     assert.match(err.message, /^line 20: failure_handling\[0\]: line 1 contains what looks like a GitHub token/);
     assert.ok(!err.message.includes(token));
     await rejects(() => parseSkillData(skill({ description: `use ${token}` })), SecretError, /description/);

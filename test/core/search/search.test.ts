@@ -101,7 +101,11 @@ describe('SearchIndex ranking', () => {
   });
 
   it('finds a compound however it is written: keepalive, keep-alive, keep alive', () => {
-    const index = indexOf(mem('hyphen', 'Node keep-alive timeout shorter than the load balancer', ['node']), mem('joined', 'Disabled keepalive on the proxy', ['proxy']), ...filler(5));
+    const index = indexOf(
+      mem('hyphen', 'Node keep-alive timeout shorter than the load balancer', ['node']),
+      mem('joined', 'Disabled keepalive on the proxy', ['proxy']),
+      ...filler(5),
+    );
     assert.deepEqual(ids(index, ['keepalive']).sort(), ['hyphen', 'joined']);
     assert.deepEqual(ids(index, ['keep-alive']).sort(), ['hyphen', 'joined']);
     assert.deepEqual(ids(index, ['keep alive']), ['hyphen']);
@@ -117,10 +121,7 @@ describe('SearchIndex ranking', () => {
   });
 
   it('applies the tag filter: a result must carry every given tag', () => {
-    const index = indexOf(
-      mem('both', 'Cache misses in CI', ['ci', 'cache'], 1),
-      mem('one', 'Cache misses locally', ['cache'], 2),
-    );
+    const index = indexOf(mem('both', 'Cache misses in CI', ['ci', 'cache'], 1), mem('one', 'Cache misses locally', ['cache'], 2));
     assert.deepEqual(ids(index, ['cache'], { tags: ['ci', 'cache'] }), ['both']);
     assert.deepEqual(ids(index, ['cache'], { tags: ['cache'] }), ['one', 'both']);
     assert.deepEqual(ids(index, ['cache'], { tags: ['nonexistent'] }), []);
@@ -162,13 +163,21 @@ describe('SearchIndex ranking', () => {
   });
 
   it('answers the same when memories come with their analysis (putAnalyzed), and removes and replaces them', () => {
-    const memories = [...filler(30), mem('a', 'Webpack polyfills for buffer', ['webpack', 'node-polyfills'], 40), mem('b', 'Vite env prefix', ['vite'], 41)];
+    const memories = [
+      ...filler(30),
+      mem('a', 'Webpack polyfills for buffer', ['webpack', 'node-polyfills'], 40),
+      mem('b', 'Vite env prefix', ['vite'], 41),
+    ];
     const analysed = new SearchIndex();
     for (const m of memories) analysed.putAnalyzed(m, analyzeMemory(m));
     const plain = indexOf(...memories);
-    for (const q of [['webpack'], ['buffer', 'polyfill'], ['note', 'docker'], ['vit']]) assert.deepEqual(ids(analysed, q), ids(plain, q), q.join(' '));
+    for (const q of [['webpack'], ['buffer', 'polyfill'], ['note', 'docker'], ['vit']])
+      assert.deepEqual(ids(analysed, q), ids(plain, q), q.join(' '));
     analysed.remove('a');
-    analysed.putAnalyzed(mem('b', 'Esbuild top-level await target', ['esbuild'], 43), analyzeMemory({ description: 'Esbuild top-level await target', tags: ['esbuild'] }));
+    analysed.putAnalyzed(
+      mem('b', 'Esbuild top-level await target', ['esbuild'], 43),
+      analyzeMemory({ description: 'Esbuild top-level await target', tags: ['esbuild'] }),
+    );
     assert.ok(!ids(analysed, ['webpack', 'polyfills']).includes('a'), 'a removed memory is not found');
     assert.deepEqual(ids(analysed, ['vite']), []);
     assert.deepEqual(ids(analysed, ['esbuild']), ['b']);
@@ -177,7 +186,12 @@ describe('SearchIndex ranking', () => {
 
   it('honours the limit and returns the same best hits as a full sort would', () => {
     const memories = Array.from({ length: 60 }, (_, i) =>
-      mem(`m${i}`, `Build ${i % 3 === 0 ? 'cache' : 'log'} ${i % 4 === 0 ? 'flaky' : 'slow'} on CI`, i % 5 === 0 ? ['cache'] : ['ci'], (i * 37) % 60),
+      mem(
+        `m${i}`,
+        `Build ${i % 3 === 0 ? 'cache' : 'log'} ${i % 4 === 0 ? 'flaky' : 'slow'} on CI`,
+        i % 5 === 0 ? ['cache'] : ['ci'],
+        (i * 37) % 60,
+      ),
     );
     const index = indexOf(...memories);
     const all = index.search(analyzeQuery(['cache', 'flaky'], [], 50));
@@ -185,13 +199,19 @@ describe('SearchIndex ranking', () => {
     for (const limit of [1, 3, 5]) {
       const top = index.search(analyzeQuery(['cache', 'flaky'], [], limit));
       assert.equal(top.length, limit);
-      assert.deepEqual(top.map((h) => h.id), all.slice(0, limit).map((h) => h.id));
+      assert.deepEqual(
+        top.map((h) => h.id),
+        all.slice(0, limit).map((h) => h.id),
+      );
     }
     // The full list is in rank order.
     for (let i = 1; i < all.length; i++) {
       const a = all[i - 1]!;
       const b = all[i]!;
-      assert.ok(a.matchedKeywords > b.matchedKeywords || (a.matchedKeywords === b.matchedKeywords && (a.score > b.score || (a.score === b.score && a.changedAt >= b.changedAt))));
+      assert.ok(
+        a.matchedKeywords > b.matchedKeywords ||
+          (a.matchedKeywords === b.matchedKeywords && (a.score > b.score || (a.score === b.score && a.changedAt >= b.changedAt))),
+      );
     }
   });
 

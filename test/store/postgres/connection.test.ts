@@ -13,7 +13,7 @@ async function optionsOf(connectionString: string, pool?: Record<string, unknown
 }
 
 describe('PostgreSQL connection settings', () => {
-  it('sends the password given beside the URL (VS Code\'s secret store), not the URL\'s empty one', async () => {
+  it("sends the password given beside the URL (VS Code's secret store), not the URL's empty one", async () => {
     const o = await optionsOf('postgres://bob@db.example:5433/memories', { password: 's3cret' });
     assert.equal(o.password, 's3cret');
     assert.equal(o.user, 'bob');
@@ -32,7 +32,7 @@ describe('PostgreSQL connection settings', () => {
     assert.deepEqual(o.ssl, { rejectUnauthorized: true });
   });
 
-  it('uses the URL\'s sslmode when no TLS setting is given (the CLI)', async () => {
+  it("uses the URL's sslmode when no TLS setting is given (the CLI)", async () => {
     assert.equal((await optionsOf('postgres://bob@db.example/memories?sslmode=disable')).ssl, false);
   });
 

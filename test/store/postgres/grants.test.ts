@@ -5,7 +5,7 @@ import { MemoryService } from '../../../src/core/memoryService';
 import { PgStore } from '../../../src/store/postgres/pgStore';
 import { freshProject, requirePostgres, withClient } from '../../helpers/postgres';
 
-describe('PostgreSQL store: a teammate\'s role without the right to create tables', function () {
+describe("PostgreSQL store: a teammate's role without the right to create tables", function () {
   this.timeout(60_000);
   let url: string;
   const role = `am_member_${randomBytes(4).toString('hex')}`;

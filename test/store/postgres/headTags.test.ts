@@ -25,10 +25,14 @@ describe('PostgreSQL store: the tag rows follow the live heads', function () {
     return withClient(url, async (c) => {
       const stray = await c.query<{ k: string }>(
         `SELECT tag || ' ' || id AS k FROM memory_head_tags WHERE project = $1
-         EXCEPT SELECT DISTINCT tag || ' ' || id FROM memory_heads, unnest(tags) AS tag WHERE project = $1 AND NOT deleted`, [project]);
+         EXCEPT SELECT DISTINCT tag || ' ' || id FROM memory_heads, unnest(tags) AS tag WHERE project = $1 AND NOT deleted`,
+        [project],
+      );
       const missing = await c.query<{ k: string }>(
         `SELECT DISTINCT tag || ' ' || id AS k FROM memory_heads, unnest(tags) AS tag WHERE project = $1 AND NOT deleted
-         EXCEPT SELECT tag || ' ' || id FROM memory_head_tags WHERE project = $1`, [project]);
+         EXCEPT SELECT tag || ' ' || id FROM memory_head_tags WHERE project = $1`,
+        [project],
+      );
       return { stray: stray.rows.map((r) => r.k), missing: missing.rows.map((r) => r.k) };
     });
   }
@@ -47,13 +51,22 @@ describe('PostgreSQL store: the tag rows follow the live heads', function () {
       await service.edit({ id: a.id, tags: ['esbuild', 'bundler'] });
       assert.deepEqual(await mismatches(project), { stray: [], missing: [] });
       assert.deepEqual((await service.tags({})).tags, [
-        { tag: 'build', count: 1 }, { tag: 'bundler', count: 1 }, { tag: 'docker', count: 1 }, { tag: 'esbuild', count: 1 },
+        { tag: 'build', count: 1 },
+        { tag: 'bundler', count: 1 },
+        { tag: 'docker', count: 1 },
+        { tag: 'esbuild', count: 1 },
       ]);
       await service.delete({ id: b.id });
-      assert.deepEqual((await service.tags({})).tags.map((t) => t.tag), ['bundler', 'esbuild']);
+      assert.deepEqual(
+        (await service.tags({})).tags.map((t) => t.tag),
+        ['bundler', 'esbuild'],
+      );
       await service.restore({ id: b.id });
       await service.edit({ id: b.id, tags: ['docker'] });
-      assert.deepEqual((await service.tags({})).tags.map((t) => t.tag), ['bundler', 'docker', 'esbuild']);
+      assert.deepEqual(
+        (await service.tags({})).tags.map((t) => t.tag),
+        ['bundler', 'docker', 'esbuild'],
+      );
       await store.purge(a.id);
       assert.deepEqual((await service.tags({})).tags, [{ tag: 'docker', count: 1 }]);
       assert.deepEqual(await mismatches(project), { stray: [], missing: [] });
@@ -73,7 +86,12 @@ describe('PostgreSQL store: the tag rows follow the live heads', function () {
       const { id } = await a.service.create(memory({ tags: ['alpha'] }));
       const [v1] = await exported(a.store, id);
       const next = (version: number, tags: string[]): StoredVersion => ({
-        ...v1!, rowId: randomUUID(), version, op: 'edit', tags, changedAt: new Date(Date.parse(v1!.changedAt) + version * 1000).toISOString(),
+        ...v1!,
+        rowId: randomUUID(),
+        version,
+        op: 'edit',
+        tags,
+        changedAt: new Date(Date.parse(v1!.changedAt) + version * 1000).toISOString(),
       });
       // One import moves the head to [beta] and has not committed; a second, newer one waits
       // for the head, then moves it to [gamma] once the first commits.
@@ -111,12 +129,24 @@ describe('PostgreSQL store: the tag rows follow the live heads', function () {
       const other = randomUUID();
       const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
       const v = (version: number, tags: string[], deleted = false): StoredVersion => ({
-        rowId: randomUUID(), id: other, version, op: version === 1 ? 'create' : deleted ? 'delete' : 'edit', description: 'Imported note',
-        tags, content: 'x', changedAt: at(version), deletedAt: deleted ? at(version) : null, author: 'import', restoredFrom: null,
+        rowId: randomUUID(),
+        id: other,
+        version,
+        op: version === 1 ? 'create' : deleted ? 'delete' : 'edit',
+        description: 'Imported note',
+        tags,
+        content: 'x',
+        changedAt: at(version),
+        deletedAt: deleted ? at(version) : null,
+        author: 'import',
+        restoredFrom: null,
       });
       await target.store.importVersions([v(1, ['alpha']), v(2, ['beta', 'gamma'])]);
       await target.store.importVersions([v(3, ['gamma', 'delta']), v(4, ['gamma', 'delta'], true)]);
-      assert.deepEqual((await target.service.tags({})).tags.map((t) => t.tag), ['three']);
+      assert.deepEqual(
+        (await target.service.tags({})).tags.map((t) => t.tag),
+        ['three'],
+      );
 
       // Thousands of rows in two large batches, some deleting what the first batch created,
       // with statistics gathered between them as autovacuum would.

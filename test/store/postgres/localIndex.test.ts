@@ -16,8 +16,17 @@ const ids = async (o: Pg, keywords: string[], limit = 1000) => (await o.store.se
 
 function row(id: string, description: string, tags: string[]): StoredVersion {
   return {
-    rowId: randomUUID(), id, version: 1, op: 'create', description, tags, content: 'x',
-    changedAt: new Date().toISOString(), deletedAt: null, author: 'raw', restoredFrom: null,
+    rowId: randomUUID(),
+    id,
+    version: 1,
+    op: 'create',
+    description,
+    tags,
+    content: 'x',
+    changedAt: new Date().toISOString(),
+    deletedAt: null,
+    author: 'raw',
+    restoredFrom: null,
   };
 }
 
@@ -93,14 +102,24 @@ describe('PostgreSQL local search index: catching up with other clients', functi
       }
       return n;
     })();
-    const created = await Promise.all(writers.flatMap((w, k) => Array.from({ length: 40 }, (_, i) =>
-      w.service.create(memory({ description: `concurrent note ${k} ${i}`, tags: ['concurrent', `writer-${k}`] })))));
+    const created = await Promise.all(
+      writers.flatMap((w, k) =>
+        Array.from({ length: 40 }, (_, i) =>
+          w.service.create(memory({ description: `concurrent note ${k} ${i}`, tags: ['concurrent', `writer-${k}`] })),
+        ),
+      ),
+    );
     // Edits and deletes racing each other too.
-    await Promise.all(created.slice(0, 20).map((m, i) => writers[i % 2]!.service.edit({ id: m.id, description: `concurrent edited note ${i}` })));
+    await Promise.all(
+      created.slice(0, 20).map((m, i) => writers[i % 2]!.service.edit({ id: m.id, description: `concurrent edited note ${i}` })),
+    );
     await Promise.all(created.slice(20, 30).map((m, i) => writers[i % 2]!.service.delete({ id: m.id })));
     writing = false;
     assert.ok((await searching) > 0);
-    const live = created.slice(0, 20).concat(created.slice(30)).map((m) => m.id);
+    const live = created
+      .slice(0, 20)
+      .concat(created.slice(30))
+      .map((m) => m.id);
     const found = await ids(reader, ['concurrent']);
     assert.deepEqual([...found].sort(), [...live].sort());
     assert.deepEqual(found, await ids(server, ['concurrent']), 'the same order as the server');
@@ -112,12 +131,15 @@ describe('PostgreSQL local search index: catching up with other clients', functi
 
   it('analyses the memories itself when the stored terms were made by another analyser version', async () => {
     const server = await openPg({ localIndex: 'off' });
-    for (const d of ['Webpack polyfills for buffer', 'Buffer overflow in the parser', 'Vite env prefix']) await server.service.create(memory({ description: d, tags: ['bundler'] }));
+    for (const d of ['Webpack polyfills for buffer', 'Buffer overflow in the parser', 'Vite env prefix'])
+      await server.service.create(memory({ description: d, tags: ['bundler'] }));
     const local = await openPg({ project: server.project, localIndex: 'eager' });
-    const setAnalyzer = (v: string) => withClient(local.url, (c) => c.query(`UPDATE agent_memory_meta SET value = $1 WHERE key = 'analyzer'`, [v]));
+    const setAnalyzer = (v: string) =>
+      withClient(local.url, (c) => c.query(`UPDATE agent_memory_meta SET value = $1 WHERE key = 'analyzer'`, [v]));
     await setAnalyzer('stale');
     try {
-      for (const q of [['buffer'], ['bundler', 'vite'], ['polyfill']]) assert.deepEqual(await ids(local, q), await ids(server, q), q.join(' '));
+      for (const q of [['buffer'], ['bundler', 'vite'], ['polyfill']])
+        assert.deepEqual(await ids(local, q), await ids(server, q), q.join(' '));
       assert.equal(local.store.localIndexSize, 3);
     } finally {
       await setAnalyzer(String(ANALYZER_VERSION));

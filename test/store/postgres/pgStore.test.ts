@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { randomBytes, randomUUID } from 'node:crypto';
-import {  escapeIdentifier } from 'pg';
+import { escapeIdentifier } from 'pg';
 import { ConflictError, StorageError } from '../../../src/core/errors';
 import { MemoryService } from '../../../src/core/memoryService';
 import { analyzeQuery } from '../../../src/core/search/query';
@@ -29,7 +29,10 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
     assert.equal(new Set(acked).size, 200);
     assert.equal(await store.countVersions(), 200);
     for (const id of acked) assert.equal((await service.read({ id })).version, 1);
-    assert.deepEqual((await service.tags({})).tags.map((t) => t.count), [50, 50, 50, 50]);
+    assert.deepEqual(
+      (await service.tags({})).tags.map((t) => t.count),
+      [50, 50, 50, 50],
+    );
     await store.close();
   });
 
@@ -41,7 +44,10 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
     const versions = runs.flatMap((r) => r.acks.map((a) => Number(a.split(' ')[2])));
     assert.equal(new Set(versions).size, 100, 'each acknowledged edit got its own version number');
     const history = await service.history({ id });
-    assert.deepEqual(history.map((h) => h.version), Array.from({ length: 101 }, (_, i) => i + 1));
+    assert.deepEqual(
+      history.map((h) => h.version),
+      Array.from({ length: 101 }, (_, i) => i + 1),
+    );
     for (let i = 1; i < history.length; i++) assert.ok(history[i]!.changedAt > history[i - 1]!.changedAt);
     assert.equal(new Set(history.slice(1).map((h) => h.author)).size, 4);
     assert.equal((await service.read({ id })).version, 101);
@@ -52,11 +58,18 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
     const first = await openPg();
     const others = await Promise.all([1, 2].map(() => openPg({ project: first.project })));
     const all = [first, ...others];
-    const created = await Promise.all(all.flatMap((o, c) => Array.from({ length: 20 }, (_, i) => o.service.create(memory({ description: `pool ${c} note ${i}` })))));
+    const created = await Promise.all(
+      all.flatMap((o, c) => Array.from({ length: 20 }, (_, i) => o.service.create(memory({ description: `pool ${c} note ${i}` })))),
+    );
     assert.equal(new Set(created.map((r) => r.id)).size, 60);
     const { id } = created[0]!;
-    const edits = await Promise.all(all.flatMap((o, c) => Array.from({ length: 10 }, (_, i) => o.service.edit({ id, content: `pool ${c} edit ${i}` }))));
-    assert.deepEqual(edits.map((e) => e.version).sort((a, b) => a - b), Array.from({ length: 30 }, (_, i) => i + 2));
+    const edits = await Promise.all(
+      all.flatMap((o, c) => Array.from({ length: 10 }, (_, i) => o.service.edit({ id, content: `pool ${c} edit ${i}` }))),
+    );
+    assert.deepEqual(
+      edits.map((e) => e.version).sort((a, b) => a - b),
+      Array.from({ length: 30 }, (_, i) => i + 2),
+    );
     assert.equal(await first.store.countVersions(), 90);
     for (const o of all) await o.store.close();
   });
@@ -77,7 +90,14 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
     const { store, service, project } = await openPg();
     const { id } = await service.create(memory({ content: 'v1' }));
     const current = (await store.current(id))!;
-    const rival: StoredVersion = { ...current, rowId: randomUUID(), version: 2, op: 'edit', content: 'rival v2', changedAt: new Date(Date.parse(current.changedAt) + 1).toISOString() };
+    const rival: StoredVersion = {
+      ...current,
+      rowId: randomUUID(),
+      version: 2,
+      op: 'edit',
+      content: 'rival v2',
+      changedAt: new Date(Date.parse(current.changedAt) + 1).toISOString(),
+    };
     await withClient(url, async (raw) => {
       // An import-like writer that takes no per-id lock: its version 2 is inserted but not committed.
       await raw.query('BEGIN');
@@ -87,7 +107,9 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
       // on another connection: inside a transaction pg_stat_activity is a snapshot taken once.
       await withClient(url, async (watcher) => {
         for (;;) {
-          const { rows } = await watcher.query("SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO memory_versions%'");
+          const { rows } = await watcher.query(
+            "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO memory_versions%'",
+          );
           if (rows.length) return;
           await new Promise((r) => setImmediate(r));
         }
@@ -95,7 +117,14 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
       await raw.query('COMMIT');
       assert.deepEqual(await write, { id, version: 3, changed: true, changedFields: ['content'] });
     });
-    assert.deepEqual((await service.history({ id })).map((h) => [h.version, h.content]), [[1, 'v1'], [2, 'rival v2'], [3, 'mine']]);
+    assert.deepEqual(
+      (await service.history({ id })).map((h) => [h.version, h.content]),
+      [
+        [1, 'v1'],
+        [2, 'rival v2'],
+        [3, 'mine'],
+      ],
+    );
     await store.close();
   });
 
@@ -105,12 +134,20 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
     await service.edit({ id, content: 'ours v2' });
     const ours = (await store.current(id))!;
     // The other clone's version 2: another rowId, one millisecond later, so it is the current one.
-    const theirs: StoredVersion = { ...ours, rowId: randomUUID(), content: 'theirs v2', changedAt: new Date(Date.parse(ours.changedAt) + 1).toISOString() };
+    const theirs: StoredVersion = {
+      ...ours,
+      rowId: randomUUID(),
+      content: 'theirs v2',
+      changedAt: new Date(Date.parse(ours.changedAt) + 1).toISOString(),
+    };
     assert.deepEqual(await service.importVersions([theirs]), { added: 1, skipped: 0 });
     assert.deepEqual(await service.importVersions([theirs, ours]), { added: 0, skipped: 2 }, 'idempotent by rowId');
     assert.equal((await store.current(id))!.rowId, theirs.rowId);
     assert.equal((await store.version(id, 2))!.rowId, theirs.rowId, 'the newer twin answers for its number');
-    assert.deepEqual((await store.history(id)).map((h) => h.content), ['v1', 'ours v2', 'theirs v2']);
+    assert.deepEqual(
+      (await store.history(id)).map((h) => h.content),
+      ['v1', 'ours v2', 'theirs v2'],
+    );
     assert.equal((await service.edit({ id, content: 'v3' })).version, 3);
     await store.close();
   });
@@ -145,7 +182,9 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
     const first = await openPg();
     const others = await Promise.all([1, 2].map(() => openPg({ project: first.project })));
     const clients = [first, ...others];
-    const created = await Promise.all(clients.flatMap((o, c) => Array.from({ length: 15 }, (_, i) => o.service.create(memory({ description: `counted ${c} ${i}` })))));
+    const created = await Promise.all(
+      clients.flatMap((o, c) => Array.from({ length: 15 }, (_, i) => o.service.create(memory({ description: `counted ${c} ${i}` })))),
+    );
     const exported: StoredVersion[] = [];
     for await (const r of first.service.exportVersions()) exported.push(r);
     const other = await openPg();
@@ -160,10 +199,17 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
       ...created.slice(0, 5).map((m, i) => clients[i % 3]!.service.restore({ id: m.id })),
       ...created.slice(12, 16).map((m, i) => clients[i % 3]!.store.purge(m.id)),
     ]);
-    const counts = await withClient(first.url, (c) => c.query<{ project: string; counted: number; live: number }>(
-      `SELECT h.project, (SELECT coalesce(sum(n), 0)::int FROM memory_live_counts l WHERE l.project = h.project) AS counted, count(*)::int AS live
-       FROM memory_heads h WHERE h.project = ANY ($1) AND NOT h.deleted GROUP BY h.project`, [[first.project, other.project]]));
-    assert.deepEqual(counts.rows.map((r) => [r.project === first.project, r.counted]).sort(), [[false, 45], [true, 45 - 12 - 4 + 5]]);
+    const counts = await withClient(first.url, (c) =>
+      c.query<{ project: string; counted: number; live: number }>(
+        `SELECT h.project, (SELECT coalesce(sum(n), 0)::int FROM memory_live_counts l WHERE l.project = h.project) AS counted, count(*)::int AS live
+       FROM memory_heads h WHERE h.project = ANY ($1) AND NOT h.deleted GROUP BY h.project`,
+        [[first.project, other.project]],
+      ),
+    );
+    assert.deepEqual(counts.rows.map((r) => [r.project === first.project, r.counted]).sort(), [
+      [false, 45],
+      [true, 45 - 12 - 4 + 5],
+    ]);
     for (const r of counts.rows) assert.equal(r.counted, r.live, r.project);
     for (const o of [...clients, other]) await o.store.close();
   });
@@ -185,7 +231,11 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
     it('is created once when several clients connect at the same moment', async () => {
       const stores = await Promise.all(Array.from({ length: 6 }, (_, i) => PgStore.open({ connectionString: dbUrl, project: `p${i}` })));
       const versions = await withClient(dbUrl, (c) => c.query('SELECT version FROM agent_memory_schema ORDER BY version'));
-      assert.deepEqual(versions.rows, MIGRATIONS.map((m) => ({ version: m.version })), 'every migration applied once');
+      assert.deepEqual(
+        versions.rows,
+        MIGRATIONS.map((m) => ({ version: m.version })),
+        'every migration applied once',
+      );
       await Promise.all(stores.map((s, i) => new MemoryService(s, { author: 'x' }).create(memory({ description: `store ${i}` }))));
       for (const s of stores) await s.close();
     });
@@ -216,25 +266,45 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
            VALUES ('p', $1, $2, 1, 'create', 'old row', '{old}', 'c', '2026-01-01T00:00:00Z', 'x') RETURNING seq`,
           [rowId, id],
         );
-        await advanceHeads(c, 'p', [{
-          rowId, id, version: 1, op: 'create', description: 'old row', tags: ['old'], content: 'c',
-          changedAt: '2026-01-01T00:00:00.000Z', deletedAt: null, author: 'x', seq: rows[0]!.seq,
-        }]);
+        await advanceHeads(c, 'p', [
+          {
+            rowId,
+            id,
+            version: 1,
+            op: 'create',
+            description: 'old row',
+            tags: ['old'],
+            content: 'c',
+            changedAt: '2026-01-01T00:00:00.000Z',
+            deletedAt: null,
+            author: 'x',
+            seq: rows[0]!.seq,
+          },
+        ]);
       });
       const store = await PgStore.open({ connectionString: u.toString(), project: 'p' });
       const [row] = await store.history(id);
       assert.equal(row?.description, 'old row');
       // Schema 3 seeded the live count from the heads; both search paths find the old memory.
-      const live = await withClient(u.toString(), (c) => c.query<{ n: number }>(`SELECT sum(n)::int AS n FROM memory_live_counts WHERE project = 'p'`));
+      const live = await withClient(u.toString(), (c) =>
+        c.query<{ n: number }>(`SELECT sum(n)::int AS n FROM memory_live_counts WHERE project = 'p'`),
+      );
       assert.equal(live.rows[0]!.n, 1);
       for (const localIndex of ['off', 'eager'] as const) {
         const s = await PgStore.open({ connectionString: u.toString(), project: 'p', localIndex });
-        assert.deepEqual((await s.search(analyzeQuery(['old'], [], 5))).map((h) => h.id), [id], localIndex);
+        assert.deepEqual(
+          (await s.search(analyzeQuery(['old'], [], 5))).map((h) => h.id),
+          [id],
+          localIndex,
+        );
         await s.close();
       }
       const twin: StoredVersion = { ...row!, rowId: randomUUID(), description: 'twin', changedAt: '2026-01-01T00:00:00.001Z' };
       assert.deepEqual(await store.importVersions([twin]), { added: 1, skipped: 0 });
-      assert.deepEqual((await store.history(id)).map((h) => `${h.version}:${h.description}`), ['1:old row', '1:twin']);
+      assert.deepEqual(
+        (await store.history(id)).map((h) => `${h.version}:${h.description}`),
+        ['1:old row', '1:twin'],
+      );
       await store.close();
     } finally {
       await withClient(PG_ADMIN_URL, (c) => c.query(`DROP DATABASE IF EXISTS ${escapeIdentifier(db)} WITH (FORCE)`));
@@ -243,7 +313,11 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
 
   it('reports an unreachable server as a StorageError naming the host, never the password', async () => {
     const err = await rejects(
-      PgStore.open({ connectionString: 'postgres://someone:hunter2secret@127.0.0.1:1/nowhere', project: 'p', pool: { connectionTimeoutMillis: 5000 } }),
+      PgStore.open({
+        connectionString: 'postgres://someone:hunter2secret@127.0.0.1:1/nowhere',
+        project: 'p',
+        pool: { connectionTimeoutMillis: 5000 },
+      }),
       StorageError,
       /cannot reach the PostgreSQL server at 127\.0\.0\.1:1 \(database nowhere, user someone\)/,
     );

@@ -18,17 +18,37 @@ const tick = () => new Date((clock += 1000)).toISOString();
 
 function rec(over: Partial<StoredRecord> = {}): StoredRecord {
   return {
-    rowId: randomUUID(), kind: 'report', id: randomUUID(), version: 1, op: 'create', status: 'run', keys: ['counter', '', ''],
-    rank: 0, dueAt: null, data: { n: 0 }, changedAt: tick(), deletedAt: null, author: 'ana@example.com', ...over,
+    rowId: randomUUID(),
+    kind: 'report',
+    id: randomUUID(),
+    version: 1,
+    op: 'create',
+    status: 'run',
+    keys: ['counter', '', ''],
+    rank: 0,
+    dueAt: null,
+    data: { n: 0 },
+    changedAt: tick(),
+    deletedAt: null,
+    author: 'ana@example.com',
+    ...over,
   };
 }
 
-const next = (r: StoredRecord, over: Partial<StoredRecord> = {}): StoredRecord =>
-  ({ ...r, rowId: randomUUID(), version: r.version + 1, op: 'edit', changedAt: tick(), ...over });
+const next = (r: StoredRecord, over: Partial<StoredRecord> = {}): StoredRecord => ({
+  ...r,
+  rowId: randomUUID(),
+  version: r.version + 1,
+  op: 'edit',
+  changedAt: tick(),
+  ...over,
+});
 
 /** Record version rows of a project, counted underneath the store. */
 async function rowsOf(url: string, project: string): Promise<number> {
-  const { rows } = await withClient(url, (c) => c.query<{ n: number }>('SELECT count(*)::int AS n FROM record_versions WHERE project = $1', [project]));
+  const { rows } = await withClient(url, (c) =>
+    c.query<{ n: number }>('SELECT count(*)::int AS n FROM record_versions WHERE project = $1', [project]),
+  );
   return rows[0]!.n;
 }
 
@@ -36,7 +56,8 @@ async function rowsOf(url: string, project: string): Promise<number> {
 async function lockWaiters(admin: Client, n: number): Promise<void> {
   for (let i = 0; i < 600; i++) {
     const { rows } = await admin.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+    );
     if (rows[0]!.n >= n) return;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -65,25 +86,51 @@ describe('PostgreSQL store: records (what only the server has)', function () {
           await c.query('INSERT INTO agent_memory_schema (version) VALUES ($1)', [m.version]);
         }
         const rows: StoredVersion[] = ids.map((id, i) => ({
-          rowId: randomUUID(), id, version: 1, op: 'create', description: `kept memory ${i}`, tags: ['kept'], content: 'c',
-          changedAt: `2026-01-01T00:00:0${i}.000Z`, deletedAt: null, author: 'x', restoredFrom: null,
+          rowId: randomUUID(),
+          id,
+          version: 1,
+          op: 'create',
+          description: `kept memory ${i}`,
+          tags: ['kept'],
+          content: 'c',
+          changedAt: `2026-01-01T00:00:0${i}.000Z`,
+          deletedAt: null,
+          author: 'x',
+          restoredFrom: null,
         }));
-        rows.push({ ...rows[0]!, rowId: randomUUID(), version: 2, op: 'edit', description: 'kept memory 0, edited', changedAt: '2026-01-02T00:00:00.000Z' });
+        rows.push({
+          ...rows[0]!,
+          rowId: randomUUID(),
+          version: 2,
+          op: 'edit',
+          description: 'kept memory 0, edited',
+          changedAt: '2026-01-02T00:00:00.000Z',
+        });
         await c.query('BEGIN');
         await advanceHeads(c, 'p', await insertVersions(c, 'p', rows));
         await c.query('COMMIT');
       });
       const store = await PgStore.open({ connectionString: url, project: 'p', localIndex: 'off' });
       try {
-        const versions = await withClient(url, (c) => c.query<{ version: number }>('SELECT version FROM agent_memory_schema ORDER BY version'));
-        assert.deepEqual(versions.rows.map((r) => r.version), [1, 2, 3, 4]);
-        assert.deepEqual((await store.history(ids[0]!)).map((v) => `${v.version}:${v.description}`), ['1:kept memory 0', '2:kept memory 0, edited']);
+        const versions = await withClient(url, (c) =>
+          c.query<{ version: number }>('SELECT version FROM agent_memory_schema ORDER BY version'),
+        );
+        assert.deepEqual(
+          versions.rows.map((r) => r.version),
+          [1, 2, 3, 4],
+        );
+        assert.deepEqual(
+          (await store.history(ids[0]!)).map((v) => `${v.version}:${v.description}`),
+          ['1:kept memory 0', '2:kept memory 0, edited'],
+        );
         assert.equal((await store.current(ids[1]!))?.description, 'kept memory 1');
         assert.deepEqual((await store.search(analyzeQuery(['kept'], [], 5))).map((h) => h.id).sort(), [...ids].sort());
         const service = new MemoryService(store, { author: 'x' });
         assert.equal((await service.edit({ id: ids[1]!, content: 'after the upgrade' })).version, 2);
         await service.create(memory({ description: 'written after the upgrade' }));
-        const live = await withClient(url, (c) => c.query<{ n: number }>(`SELECT sum(n)::int AS n FROM memory_live_counts WHERE project = 'p'`));
+        const live = await withClient(url, (c) =>
+          c.query<{ n: number }>(`SELECT sum(n)::int AS n FROM memory_live_counts WHERE project = 'p'`),
+        );
         assert.equal(live.rows[0]!.n, 3);
         const r = rec();
         await store.records.write('s', () => [r]);
@@ -93,7 +140,7 @@ describe('PostgreSQL store: records (what only the server has)', function () {
       }
       // A second open finds the schema current and migrates nothing.
       const again = await PgStore.open({ connectionString: url, project: 'p', localIndex: 'off' });
-      assert.equal((await again.records.count({ kind: 'report' })), 1);
+      assert.equal(await again.records.count({ kind: 'report' }), 1);
       await again.close();
     } finally {
       await withClient(PG_ADMIN_URL, (c) => c.query(`DROP DATABASE IF EXISTS ${escapeIdentifier(db)} WITH (FORCE)`));
@@ -106,13 +153,17 @@ describe('PostgreSQL store: records (what only the server has)', function () {
     try {
       const counter = rec();
       await a.store.records.write('counter', () => [counter]);
-      const increment = (store: PgStore) => store.records.write('counter', async (r) => {
-        const cur = (await r.get('report', counter.id))!;
-        return [next(cur, { version: (await r.maxVersion('report', counter.id)) + 1, data: { n: (cur.data.n as number) + 1 } })];
-      });
+      const increment = (store: PgStore) =>
+        store.records.write('counter', async (r) => {
+          const cur = (await r.get('report', counter.id))!;
+          return [next(cur, { version: (await r.maxVersion('report', counter.id)) + 1, data: { n: (cur.data.n as number) + 1 } })];
+        });
       await Promise.all([a.store, b.store].flatMap((s) => Array.from({ length: 20 }, () => increment(s))));
       assert.equal((await b.store.records.get('report', counter.id))!.data.n, 40);
-      assert.deepEqual((await a.store.records.history('report', counter.id)).map((r) => r.version), Array.from({ length: 41 }, (_, i) => i + 1));
+      assert.deepEqual(
+        (await a.store.records.history('report', counter.id)).map((r) => r.version),
+        Array.from({ length: 41 }, (_, i) => i + 1),
+      );
     } finally {
       await a.store.close();
       await b.store.close();
@@ -126,13 +177,19 @@ describe('PostgreSQL store: records (what only the server has)', function () {
       await store.records.write('s', () => [gone]);
       await store.records.purge('report', [gone.id]);
       const before = await rowsOf(url, project);
-      await assert.rejects(store.records.write('s', async (r) => {
-        await r.query({ kind: 'report', limit: 10 });
-        throw new Error('refused by the decision');
-      }), (err: Error) => err.message === 'refused by the decision' && !(err instanceof StorageError));
+      await assert.rejects(
+        store.records.write('s', async (r) => {
+          await r.query({ kind: 'report', limit: 10 });
+          throw new Error('refused by the decision');
+        }),
+        (err: Error) => err.message === 'refused by the decision' && !(err instanceof StorageError),
+      );
       // The first row would go in; the second is of a purged id: neither is kept.
       const fresh = rec();
-      await assert.rejects(store.records.write('s', () => [fresh, next(gone)]), /was purged; it cannot be written again/);
+      await assert.rejects(
+        store.records.write('s', () => [fresh, next(gone)]),
+        /was purged; it cannot be written again/,
+      );
       assert.equal(await rowsOf(url, project), before);
       assert.equal(await store.records.get('report', fresh.id), undefined);
     } finally {
@@ -219,7 +276,10 @@ describe('PostgreSQL store: records (what only the server has)', function () {
       const [written] = await writing;
       assert.equal(decisions, 2);
       assert.equal(written!.version, 3);
-      assert.deepEqual((await store.records.history('report', r.id)).map((h) => `${h.version}:${h.data.n}`), ['1:0', '2:theirs', '3:ours']);
+      assert.deepEqual(
+        (await store.records.history('report', r.id)).map((h) => `${h.version}:${h.data.n}`),
+        ['1:0', '2:theirs', '3:ours'],
+      );
     } finally {
       await holder.end();
       await admin.end();

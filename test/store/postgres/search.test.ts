@@ -13,7 +13,19 @@ type Pg = Awaited<ReturnType<typeof openPg>>;
 
 /** Version 1 of a memory with a fixed id and time, as importVersions takes it. */
 function created(id: string, description: string, tags: string[], changedAt: string): StoredVersion {
-  return { rowId: randomUUID(), id, version: 1, op: 'create', description, tags, content: 'x', changedAt, deletedAt: null, author: 'test', restoredFrom: null };
+  return {
+    rowId: randomUUID(),
+    id,
+    version: 1,
+    op: 'create',
+    description,
+    tags,
+    content: 'x',
+    changedAt,
+    deletedAt: null,
+    author: 'test',
+    restoredFrom: null,
+  };
 }
 
 const minute = (m: number) => new Date(Date.UTC(2025, 5, 1, 0, m)).toISOString();
@@ -104,12 +116,26 @@ describe('PostgreSQL search on the server: ranked by match signature', function 
   it('never returns or counts deleted memories', async () => {
     const pg = await openPg({ localIndex: 'off' });
     const made: string[] = [];
-    for (let i = 0; i < 12; i++) made.push((await pg.service.create({ description: `Narwhal tracking note ${i}`, tags: ['narwhal'], content: 'x' })).id);
+    for (let i = 0; i < 12; i++)
+      made.push((await pg.service.create({ description: `Narwhal tracking note ${i}`, tags: ['narwhal'], content: 'x' })).id);
     for (let i = 0; i < 4; i++) await pg.service.create({ description: `Ice shelf note ${i}`, tags: ['ice'], content: 'x' });
     for (const id of made.slice(0, 9)) await pg.service.delete({ id });
     const hits = await pg.store.search(analyzeQuery(['narwhal', 'ice'], [], 50));
-    assert.deepEqual(hits.map((h) => h.id).filter((id) => made.includes(id)).sort(), made.slice(9).sort());
-    const live = await Promise.all((await pg.store.list({ deleted: false, limit: 100 })).map(async (m) => ({ id: m.id, description: m.description, tags: m.tags, changedAt: m.changedAt })));
+    assert.deepEqual(
+      hits
+        .map((h) => h.id)
+        .filter((id) => made.includes(id))
+        .sort(),
+      made.slice(9).sort(),
+    );
+    const live = await Promise.all(
+      (await pg.store.list({ deleted: false, limit: 100 })).map(async (m) => ({
+        id: m.id,
+        description: m.description,
+        tags: m.tags,
+        changedAt: m.changedAt,
+      })),
+    );
     const [server, local] = await both(pg, indexOf(live), ['narwhal', 'ice'], [], 50);
     assert.deepEqual(server, local, 'the IDF counts only live memories');
     await pg.store.close();
@@ -119,7 +145,9 @@ describe('PostgreSQL search on the server: ranked by match signature', function 
     const pg = await openPg({ localIndex: 'off' });
     const rows = Array.from({ length: 6 }, (_, i) => created(randomUUID(), `Puffin colony note ${i}`, ['puffin'], minute(i)));
     await pg.store.importVersions(rows);
-    const before = indexOf(liveMemories(rows)).search(analyzeQuery(['puffin'], [], 3)).map((h) => h.id);
+    const before = indexOf(liveMemories(rows))
+      .search(analyzeQuery(['puffin'], [], 3))
+      .map((h) => h.id);
     const client = new Client({ connectionString: pg.url });
     await client.connect();
     // The newest memory is deleted by another client right after the counts were read.
@@ -135,13 +163,20 @@ describe('PostgreSQL search on the server: ranked by match signature', function 
     const hits = await searchOnServer(spy, pg.project, analyzeQuery(['puffin'], [], 3));
     await client.query('COMMIT');
     await client.end();
-    assert.deepEqual(hits.map((h) => h.id), before, 'the rows of the snapshot the counts came from');
+    assert.deepEqual(
+      hits.map((h) => h.id),
+      before,
+      'the rows of the snapshot the counts came from',
+    );
     assert.ok(!(await pg.store.search(analyzeQuery(['puffin'], [], 3))).some((h) => h.id === before[0]), 'the next search does not see it');
     await pg.store.close();
   });
 
   it('ranks a query of more terms than one signature digit holds', async () => {
-    const words = Array.from({ length: 90 }, (_, i) => `zeta${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}word`);
+    const words = Array.from(
+      { length: 90 },
+      (_, i) => `zeta${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}word`,
+    );
     const keywordWords = (k: number) => words.slice(k * 5, k * 5 + 5);
     // Each memory holds five keywords whole and two words of a sixth: many signatures, most above the floor.
     const rows = Array.from({ length: 200 }, (_, i) => {

@@ -18,10 +18,13 @@ describe('sql.js store across processes', function () {
 
     const store = await SqlJsStore.open({ dir });
     const service = new MemoryService(store, { author: 'checker' });
-    assert.equal((await store.countVersions()), 400);
+    assert.equal(await store.countVersions(), 400);
     for (const id of acked) assert.equal((await service.read({ id })).version, 1);
     const tags = await service.tags({});
-    assert.deepEqual(tags.tags.map((t) => t.count), [100, 100, 100, 100]);
+    assert.deepEqual(
+      tags.tags.map((t) => t.count),
+      [100, 100, 100, 100],
+    );
     assert.deepEqual(store.warnings(), []);
     await store.close();
   });
@@ -38,7 +41,10 @@ describe('sql.js store across processes', function () {
 
     // The long-lived store sees the other processes' writes without reopening.
     const history = await service.history({ id });
-    assert.deepEqual(history.map((h) => h.version), Array.from({ length: 101 }, (_, i) => i + 1));
+    assert.deepEqual(
+      history.map((h) => h.version),
+      Array.from({ length: 101 }, (_, i) => i + 1),
+    );
     for (let i = 1; i < history.length; i++) assert.ok(history[i]!.changedAt > history[i - 1]!.changedAt);
     assert.equal(new Set(history.slice(1).map((h) => h.author)).size, 4);
     await store.close();
@@ -64,7 +70,10 @@ describe('sql.js store across processes', function () {
     assert.equal(new Set(ids.map((r) => r.id)).size, 50);
     const { id } = ids[0]!;
     const edits = await Promise.all(Array.from({ length: 20 }, (_, i) => service.edit({ id, content: `edit ${i}` })));
-    assert.deepEqual(edits.map((e) => e.version).sort((a, b) => a - b), Array.from({ length: 20 }, (_, i) => i + 2));
+    assert.deepEqual(
+      edits.map((e) => e.version).sort((a, b) => a - b),
+      Array.from({ length: 20 }, (_, i) => i + 2),
+    );
     await store.close();
   });
 

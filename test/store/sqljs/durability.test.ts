@@ -41,7 +41,7 @@ describe('sql.js store: durability, corruption, schema', () => {
     assert.ok(fs.existsSync(snapshot(dir)), 'no snapshot after 12 writes with checkpointEvery 10');
     await store.close();
     const again = await reopen(dir);
-    assert.equal((await again.store.countVersions()), 12);
+    assert.equal(await again.store.countVersions(), 12);
     assert.deepEqual(again.store.warnings(), []);
     await again.store.close();
   });
@@ -96,7 +96,10 @@ describe('sql.js store: durability, corruption, schema', () => {
     const bytes = fs.readFileSync(journal(dir), 'utf8');
 
     const s3 = await reopen(dir);
-    const codes = s3.store.warnings().map((w) => w.code).sort();
+    const codes = s3.store
+      .warnings()
+      .map((w) => w.code)
+      .sort();
     assert.deepEqual(codes, ['bad-journal-line', 'unknown-journal-entry']);
     assert.match(s3.store.warnings().find((w) => w.code === 'unknown-journal-entry')!.message, /format 9, newer than this release/);
     assert.equal((await s3.service.read({ id: a.id })).description, 'first');
@@ -117,8 +120,14 @@ describe('sql.js store: durability, corruption, schema', () => {
     fs.copyFileSync(journal(other.dir), journal(dir));
 
     const again = await reopen(dir);
-    assert.deepEqual(again.store.warnings().map((w) => w.code).sort(), ['index-rebuilt', 'stale-snapshot']);
-    assert.equal((await again.store.countVersions()), 2);
+    assert.deepEqual(
+      again.store
+        .warnings()
+        .map((w) => w.code)
+        .sort(),
+      ['index-rebuilt', 'stale-snapshot'],
+    );
+    assert.equal(await again.store.countVersions(), 2);
     assert.equal((await again.service.read({ id })).description, 'from the other journal');
     assert.equal((await again.service.read({ id: one.id })).description, 'one', 'rows only the snapshot held are kept');
     await again.store.close();
@@ -136,7 +145,10 @@ describe('sql.js store: durability, corruption, schema', () => {
     db.close();
     const bytes = fs.readFileSync(snapshot(dir));
     const again = await reopen(dir);
-    await assert.rejects(again.service.read({ id }), (err: Error) => err instanceof StorageError && /newer than this release/.test(err.message));
+    await assert.rejects(
+      again.service.read({ id }),
+      (err: Error) => err instanceof StorageError && /newer than this release/.test(err.message),
+    );
     await assert.rejects(again.service.create(memory()), StorageError, 'nothing is written over a newer store');
     await again.store.close();
     assert.ok(fs.readFileSync(snapshot(dir)).equals(bytes));
@@ -155,11 +167,20 @@ describe('sql.js store: durability, corruption, schema', () => {
     fs.writeFileSync(snapshot(dir), 'not a database');
 
     const again = await reopen(dir);
-    assert.deepEqual((await again.service.search({ keywords: ['alpha'] })).map((h) => h.id), [a.id]);
-    assert.deepEqual((await again.service.search({ keywords: ['beta'] })).map((h) => h.id), [b.id]);
+    assert.deepEqual(
+      (await again.service.search({ keywords: ['alpha'] })).map((h) => h.id),
+      [a.id],
+    );
+    assert.deepEqual(
+      (await again.service.search({ keywords: ['beta'] })).map((h) => h.id),
+      [b.id],
+    );
     assert.deepEqual(again.store.warnings(), [], 'the database was not loaded for searches');
     assert.equal((await again.service.read({ id: b.id })).version, 1);
-    assert.deepEqual(again.store.warnings().map((w) => w.code), ['corrupt-snapshot']);
+    assert.deepEqual(
+      again.store.warnings().map((w) => w.code),
+      ['corrupt-snapshot'],
+    );
     await again.store.close();
   });
 
@@ -173,8 +194,14 @@ describe('sql.js store: durability, corruption, schema', () => {
     fs.writeFileSync(file, JSON.stringify({ ...saved, analyzer: saved.analyzer + 1 }));
 
     const again = await reopen(dir);
-    assert.deepEqual(again.store.warnings().map((w) => w.code), ['index-rebuilt']);
-    assert.deepEqual((await again.service.search({ keywords: ['gamma'] })).map((h) => h.id), [id]);
+    assert.deepEqual(
+      again.store.warnings().map((w) => w.code),
+      ['index-rebuilt'],
+    );
+    assert.deepEqual(
+      (await again.service.search({ keywords: ['gamma'] })).map((h) => h.id),
+      [id],
+    );
     await again.store.close();
   });
 
@@ -185,7 +212,10 @@ describe('sql.js store: durability, corruption, schema', () => {
     db.run("INSERT INTO meta (key, value) VALUES ('k', 'v')");
     const next = { version: SCHEMA_VERSION + 1, sql: 'ALTER TABLE meta ADD COLUMN note TEXT' };
     const broken = { version: SCHEMA_VERSION + 2, sql: 'CREATE TABLE x (a); SELECT * FROM no_such_table' };
-    assert.throws(() => migrate(db, [{ version: 1, sql: '' }, next, broken]), new RegExp(`migration to schema version ${SCHEMA_VERSION + 2} failed`));
+    assert.throws(
+      () => migrate(db, [{ version: 1, sql: '' }, next, broken]),
+      new RegExp(`migration to schema version ${SCHEMA_VERSION + 2} failed`),
+    );
     assert.equal(db.exec('PRAGMA user_version')[0]!.values[0]![0], SCHEMA_VERSION + 1, 'the good step stays, the bad one is rolled back');
     assert.deepEqual(db.exec("SELECT value, note FROM meta WHERE key = 'k'")[0]!.values, [['v', null]]);
     assert.equal(db.exec("SELECT name FROM sqlite_master WHERE name = 'x'").length, 0);

@@ -16,8 +16,20 @@ import { tmpDir } from '../../helpers/tmp';
 
 function rec(over: Partial<StoredRecord> = {}): StoredRecord {
   return {
-    rowId: randomUUID(), kind: 'episode', id: randomUUID(), version: 1, op: 'create', status: 'success', keys: ['', 'ana', ''],
-    rank: 0, dueAt: '2026-01-01T00:00:00.000Z', data: { task: 'Fix the flaky build' }, changedAt: new Date().toISOString(), deletedAt: null, author: 'ana', ...over,
+    rowId: randomUUID(),
+    kind: 'episode',
+    id: randomUUID(),
+    version: 1,
+    op: 'create',
+    status: 'success',
+    keys: ['', 'ana', ''],
+    rank: 0,
+    dueAt: '2026-01-01T00:00:00.000Z',
+    data: { task: 'Fix the flaky build' },
+    changedAt: new Date().toISOString(),
+    deletedAt: null,
+    author: 'ana',
+    ...over,
   };
 }
 
@@ -30,15 +42,28 @@ describe('sql.js store: records in the journal', function () {
     migrate(db);
     const table = new RecordTable(db);
     for (let i = 0; i < 60; i++) {
-      table.insert(rec({ keys: [`skill-${i % 6}`, 'ana', String(1 + (i % 2))], status: i % 3 ? 'success' : 'failure', dueAt: new Date(Date.UTC(2026, 0, 1 + i)).toISOString() }));
+      table.insert(
+        rec({
+          keys: [`skill-${i % 6}`, 'ana', String(1 + (i % 2))],
+          status: i % 3 ? 'success' : 'failure',
+          dueAt: new Date(Date.UTC(2026, 0, 1 + i)).toISOString(),
+        }),
+      );
     }
     const prepare = db.prepare.bind(db);
     let sql = '';
     db.prepare = (text, params) => ((sql = text), prepare(text, params));
     // A skill version's successes before a window's start: skill name, version, outcome, due time.
-    assert.equal(table.count({ kind: 'episode', keys: ['skill-1', undefined, '2'], status: ['success'], dueBefore: '2026-02-01T00:00:00.000Z' }), 5);
+    assert.equal(
+      table.count({ kind: 'episode', keys: ['skill-1', undefined, '2'], status: ['success'], dueBefore: '2026-02-01T00:00:00.000Z' }),
+      5,
+    );
     const plan = db.exec(`EXPLAIN QUERY PLAN ${sql}`)[0]!.values.map((v) => String(v[3]));
-    assert.deepEqual(plan.map((p) => /USING (COVERING )?INDEX record_heads_key0 /.test(p)), [true], plan.join('; '));
+    assert.deepEqual(
+      plan.map((p) => /USING (COVERING )?INDEX record_heads_key0 /.test(p)),
+      [true],
+      plan.join('; '),
+    );
     db.close();
   });
 
@@ -48,7 +73,14 @@ describe('sql.js store: records in the journal', function () {
     migrate(db);
     const table = new RecordTable(db);
     for (let i = 0; i < 60; i++) {
-      table.insert(rec({ kind: 'fact', keys: [`subject-${i % 6}`, `p-${i % 3}`, `o-${i % 10}`], rank: (i % 7) / 7, dueAt: i % 2 ? null : new Date(Date.UTC(2026, 0, 1 + i)).toISOString() }));
+      table.insert(
+        rec({
+          kind: 'fact',
+          keys: [`subject-${i % 6}`, `p-${i % 3}`, `o-${i % 10}`],
+          rank: (i % 7) / 7,
+          dueAt: i % 2 ? null : new Date(Date.UTC(2026, 0, 1 + i)).toISOString(),
+        }),
+      );
     }
     const prepare = db.prepare.bind(db);
     let sql = '';
@@ -111,7 +143,10 @@ describe('sql.js store: records in the journal', function () {
     const runs = await Promise.all([1, 2, 3].map(() => runWriter([dir, 'count', '20', counter.id])));
     for (const r of runs) assert.equal(r.code, 0, r.stderr);
     assert.equal((await store.records.get('report', counter.id))!.data.n, 60);
-    assert.deepEqual((await store.records.history('report', counter.id)).map((r) => r.version), Array.from({ length: 61 }, (_, i) => i + 1));
+    assert.deepEqual(
+      (await store.records.history('report', counter.id)).map((r) => r.version),
+      Array.from({ length: 61 }, (_, i) => i + 1),
+    );
     await store.close();
   });
 
@@ -129,7 +164,12 @@ describe('sql.js store: records in the journal', function () {
     const last = text.slice(text.lastIndexOf('\n', text.length - 2) + 1);
     const db = new (await initSqlJs()).Database();
     migrate(db, MIGRATIONS, 1);
-    writeSnapshot(db, path.join(dir, 'snapshot.sqlite'), { ino: 0, offset: Buffer.byteLength(text), tailSha: sha1(last), tailLength: Buffer.byteLength(last) }, () => true);
+    writeSnapshot(
+      db,
+      path.join(dir, 'snapshot.sqlite'),
+      { ino: 0, offset: Buffer.byteLength(text), tailSha: sha1(last), tailLength: Buffer.byteLength(last) },
+      () => true,
+    );
     fs.rmSync(path.join(dir, 'search-index.json'), { force: true });
     const again = await SqlJsStore.open({ dir });
     assert.deepEqual(await again.records.get('episode', a.id), a);

@@ -40,11 +40,18 @@ describe('sql.js store: a journal rewritten underneath it (git pull, merge, reba
     fs.writeFileSync(journal(dir), `${first}\n${lines(other.dir)[0]}\n${second}\n`); // truncates in place: same inode
     assert.equal(fs.statSync(journal(dir)).ino, inode, 'the test needs the file rewritten in place');
 
-    assert.deepEqual((await service.search({ keywords: ['zanzibar'] })).map((h) => h.id), [z.id]);
+    assert.deepEqual(
+      (await service.search({ keywords: ['zanzibar'] })).map((h) => h.id),
+      [z.id],
+    );
     assert.equal((await service.read({ id: z.id })).description, 'Zanzibar from the other clone');
     assert.equal(await store.countVersions(), 3);
     assert.equal((await service.read({ id: b.id })).version, 1);
-    assert.deepEqual(store.warnings().filter((w) => w.code === 'bad-journal-line'), [], 'no line was read from the middle');
+    assert.deepEqual(
+      store.warnings().filter((w) => w.code === 'bad-journal-line'),
+      [],
+      'no line was read from the middle',
+    );
     // Its next write continues the rewritten file, and a fresh process agrees.
     await service.edit({ id: b.id, content: 'after the merge' });
     await store.close();
@@ -67,9 +74,18 @@ describe('sql.js store: a journal rewritten underneath it (git pull, merge, reba
     fs.writeFileSync(journal(dir), `${first}\n${lines(other.dir)[0]}\n${second}\n`);
 
     const again = await reopen(dir);
-    assert.deepEqual((await again.service.search({ keywords: ['zanzibar'] })).map((h) => h.id), [z.id]);
+    assert.deepEqual(
+      (await again.service.search({ keywords: ['zanzibar'] })).map((h) => h.id),
+      [z.id],
+    );
     assert.equal(await again.store.countVersions(), 3);
-    assert.deepEqual(again.store.warnings().map((w) => w.code).sort(), ['index-rebuilt', 'stale-snapshot']);
+    assert.deepEqual(
+      again.store
+        .warnings()
+        .map((w) => w.code)
+        .sort(),
+      ['index-rebuilt', 'stale-snapshot'],
+    );
     await again.store.close();
   });
 
@@ -82,7 +98,10 @@ describe('sql.js store: a journal rewritten underneath it (git pull, merge, reba
     fs.writeFileSync(journal(dir), `${create}\n${edit}\n${create}\n${edit}\n`);
     const again = await reopen(dir);
     assert.equal(await again.store.countVersions(), 2);
-    assert.deepEqual((await again.service.history({ id })).map((h) => h.version), [1, 2]);
+    assert.deepEqual(
+      (await again.service.history({ id })).map((h) => h.version),
+      [1, 2],
+    );
     assert.equal((await again.service.read({ id })).content, 'second');
     await again.store.close();
   });
@@ -118,7 +137,11 @@ describe('sql.js store: a journal rewritten underneath it (git pull, merge, reba
         await s.store.close();
       }
       assert.deepEqual(seen[0], {
-        history: [[1, 'base'], [2, 'edited on A'], [2, 'edited on B']],
+        history: [
+          [1, 'base'],
+          [2, 'edited on A'],
+          [2, 'edited on B'],
+        ],
         current: [2, 'edited on B'], // the later changedAt
         v2: 'edited on B',
       });

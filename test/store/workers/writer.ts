@@ -18,14 +18,27 @@ async function main(): Promise<void> {
       const [row] = await store.records.write('counter', async (r) => {
         const cur = (await r.get('report', arg!))!;
         const version = (await r.maxVersion('report', arg!)) + 1;
-        return [{ ...cur, rowId: randomUUID(), version, op: 'edit' as const, changedAt: new Date(Math.max(Date.now(), Date.parse(cur.changedAt) + 1)).toISOString(), data: { n: (cur.data.n as number) + 1 } }];
+        return [
+          {
+            ...cur,
+            rowId: randomUUID(),
+            version,
+            op: 'edit' as const,
+            changedAt: new Date(Math.max(Date.now(), Date.parse(cur.changedAt) + 1)).toISOString(),
+            data: { n: (cur.data.n as number) + 1 },
+          },
+        ];
       });
       process.stdout.write(`ack ${row!.id} ${row!.version}\n`);
     } else if (mode === 'edit') {
       const r = await service.edit({ id: arg!, content: `edit ${i} by ${process.pid}` });
       process.stdout.write(`ack ${r.id} ${r.version}\n`);
     } else {
-      const r = await service.create({ description: `memory ${i} from ${process.pid}`, tags: [arg ?? 'worker'], content: `content ${i} `.repeat(20) });
+      const r = await service.create({
+        description: `memory ${i} from ${process.pid}`,
+        tags: [arg ?? 'worker'],
+        content: `content ${i} `.repeat(20),
+      });
       process.stdout.write(`ack ${r.id} 1\n`);
     }
   }

@@ -36,9 +36,15 @@ function partText(part) {
 /** A JSON-friendly copy of a request's messages, for the tests to inspect. */
 function summarise(messages) {
   return messages.map((m) => ({
-    role: m.role === vscode.LanguageModelChatMessageRole.User ? 'user' : m.role === vscode.LanguageModelChatMessageRole.Assistant ? 'assistant' : String(m.role),
+    role:
+      m.role === vscode.LanguageModelChatMessageRole.User
+        ? 'user'
+        : m.role === vscode.LanguageModelChatMessageRole.Assistant
+          ? 'assistant'
+          : String(m.role),
     parts: (m.content ?? []).map((p) => {
-      if (p instanceof vscode.LanguageModelToolResultPart) return { kind: 'toolResult', callId: p.callId, text: (p.content ?? []).map(partText).join('') };
+      if (p instanceof vscode.LanguageModelToolResultPart)
+        return { kind: 'toolResult', callId: p.callId, text: (p.content ?? []).map(partText).join('') };
       if (p instanceof vscode.LanguageModelToolCallPart) return { kind: 'toolCall', callId: p.callId, name: p.name, input: p.input };
       if (p instanceof vscode.LanguageModelTextPart) return { kind: 'text', text: p.value };
       return { kind: 'other' };
@@ -48,16 +54,18 @@ function summarise(messages) {
 
 const provider = {
   provideLanguageModelChatInformation() {
-    return [{
-      id: MODEL_ID,
-      name: 'Scripted (Agent Memory tests)',
-      family: 'scripted',
-      version: '1.0.0',
-      maxInputTokens: 128000,
-      maxOutputTokens: 4096,
-      isUserSelectable: true,
-      capabilities: { toolCalling: true, imageInput: false },
-    }];
+    return [
+      {
+        id: MODEL_ID,
+        name: 'Scripted (Agent Memory tests)',
+        family: 'scripted',
+        version: '1.0.0',
+        maxInputTokens: 128000,
+        maxOutputTokens: 4096,
+        isUserSelectable: true,
+        capabilities: { toolCalling: true, imageInput: false },
+      },
+    ];
   },
 
   async provideLanguageModelChatResponse(model, messages, options, progress) {
@@ -82,7 +90,8 @@ const provider = {
       }
     }
     replies.push(reply);
-    if (reply.toolCall) progress.report(new vscode.LanguageModelToolCallPart(reply.toolCall.callId, reply.toolCall.name, reply.toolCall.input));
+    if (reply.toolCall)
+      progress.report(new vscode.LanguageModelToolCallPart(reply.toolCall.callId, reply.toolCall.name, reply.toolCall.input));
     else progress.report(new vscode.LanguageModelTextPart(reply.text));
   },
 
@@ -95,8 +104,12 @@ const provider = {
 function activate(context) {
   context.subscriptions.push(
     vscode.lm.registerLanguageModelChatProvider(VENDOR, provider),
-    vscode.commands.registerCommand('agentMemoryTest.scriptedModel.script', (calls) => { queue.push(...calls); }),
-    vscode.commands.registerCommand('agentMemoryTest.scriptedModel.state', () => JSON.parse(JSON.stringify({ requests, replies, queued: queue.length }))),
+    vscode.commands.registerCommand('agentMemoryTest.scriptedModel.script', (calls) => {
+      queue.push(...calls);
+    }),
+    vscode.commands.registerCommand('agentMemoryTest.scriptedModel.state', () =>
+      JSON.parse(JSON.stringify({ requests, replies, queued: queue.length })),
+    ),
     vscode.commands.registerCommand('agentMemoryTest.scriptedModel.reset', () => {
       queue = [];
       issued = new Map();

@@ -17,22 +17,31 @@ describe('Memories view grouping', () => {
       at('f', new Date(2025, 0, 1)),
     ];
     const groups = groupByRecency(list, now, LABELS);
-    assert.deepEqual(groups.map((g) => [g.label, g.memories.map((m) => m.id)]), [
-      ['Today', ['a']],
-      ['Yesterday', ['b', 'c']],
-      ['Past 7 days', ['d']],
-      ['Past 30 days', ['e']],
-      ['Older', ['f']],
-    ]);
-    assert.deepEqual(groupByRecency([at('x', new Date(2020, 0, 1))], now, LABELS).map((g) => g.key), ['recency:older']);
+    assert.deepEqual(
+      groups.map((g) => [g.label, g.memories.map((m) => m.id)]),
+      [
+        ['Today', ['a']],
+        ['Yesterday', ['b', 'c']],
+        ['Past 7 days', ['d']],
+        ['Past 30 days', ['e']],
+        ['Older', ['f']],
+      ],
+    );
+    assert.deepEqual(
+      groupByRecency([at('x', new Date(2020, 0, 1))], now, LABELS).map((g) => g.key),
+      ['recency:older'],
+    );
   });
 
   it('groups by tag, most used first, ties by name, each memory under every tag it has', () => {
     const groups = groupByTag([at('a', now, ['ci', 'node']), at('b', now, ['node']), at('c', now, ['build'])]);
-    assert.deepEqual(groups.map((g) => [g.key, g.memories.map((m) => m.id)]), [
-      ['tag:node', ['a', 'b']],
-      ['tag:build', ['c']],
-      ['tag:ci', ['a']],
-    ]);
+    assert.deepEqual(
+      groups.map((g) => [g.key, g.memories.map((m) => m.id)]),
+      [
+        ['tag:node', ['a', 'b']],
+        ['tag:build', ['c']],
+        ['tag:ci', ['a']],
+      ],
+    );
   });
 });
