@@ -30,7 +30,7 @@ export function registerPlaybookViews(
   changes: StoreChanges,
   log: vscode.LogOutputChannel,
 ): PlaybookViews {
-  const docs = registerReadOnlyDocs(context, changes);
+  const docs = registerReadOnlyDocs(context, changes, log);
   const facts = registerFactsView(context, access.getPlaybook, changes.onDidChange, log);
   const skills = registerSkillsView(context, access.getPlaybook, changes.onDidChange, log);
   const pending = registerPendingView(context, access.getPlaybook, changes.onDidChange, log);

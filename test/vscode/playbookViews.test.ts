@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import { EpisodeService } from '../../src/core/playbook/episodeService';
 import type { FactNode } from '../../src/vscode/facts/factsView';
-import { api, playbook, skillYaml } from './playbookSupport';
+import { api, invoke, playbook, proposalId, skillYaml } from './playbookSupport';
 import { until } from './seed';
 
 type Subject = Extract<FactNode, { kind: 'subject' }>;
@@ -157,6 +157,20 @@ describe('the Facts, Skills and Pending views', function () {
     await l.proposals.reject({ id: p.proposalId, by: 'views-test', reason: 'already known' });
     views.pending.refresh();
     assert.ok(!(await views.pending.getChildren()).some((n) => n.proposal.id === p.proposalId), 'a decided proposal leaves the view');
+  });
+
+  it('Pending: the preview of a skill an agent proposed (no evidence) shows the skill', async () => {
+    const l = await playbook();
+    const id = proposalId(await invoke('agent-memory_proposeSkill', { yaml: skillYaml('preview-proposed-skill') }));
+    const preview = await vscode.workspace.openTextDocument(vscode.Uri.parse(`agent-memory-view:/proposal/${id}.md`));
+    const shown = preview.getText();
+    assert.doesNotMatch(shown, /could not be read/);
+    assert.match(shown, /^# Pending skill proposal/);
+    assert.match(shown, /````yaml\nname: preview-proposed-skill\ndescription: Fix a flaky test/);
+    assert.match(shown, /- do: Run the test 20 times/);
+    assert.doesNotMatch(shown, /evidence:/);
+    assert.match(shown, /No evidence given: approving keeps the evidence/);
+    await l.proposals.reject({ id, by: 'views-test', reason: 'preview checked' });
   });
 
   it('a scheduled forgetting run does nothing while the last run (of any window) is recent', async () => {

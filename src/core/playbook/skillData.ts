@@ -17,7 +17,11 @@ export const SKILL_KEYS = [
   'evidence',
 ] as const;
 
-/** SkillData with keys in SKILL_KEYS order and steps in do, tool, expect order: equal skills serialise equally. */
+/**
+ * SkillData with keys in SKILL_KEYS order and steps in do, tool, expect order: equal skills serialise equally.
+ * A proposal's payload leaves `evidence` out when the proposer gave none (agent-memory_proposeSkill
+ * never does), so a missing `evidence` reads as empty lists, as parseSkillData reads it.
+ */
 export function canonicalSkill(d: SkillData): SkillData {
   return {
     name: d.name,
@@ -28,7 +32,7 @@ export function canonicalSkill(d: SkillData): SkillData {
     steps: d.steps.map((s) => (s.tool === undefined ? { do: s.do, expect: s.expect } : { do: s.do, tool: s.tool, expect: s.expect })),
     success_checks: [...d.success_checks],
     failure_handling: [...d.failure_handling],
-    evidence: { episodes: [...d.evidence.episodes], executors: [...d.evidence.executors] },
+    evidence: { episodes: [...(d.evidence?.episodes ?? [])], executors: [...(d.evidence?.executors ?? [])] },
   };
 }
 

@@ -93,11 +93,14 @@ export function parseSkillYaml(text: string): ParsedSkill {
 /**
  * Formats a skill as its document, keys in a fixed order (name, version, description, trigger,
  * preconditions, tools, steps, success_checks, failure_handling, evidence), so formatting what
- * was parsed gives the same text back. `comment` lines go above the first key.
+ * was parsed gives the same text back. `comment` lines go above the first key. Data without
+ * `evidence` (a proposal's payload when the proposer gave none) is formatted without the key,
+ * since saving it keeps the evidence of the skill's current version.
  */
 export function formatSkillYaml(data: SkillData, version?: number, comment: string[] = []): string {
   const c = canonicalSkill(data);
-  const { name, ...rest } = c;
+  const { name, evidence, ...others } = c;
+  const rest = (data as Partial<SkillData>).evidence === undefined ? others : { ...others, evidence };
   const ordered = version === undefined ? { name, ...rest } : { name, version, ...rest };
   const doc = new YAML.Document(ordered);
   if (comment.length) (doc.contents as YAML.YAMLMap).commentBefore = comment.map((line) => ` ${line}`).join('\n');

@@ -22,7 +22,10 @@ export class ReadOnlyDocs implements vscode.TextDocumentContentProvider, vscode.
   private readonly renderers = new Map<string, Renderer>();
   private readonly subscription: vscode.Disposable;
 
-  constructor(changes: StoreChanges) {
+  constructor(
+    changes: StoreChanges,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
     this.subscription = changes.onDidChange(() => {
       for (const doc of vscode.workspace.textDocuments) if (doc.uri.scheme === DOC_SCHEME) this.changed.fire(doc.uri);
     });
@@ -40,7 +43,8 @@ export class ReadOnlyDocs implements vscode.TextDocumentContentProvider, vscode.
     try {
       return await render(rest.join('/'));
     } catch (err) {
-      // A document cannot fail to open with a reason; its text says what went wrong.
+      // A document cannot fail to open with a reason; its text says what went wrong, and the log keeps the stack.
+      this.log.error(`could not render ${uri.toString()}:`, err as Error);
       return vscode.l10n.t('This could not be read from the memory store: {0}', (err as Error).message);
     }
   }
@@ -61,8 +65,8 @@ export async function showMarkdown(uri: vscode.Uri): Promise<void> {
 }
 
 /** Registers the provider; the views register their renderers on it. */
-export function registerReadOnlyDocs(context: vscode.ExtensionContext, changes: StoreChanges): ReadOnlyDocs {
-  const docs = new ReadOnlyDocs(changes);
+export function registerReadOnlyDocs(context: vscode.ExtensionContext, changes: StoreChanges, log: vscode.LogOutputChannel): ReadOnlyDocs {
+  const docs = new ReadOnlyDocs(changes, log);
   context.subscriptions.push(docs, vscode.workspace.registerTextDocumentContentProvider(DOC_SCHEME, docs));
   return docs;
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ProposalView } from '../../core/playbook/proposalService';
 import type { SkillData } from '../../core/playbook/kinds';
+import { givesEvidence } from '../../core/playbook/skillData';
 import { formatSkillYaml } from '../../core/playbook/skillYaml';
 import type { MemoryService } from '../../core/memoryService';
 import { fenced, md } from '../tools/toolSupport';
@@ -24,6 +25,14 @@ function factPart(p: Record<string, unknown>): string[] {
     field(vscode.l10n.t('Observed at'), p.observedAt),
     field(vscode.l10n.t('Valid until'), p.validUntil),
   ];
+}
+
+/** The skill a proposal saves; one without evidence (as agents propose) keeps the current version's. */
+function skillPart(payload: Record<string, unknown>): string[] {
+  const out = [yamlBlock(formatSkillYaml(payload as unknown as SkillData))];
+  if (!givesEvidence(payload))
+    out.push('', vscode.l10n.t("No evidence given: approving keeps the evidence of the skill's current version, if there is one."));
+  return out;
 }
 
 /** A memory create, or an edit shown field by field against the current version. */
@@ -73,7 +82,7 @@ export function proposalMarkdown(p: ProposalView, current?: Memory): string {
     '',
   ];
   if (p.target === 'fact') lines.push(...factPart(p.payload));
-  else if (p.target === 'skill') lines.push(yamlBlock(formatSkillYaml(p.payload as unknown as SkillData)));
+  else if (p.target === 'skill') lines.push(...skillPart(p.payload));
   else lines.push(...memoryPart(p, current).flatMap((l) => [l, '']));
   lines.push('', `## ${vscode.l10n.t('Near-duplicates')}`, '');
   lines.push(

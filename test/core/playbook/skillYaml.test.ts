@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { SecretError, ValidationError } from '../../../src/core/errors';
-import { parseSkillData } from '../../../src/core/playbook/skillData';
+import { canonicalSkill, parseSkillData } from '../../../src/core/playbook/skillData';
 import { formatSkillYaml, parseSkillYaml } from '../../../src/core/playbook/skillYaml';
 import { rejects, skill, SKILL_YAML } from './skillHelpers';
 
@@ -37,6 +37,15 @@ describe('skill YAML (parse with line and reason, format with a stable key order
     ]);
     assert.deepEqual(parseSkillYaml(text).data, shuffled);
     assert.match(text, /- do: d\n\s+expect: e/);
+  });
+
+  it('formats a skill given without evidence (a proposal from agent-memory_proposeSkill) without the key', () => {
+    const { data } = parseSkillYaml(SKILL_YAML);
+    const { evidence: _dropped, ...proposed } = data;
+    const text = formatSkillYaml(proposed as typeof data);
+    assert.doesNotMatch(text, /evidence/);
+    assert.deepEqual(parseSkillYaml(text).data, data, 'parsing it back reads the missing evidence as empty lists');
+    assert.deepEqual(canonicalSkill(proposed as typeof data).evidence, { episodes: [], executors: [] });
   });
 
   it('refuses a step without expect with its line and what to write', async () => {
