@@ -44,6 +44,12 @@ export function prepareWorkspace({ ws, userData, cli, driver }) {
     path.join(ws, '.vscode-test-seed.json'),
     JSON.stringify({ id, ...seed, store, cli, node: process.execPath, ...(driver ? { driver } : {}) }, null, 2),
   );
+  // Committed, as a team sharing the store through git has it: the suites check that only
+  // looking leaves `git status` clean (test/vscode/extension.test.ts).
+  const git = (...args) =>
+    execFileSync('git', ['-C', ws, '-c', 'user.name=vscode-test', '-c', 'user.email=vscode-test@example.com', ...args]);
+  git('add', '-A');
+  git('commit', '-q', '-m', 'seed: a workspace store with one memory');
 
   // A fresh user-data-dir trusts no folder: the workspace would open in Restricted Mode, where
   // workspace.isTrusted is false. (The extension under development activates there all the same,

@@ -12,6 +12,13 @@
  * record, so paging stays correct while the run changes what it pages through. Forgetting is
  * one purge per kind per run (on the workspace store each purge rewrites the journal), of the
  * records whose current version is still the one the run decided on.
+ *
+ * Which runs are recorded: a run a person asked for (`command`, `cli`) always writes its report;
+ * an unattended one (`activation`, `schedule`) only when it changed something or has a position
+ * of the merge check to carry over. The workspace store's journal is committed to git, so a
+ * report of a run that found nothing would give a teammate who only opened the views a diff
+ * to commit and merge. When such a run is not recorded, the caller keeps its time where git
+ * does not look (VS Code: workspaceState) and passes it to `isDue`.
  */
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
@@ -52,6 +59,11 @@ const RunInput = z
 
 export type Report = ReportData & { id: string };
 
+/** What a run returns: its report, with `id` null when the run was not recorded (unattended, and nothing to record). */
+export type RunReport = ReportData & { id: string | null };
+
+const UNATTENDED: ReadonlySet<ReportData['trigger']> = new Set(['activation', 'schedule']);
+
 export class Lifecycle {
   private readonly w: RecordWriter;
 
@@ -67,8 +79,11 @@ export class Lifecycle {
     return (typeof p === 'function' ? p() : p) ?? DEFAULT_POLICY;
   }
 
-  /** Runs the rules once and writes the report (also when a step fails, which is then thrown: the ontology, the promotion). */
-  async runForgetting(input: unknown): Promise<Report> {
+  /**
+   * Runs the rules once and writes the report (also when a step fails, which is then thrown: the
+   * ontology, the promotion), except for an unattended run that changed nothing (see the top).
+   */
+  async runForgetting(input: unknown): Promise<RunReport> {
     const run = parseInput(RunInput, input);
     const now = run.now ?? this.w.now();
     const policy = this.policy();
@@ -99,6 +114,14 @@ export class Lifecycle {
       searchReads: run.searchReads ?? { searches: 0, returned: 0, read: 0 },
       mergeCheckResume: merge.resume,
     };
+    const changed =
+      expiredFacts.length > 0 || merge.disputed.length > 0 || episodes.forgotten > 0 || episodes.archived > 0 || promotions.length > 0;
+    // A merge check that stopped part-way, or that finished one which had, must leave its position for the next run.
+    const carries = merge.resume !== null || merge.from != null;
+    if (UNATTENDED.has(run.trigger) && !changed && !carries) {
+      if (failures.length) throw failures[0];
+      return { id: null, ...data };
+    }
     const id = randomUUID();
     await this.records.write(`report:${id}`, () => [this.w.row('report', id, 1, 'create', reportColumns(data), data)]);
     if (failures.length) throw failures[0];
@@ -112,10 +135,14 @@ export class Lifecycle {
     return rows.map((r) => ({ id: r.id, ...asReport(r) }));
   }
 
-  /** True when no run was reported within forgetting.run_every_hours. */
-  async isDue(now: Date = this.w.now()): Promise<boolean> {
+  /**
+   * True when no run was reported within forgetting.run_every_hours, nor made by this client
+   * within it: `ranHere` is the time of this client's last run (ISO), recorded or not.
+   */
+  async isDue(now: Date = this.w.now(), ranHere?: string): Promise<boolean> {
     const [last] = await this.reports({ limit: 1 });
-    return !last || Date.parse(last.ranAt) + this.policy().forgetting.run_every_hours * 3600_000 <= now.getTime();
+    const latest = Math.max(last ? Date.parse(last.ranAt) : -Infinity, ranHere ? Date.parse(ranHere) : -Infinity);
+    return !Number.isFinite(latest) || latest + this.policy().forgetting.run_every_hours * 3600_000 <= now.getTime();
   }
 
   /**
@@ -148,13 +175,16 @@ export class Lifecycle {
   }
 
   /** Disputes between facts of the ontology's single-valued relations that no write recorded (a git merge), from where the last run stopped. */
-  private async disputeMerged(nowIso: string): Promise<{ disputed: string[]; resume: ReportData['mergeCheckResume'] }> {
+  private async disputeMerged(
+    nowIso: string,
+  ): Promise<{ disputed: string[]; resume: ReportData['mergeCheckResume']; from?: ReportData['mergeCheckResume'] }> {
     const o = this.options.ontology;
     const ontology = typeof o === 'function' ? o() : o;
     const single = (ontology?.relations ?? []).filter((r) => r.cardinality === 'one').map((r) => r.name);
     if (single.length === 0) return { disputed: [], resume: null };
     const [last] = await this.reports({ limit: 1 });
-    return disputeMergedContradictions(this.records, this.w, single, { nowIso, max: this.max(), from: last?.mergeCheckResume });
+    const from = last?.mergeCheckResume;
+    return { ...(await disputeMergedContradictions(this.records, this.w, single, { nowIso, max: this.max(), from })), from };
   }
 
   /**

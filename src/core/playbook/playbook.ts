@@ -9,7 +9,7 @@ import { ContextService } from './contextService';
 import { EpisodeService } from './episodeService';
 import { factProposalHandler } from './factProposals';
 import { FactService } from './factService';
-import { Lifecycle, type Report } from './lifecycle';
+import { Lifecycle, type RunReport } from './lifecycle';
 import type { Ontology } from './ontology';
 import { DEFAULT_POLICY, type Policy } from './policy';
 import { draftProposalId, findPromotions } from './promotion';
@@ -52,6 +52,15 @@ export class SearchReads {
     const c = this.counts;
     this.counts = { searches: 0, returned: 0, read: 0 };
     return c;
+  }
+
+  /** Adds taken counts back (their run was not recorded), so the next recorded run reports them. */
+  giveBack(c: { searches: number; returned: number; read: number }): void {
+    this.counts = {
+      searches: this.counts.searches + c.searches,
+      returned: this.counts.returned + c.returned,
+      read: this.counts.read + c.read,
+    };
   }
 }
 
@@ -117,8 +126,17 @@ export class Playbook {
     return ids;
   }
 
-  /** One forgetting run with this process's search-read counts; the counts restart. */
-  runForgetting(trigger: 'activation' | 'schedule' | 'command' | 'cli'): Promise<Report> {
-    return this.lifecycle.runForgetting({ trigger, searchReads: this.searchReads.take() });
+  /**
+   * One forgetting run with this process's search-read counts; the counts restart once a report
+   * holds them. An unattended run that changed nothing is not recorded (Lifecycle), and search
+   * counts alone do not make it worth a line in a journal git tracks: they wait for the next
+   * recorded run.
+   */
+  async runForgetting(trigger: 'activation' | 'schedule' | 'command' | 'cli'): Promise<RunReport> {
+    const searchReads = this.searchReads.take();
+    // A run that fails is thrown whether or not it was recorded: its counts go with it.
+    const report = await this.lifecycle.runForgetting({ trigger, searchReads });
+    if (report.id === null) this.searchReads.giveBack(searchReads);
+    return report;
   }
 }

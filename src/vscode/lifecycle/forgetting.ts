@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Playbook } from '../../core/playbook/playbook';
-import type { Report } from '../../core/playbook/lifecycle';
+import type { RunReport } from '../../core/playbook/lifecycle';
 import type { StoreChanges } from '../session/storeChanges';
 import { reportingCommand } from '../memories/target';
 import { type ReadOnlyDocs, showMarkdown, viewDocUri } from '../documents/readOnlyDocs';
@@ -12,7 +12,7 @@ const MAX_WAIT = 6 * HOUR;
 const MIN_WAIT = 60_000;
 
 /** One line for the log and the messages. */
-function reportSummary(r: Report): string {
+function reportSummary(r: RunReport): string {
   return vscode.l10n.t(
     '{0} facts expired, {1} episodes forgotten, {2} archived, {3} skill drafts proposed; {4} of {5} search results read',
     r.expiredFacts.length,
@@ -24,22 +24,40 @@ function reportSummary(r: Report): string {
   );
 }
 
+/** workspaceState key: when this workspace last ran the rules unattended, per store location. */
+const LAST_RUN_KEY = 'agentMemory.forgetting.lastRun';
+
 /**
  * Runs the forgetting rules: once when the store opens (after activation, never blocking it)
  * and then whenever forgetting.run_every_hours has passed since the last run. Every window of
  * the team asks `lifecycle.isDue()` first, which reads the last report in the store, so they
- * do not all run. Failures go to the log, never to a dialog: nobody asked for this run.
+ * do not all run. An unattended run that changes nothing writes no report (the journal is
+ * tracked by git: looking must leave no diff), so the time of this workspace's last run is
+ * kept in workspaceState, which git never sees, and counts as a run for `isDue`.
+ * Failures go to the log, never to a dialog: nobody asked for this run.
  */
 export class ForgettingScheduler implements vscode.Disposable {
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<Report | undefined> | undefined;
+  private running: Promise<RunReport | undefined> | undefined;
   private disposed = false;
+  /** The last run of this window, recorded or not (for the tests and the log). */
+  lastRun: RunReport | undefined;
 
   constructor(
     private readonly getPlaybook: () => Promise<Playbook>,
     private readonly changes: StoreChanges,
     private readonly log: vscode.LogOutputChannel,
+    private readonly state: vscode.Memento,
   ) {}
+
+  /** When this workspace last ran the rules on the store at `location` (ISO), if it did. */
+  private ranHere(location: string): string | undefined {
+    return this.state.get<Record<string, string>>(LAST_RUN_KEY, {})[location];
+  }
+
+  private async rememberRun(location: string, ranAt: string): Promise<void> {
+    await this.state.update(LAST_RUN_KEY, { ...this.state.get<Record<string, string>>(LAST_RUN_KEY, {}), [location]: ranAt });
+  }
 
   /** The store (re)opened: the first look is soon, off the path of the views' first load. */
   storeOpened(): void {
@@ -50,7 +68,7 @@ export class ForgettingScheduler implements vscode.Disposable {
    * A run of this window: `activation` and `schedule` run only when due and share a run under
    * way; `command` always runs (after one under way).
    */
-  run(trigger: 'activation' | 'schedule' | 'command'): Promise<Report | undefined> {
+  run(trigger: 'activation' | 'schedule' | 'command'): Promise<RunReport | undefined> {
     if (this.running && trigger !== 'command') return this.running;
     const run = (this.running?.catch(() => undefined) ?? Promise.resolve()).then(() => this.runOnce(trigger));
     this.running = run;
@@ -62,11 +80,16 @@ export class ForgettingScheduler implements vscode.Disposable {
     return run;
   }
 
-  private async runOnce(trigger: 'activation' | 'schedule' | 'command'): Promise<Report | undefined> {
+  private async runOnce(trigger: 'activation' | 'schedule' | 'command'): Promise<RunReport | undefined> {
     const playbook = await this.getPlaybook();
-    if (trigger !== 'command' && !(await playbook.lifecycle.isDue())) return undefined;
+    const where = playbook.store.location;
+    if (trigger !== 'command' && !(await playbook.lifecycle.isDue(undefined, this.ranHere(where)))) return undefined;
     const report = await playbook.runForgetting(trigger);
-    this.log.info(`forgetting run (${trigger}): ${reportSummary(report)}`);
+    this.lastRun = report;
+    await this.rememberRun(where, report.ranAt);
+    this.log.info(
+      `forgetting run (${trigger}): ${reportSummary(report)}${report.id === null ? ' (nothing changed: no report written)' : ''}`,
+    );
     if (report.expiredFacts.length || report.forgottenEpisodes || report.archivedEpisodes || report.promotions.length)
       this.changes.fireSoon(0);
     return report;
@@ -85,8 +108,10 @@ export class ForgettingScheduler implements vscode.Disposable {
       await this.run(trigger);
       const playbook = await this.getPlaybook();
       const [last] = await playbook.lifecycle.reports({ limit: 1 });
+      const here = this.ranHere(playbook.store.location);
+      const latest = Math.max(last ? Date.parse(last.ranAt) : -Infinity, here ? Date.parse(here) : -Infinity);
       const every = playbook.policy().forgetting.run_every_hours * HOUR;
-      if (last) wait = Date.parse(last.ranAt) + every - Date.now();
+      if (Number.isFinite(latest)) wait = latest + every - Date.now();
     } catch (err) {
       this.log.error(`forgetting run failed: ${(err as Error).message}`);
     }
@@ -107,7 +132,7 @@ export function registerForgetting(
   changes: StoreChanges,
   log: vscode.LogOutputChannel,
 ): ForgettingScheduler {
-  const scheduler = new ForgettingScheduler(getPlaybook, changes, log);
+  const scheduler = new ForgettingScheduler(getPlaybook, changes, log, context.workspaceState);
   const reportUri = viewDocUri('lifecycle', 'report.md');
   docs.register('lifecycle', async () => {
     const playbook = await getPlaybook();

@@ -243,13 +243,13 @@ for (const backend of BACKENDS)
       assert.deepEqual(first.searchReads, { searches: 12, returned: 40, read: 9 });
       clock.advance(3600_000);
       assert.equal(await l.lifecycle.isDue(), false);
-      const second = await l.lifecycle.runForgetting({ trigger: 'schedule' });
+      const second = await l.lifecycle.runForgetting({ trigger: 'command' });
       assert.deepEqual(second.searchReads, { searches: 0, returned: 0, read: 0 });
       const reports = await l.lifecycle.reports({ limit: 5 });
       assert.deepEqual(
         reports.map((r) => [r.id, r.trigger]),
         [
-          [second.id, 'schedule'],
+          [second.id, 'command'],
           [first.id, 'activation'],
         ],
       );
@@ -259,16 +259,53 @@ for (const backend of BACKENDS)
       await l.close();
     });
 
-    it('a failing promotion callback still leaves the report, then fails the run', async () => {
+    it('a failing promotion callback still leaves the report of a run a person asked for, then fails the run', async () => {
       const l = await openPlaybook(backend, {
         promote: async () => {
           throw new Error('promotion broke');
         },
       });
+      // Unattended and nothing changed: failed, and nothing written (the failure goes to the caller's log).
       await assert.rejects(l.lifecycle.runForgetting({ trigger: 'schedule' }), /promotion broke/);
+      assert.equal(await l.rows(), 0);
+      await assert.rejects(l.lifecycle.runForgetting({ trigger: 'command' }), /promotion broke/);
       assert.deepEqual(
         (await l.lifecycle.reports({})).map((r) => r.promotions),
         [[]],
+      );
+      await l.close();
+    });
+
+    it('an unattended run that changes nothing writes nothing (the journal is tracked by git); isDue counts it by the time given', async () => {
+      const clock = testClock();
+      const l = await openPlaybook(backend, { clock });
+      for (const trigger of ['activation', 'schedule'] as const) {
+        const r = await l.lifecycle.runForgetting({ trigger, searchReads: { searches: 3, returned: 5, read: 1 } });
+        assert.equal(r.id, null, `${trigger}: not recorded`);
+        assert.deepEqual([r.trigger, r.ranAt, r.expiredFacts, r.forgottenEpisodes], [trigger, clock.iso(), [], 0]);
+      }
+      assert.equal(await l.rows(), 0, 'no record of any kind was written');
+      assert.deepEqual(await l.lifecycle.reports({}), []);
+      // The caller keeps the run's time elsewhere (VS Code: workspaceState) and passes it.
+      const ranAt = clock.iso();
+      clock.advance(3600_000);
+      assert.equal(await l.lifecycle.isDue(), true);
+      assert.equal(await l.lifecycle.isDue(clock.now(), ranAt), false);
+      clock.advance(24 * 3600_000);
+      assert.equal(await l.lifecycle.isDue(clock.now(), ranAt), true);
+      // A run a person asks for is always recorded; an unattended one that changed something too.
+      const asked = await l.lifecycle.runForgetting({ trigger: 'cli' });
+      assert.equal(typeof asked.id, 'string');
+      await l.episodes.record(episode());
+      clock.days(100);
+      const changed = await l.lifecycle.runForgetting({ trigger: 'schedule' });
+      assert.equal(changed.forgottenEpisodes, 1);
+      assert.deepEqual(
+        (await l.lifecycle.reports({})).map((r) => [r.id, r.trigger]),
+        [
+          [changed.id, 'schedule'],
+          [asked.id, 'cli'],
+        ],
       );
       await l.close();
     });

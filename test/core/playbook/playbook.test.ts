@@ -51,6 +51,24 @@ for (const backend of BACKENDS)
       await opened.store.close();
     });
 
+    it('search counts of an unattended run that was not recorded wait for the next recorded run', async () => {
+      const opened = await openService({ backend });
+      const l = playbookOver(opened);
+      l.searchReads.searched(['a', 'b']);
+      l.searchReads.read('a');
+      const idle = await l.runForgetting('activation');
+      assert.equal(idle.id, null);
+      l.searchReads.searched(['c']);
+      const asked = await l.runForgetting('command');
+      assert.deepEqual(asked.searchReads, { searches: 2, returned: 3, read: 1 });
+      assert.deepEqual(
+        (await l.lifecycle.reports({})).map((r) => r.id),
+        [asked.id],
+      );
+      assert.deepEqual((await l.runForgetting('cli')).searchReads, { searches: 0, returned: 0, read: 0 }, 'a recorded run takes them');
+      await opened.store.close();
+    });
+
     it('two promotion runs at once (two processes) queue a draft once, under the id its evidence gives', async () => {
       const first = await openService({ backend });
       const second = await secondProcess(first);
