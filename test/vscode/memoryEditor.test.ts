@@ -49,6 +49,9 @@ describe('the memory editor (agent-memory:/memories/<id>.md)', function () {
       () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === memoryUri(id).toString())?.languageId === 'agent-memory',
     );
     assert.equal((await vscode.workspace.fs.stat(memoryUri(id))).permissions, undefined, 'the current version is writable');
+    // Prose and the tags line wrap instead of running off the edge (package.json configurationDefaults).
+    const shown = vscode.workspace.textDocuments.find((d) => d.uri.toString() === memoryUri(id).toString())!;
+    assert.equal(vscode.workspace.getConfiguration('editor', shown).get('wordWrap'), 'on');
   });
 
   it('saving the editor writes a new version with the edited description, tags and content', async () => {

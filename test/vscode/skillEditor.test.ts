@@ -31,6 +31,14 @@ describe('the skill editor (agent-memory:/skills/<name>.yaml)', function () {
     assert.match(doc.getText(), /^# skill edited-in-editor · version 1 · /);
     assert.match(doc.getText(), /^name: edited-in-editor\nversion: 1\ndescription: Fix a flaky test/m);
     await until('the skill language', () => doc.languageId === 'agent-memory-skill');
+    // Long descriptions and steps wrap, continuation lines indented under their item.
+    assert.deepEqual(
+      [
+        vscode.workspace.getConfiguration('editor', doc).get('wordWrap'),
+        vscode.workspace.getConfiguration('editor', doc).get('wrappingIndent'),
+      ],
+      ['on', 'indent'],
+    );
     await replaceText(doc, doc.getText().replace('20 runs in a row pass', '50 runs in a row pass'));
     assert.equal(await doc.save(), true);
     const s = await (await playbook()).skills.read({ name: 'edited-in-editor' });
