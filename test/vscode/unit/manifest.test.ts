@@ -35,3 +35,61 @@ describe('package.json and the contract', () => {
     assert.equal(ALL_TOOLS.length, (pkg.contributes.languageModelTools as unknown[]).length);
   });
 });
+
+describe('package.json: the settings a person sees', () => {
+  type Category = { title: string; order: number; properties: Record<string, { order?: number; markdownDescription?: string }> };
+  const categories = pkg.contributes.configuration as Category[];
+  const title = (c: Category) => nls[c.title.replace(/^%|%$/g, '')];
+
+  it('come in three ordered categories, the settings that matter most first', () => {
+    assert.deepEqual(
+      categories.map((c) => [c.order, title(c)]),
+      [
+        [1, 'General'],
+        [2, 'Team Database'],
+        [3, 'Lifecycle and Policy'],
+      ],
+    );
+    const ordered = (c: Category) =>
+      Object.entries(c.properties)
+        .sort(([, a], [, b]) => a.order! - b.order!)
+        .map(([key]) => key);
+    assert.deepEqual(ordered(categories[0]!).slice(0, 2), ['agentMemory.reviewWrites', 'agentMemory.storage.backend']);
+    assert.ok(
+      ordered(categories[1]!).every((k) => k.startsWith('agentMemory.postgres.')),
+      'the team database category holds its connection settings',
+    );
+    for (const c of categories)
+      for (const [key, s] of Object.entries(c.properties)) assert.ok(Number.isInteger(s.order), `${key} has no order`);
+  });
+
+  it('keeps every setting key (renaming one would lose what people set)', () => {
+    assert.deepEqual(categories.flatMap((c) => Object.keys(c.properties)).sort(), [
+      'agentMemory.author',
+      'agentMemory.episodic.ttlDays',
+      'agentMemory.forgetting.runEveryHours',
+      'agentMemory.postgres.caFile',
+      'agentMemory.postgres.project',
+      'agentMemory.postgres.tls',
+      'agentMemory.postgres.url',
+      'agentMemory.procedural.promotionMinSuccesses',
+      'agentMemory.reviewWrites',
+      'agentMemory.search.maxResults',
+      'agentMemory.semantic.requireConfidence',
+      'agentMemory.semantic.requireSource',
+      'agentMemory.storage.backend',
+      'agentMemory.storePath',
+      'agentMemory.working.maxTokens',
+    ]);
+  });
+
+  it('name in words what a title made from the key cannot ("Tls", "Url", "Ttl Days")', () => {
+    const lead = (key: string) => {
+      const c = categories.find((x) => key in x.properties)!;
+      return nls[c.properties[key]!.markdownDescription!.replace(/^%|%$/g, '')]!.split('**')[1];
+    };
+    assert.equal(lead('agentMemory.postgres.tls'), 'Connection security (TLS)');
+    assert.equal(lead('agentMemory.postgres.url'), 'Database URL');
+    assert.equal(lead('agentMemory.episodic.ttlDays'), 'Keep episodes for (days)');
+  });
+});
