@@ -25,6 +25,9 @@ const TEMPLATE: MemoryFields = { description: '', tags: [], content: '' };
  * check catches a save over a version written elsewhere; the version the editor last read
  * is also sent as the expected version, which closes the gap between that check and the write.
  */
+/** Context key: paths of the current-memory documents whose memory is at version 1 (see package.json's menus). */
+const FIRST_VERSION_DOCS = 'agentMemory.firstVersionDocs';
+
 export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changed.event;
@@ -65,6 +68,19 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     this.changed.dispose();
   }
 
+  /**
+   * Records the version a current-memory document shows, and keeps the context key
+   * FIRST_VERSION_DOCS (the paths of those at version 1) for the menus: Compare with Previous
+   * is not offered where there is no previous version.
+   */
+  private show(id: string, version: number): void {
+    const wasFirst = this.shown.get(id) === 1;
+    this.shown.set(id, version);
+    if (wasFirst === (version === 1)) return;
+    const first = [...this.shown].filter(([, v]) => v === 1).map(([i]) => memoryUri(i).path);
+    void vscode.commands.executeCommand('setContext', FIRST_VERSION_DOCS, first);
+  }
+
   watch(uri: vscode.Uri): vscode.Disposable {
     const key = uri.toString();
     this.watched.set(key, uri);
@@ -96,7 +112,7 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     if (target.kind === 'draft') return encoder.encode(this.render(target));
     this.saved.delete(uri.toString());
     const m = await this.load(uri, target);
-    if (target.kind === 'current') this.shown.set(m.id, m.version);
+    if (target.kind === 'current') this.show(m.id, m.version);
     return encoder.encode(this.render(target, m));
   }
 
@@ -127,7 +143,7 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
       };
       if (Object.keys(edits).length === 0) return;
       const out = await service.edit({ id: target.id, expectedVersion: this.shown.get(target.id) ?? current.version, ...edits });
-      this.shown.set(target.id, out.version);
+      this.show(target.id, out.version);
     }
     this.saved.add(uri.toString());
     this.changes.fireSoon(0);

@@ -93,3 +93,25 @@ describe('package.json: the settings a person sees', () => {
     assert.equal(lead('agentMemory.episodic.ttlDays'), 'Keep episodes for (days)');
   });
 });
+
+describe('package.json: actions only where they apply', () => {
+  const palette = pkg.contributes.menus.commandPalette as Array<{ command: string; when?: string }>;
+  const when = (command: string) => palette.find((e) => e.command === command)?.when;
+
+  it('offers Use the Workspace Store in the Command Palette only while a team database is in use', () => {
+    assert.equal(when('agentMemory.useWorkspaceStore'), 'config.agentMemory.storage.backend == postgres');
+  });
+
+  it('offers Compare with Previous Version on neither a version-1 document nor a current one at version 1', () => {
+    const test = when('agentMemory.compareWithPrevious')!;
+    assert.match(test, /resourcePath not in agentMemory\.firstVersionDocs/);
+    const pattern = new RegExp(/resourcePath =~ \/(.+)\/ &&/.exec(test)![1]!.replace(/\\\//g, '/'));
+    const id = '0b5c1c4e-8d7a-4a53-9a8e-3f1c2d4b5a60';
+    assert.deepEqual(
+      [`/memories/${id}.md`, `/memories/${id}.v2.md`, `/memories/${id}.v10.md`, `/memories/${id}.v1.md`, '/skills/x.yaml'].map((p) =>
+        pattern.test(p),
+      ),
+      [true, true, true, false, false],
+    );
+  });
+});
