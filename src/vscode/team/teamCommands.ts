@@ -69,7 +69,9 @@ async function connect(
     (await vscode.window.showInputBox({
       title: vscode.l10n.t('Team database (1/4): server'),
       prompt: vscode.l10n.t('postgres://user@host:5432/database. A password typed here is moved to the secret store.'),
-      value: before.url || 'postgres://user@host:5432/agent_memory',
+      // An example is a placeholder, not a value: Enter must not accept a server that does not exist.
+      value: before.url,
+      placeHolder: 'postgres://user@host:5432/agent_memory',
       ignoreFocusOut: true,
       validateInput: (v) =>
         /^postgres(ql)?:\/\/[^/]+/i.test(v.trim()) ? undefined : vscode.l10n.t('Expected postgres://user@host:5432/database'),
