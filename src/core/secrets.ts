@@ -20,6 +20,45 @@ function isPlaceholder(value: string): boolean {
   );
 }
 
+/**
+ * Values of a `password = …` style assignment that are not a secret: references (an environment
+ * variable, a template, a member or a call), types and keywords, and the words people put where
+ * the secret goes (`your-password-here`, `REDACTED`, `changeme`, `dummy`).
+ */
+function isNotALiteralSecret(value: string): boolean {
+  const v = value.trim();
+  return (
+    v.length < 6 ||
+    isPlaceholder(v) ||
+    /^[$%@&*!]|^\{|^<|^\(|^\[/.test(v) || // $VAR, %VAR%, ${…}, {{…}}, <…>, ***, &anchor, *alias, !vault / !Ref tags, (…), […]
+    /[()]/.test(v) || // a call: getpass(), os.getenv("X"), z.string().min(8)
+    /^[A-Za-z_][\w.]*[<[]/.test(v) || // a generic type: Optional[str], Optional<String>, List<Token>
+    /^(?:process\.env|os\.environ|env|ENV|secrets|vars|config|settings|self|this|req|request|args|opts|options|params)\b/.test(v) ||
+    // a member path (config.db.password), not a dotted token such as a Vault token (s.Abc123Def456…)
+    (/^[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+$/.test(v) && !v.split('.').some((part) => /\d.*\d.*\d/.test(part))) ||
+    /^(?:string|str|String|number|int|bool|boolean|bytes|Buffer|SecretStr|None|null|nil|undefined|true|false|required|optional|string\[\]|any|unknown|object|text|varchar|hidden|masked|omitted|redacted|removed|empty|none|unset|same|secret|random|generated)$/i.test(
+      v,
+    ) ||
+    /^(?:your|my|the|some|an?)[-_ ]\w|(?:^|[-_])here$|^(?:dummy|fake|test|sample|placeholder|redacted|replace|todo|tbd|fixme|foo|bar|example)\b|(?:^|[-_])(?:example|placeholder|dummy)(?:$|[-_])/i.test(
+      v,
+    ) ||
+    /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(v) // another variable's name: DB_PASSWORD
+  );
+}
+
+/**
+ * Whether the value of a key that names a credential looks like one: without spaces (prose says
+ * "password: must be 8 characters"), and with a digit or a symbol, or mixed case, in its 6+
+ * characters (a word such as `required` is prose; `Sup3rS3cret!` and `hunter22` are not).
+ */
+function looksLikeCredential(value: string): boolean {
+  if (/\s/.test(value) || isNotALiteralSecret(value)) return false;
+  return /\d/.test(value) || /[^A-Za-z0-9]/.test(value) || (/[a-z]/.test(value) && /[A-Z]/.test(value) && value.length >= 8);
+}
+
+/** A key that names a credential, ending in the word (db_password, apiKey, GITHUB_TOKEN; not max_tokens, tokenizer). */
+const CREDENTIAL_KEY = String.raw`[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|secret[_-]?key|private[_-]?key|client[_-]?secret|auth[_-]?key|signing[_-]?key|encryption[_-]?key)`;
+
 const PATTERNS: SecretPattern[] = [
   { kind: 'a private key block', re: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/ },
   { kind: 'an AWS access key id', re: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/ },
@@ -39,6 +78,27 @@ const PATTERNS: SecretPattern[] = [
   {
     kind: 'a JSON Web Token',
     re: /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/,
+  },
+  {
+    // `password: Sup3rS3cret!`, `DB_PASSWORD=hunter22`, `"apiKey": "a8f…"`, `--password 'x9!k…'`:
+    // a key that names a credential given a literal value (group 2 quoted, group 3 bare).
+    kind: 'a password or key assigned in the text',
+    re: new RegExp(
+      String.raw`(?<![A-Za-z0-9_])(?:["']?${CREDENTIAL_KEY}["']?\s*(?::=|=>|=|:)|--${CREDENTIAL_KEY}(?:=|\s+))[ \t]*(?:(["'\`])([^"'\`\n]*)\1|([^\s,;"'\`)}\]]+))`,
+      'i',
+    ),
+    accept: (m) => !looksLikeCredential(m[2] ?? m[3] ?? ''),
+  },
+  {
+    // curl -u user:pass, mysql -pPass: a command line with the password in it.
+    kind: 'a password on a command line',
+    re: /\b(?:curl\b[^\n]*?\s(?:-u|--user)\s+["']?[^\s:"']+:([^\s"'@]+)|mysql(?:dump|admin)?\b[^\n]*?\s-p["']?([^\s"']+))/,
+    accept: (m) => !looksLikeCredential(m[1] ?? m[2] ?? ''),
+  },
+  {
+    kind: 'a bearer token',
+    re: /\b(?:Bearer|Basic)\s+([A-Za-z0-9._~+/-]{20,}=*)/,
+    accept: (m) => isNotALiteralSecret(m[1] ?? ''),
   },
   {
     kind: 'a password inside a URL',

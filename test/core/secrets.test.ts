@@ -1,4 +1,6 @@
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { SecretError, ValidationError } from '../../src/core/errors';
 import { assertNoSecret, findSecret, unstorableText } from '../../src/core/secrets';
 
@@ -67,5 +69,62 @@ describe('secrets', () => {
       () => assertNoSecret('content', 'a\u0000b'),
       (e: unknown) => e instanceof ValidationError && e.field === 'content' && /^content: line 1 contains a NUL/.test(e.message),
     );
+  });
+
+  it('refuses a password, secret, token or key assigned a literal value, naming the kind and line, never the value', () => {
+    const text = 'Fixed the login on staging.\npassword: Sup3rS3cret!';
+    assert.deepEqual(findSecret(text), { kind: 'a password or key assigned in the text', line: 2 });
+    assert.throws(
+      () => assertNoSecret('content', text),
+      (e: unknown) => e instanceof SecretError && e.line === 2 && !e.message.includes('Sup3rS3cret'),
+    );
+  });
+
+  it('lets prose, references, types and placeholders next to such keys through', () => {
+    for (const ok of [
+      'password: required',
+      'The password must be at least 12 characters.',
+      'const password = process.env.DB_PASSWORD;',
+      'password?: string',
+      'password: Optional[str] = None',
+      'max_tokens: 4000',
+      'token: ${{ secrets.GITHUB_TOKEN }}',
+      'password: "<your password>"',
+      'client_secret: your-client-secret-here',
+      'api_key = os.getenv("API_KEY")',
+      'password: !vault |',
+    ]) {
+      assert.equal(findSecret(ok), undefined, ok);
+    }
+  });
+
+  // The corpora (test/data/secrets): credentials in the forms people paste them (YAML, .env, JSON,
+  // shell, URLs, headers, command lines), and ordinary engineering notes that mention passwords,
+  // tokens and keys in prose and code. One text per line, "\n" for a newline.
+  const corpus = (file: string) =>
+    fs
+      .readFileSync(path.join(__dirname, '..', 'data', 'secrets', file), 'utf8')
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'))
+      .map((l) => l.replace(/\\n/g, '\n'));
+
+  it('refuses at least 95 % of the secret-bearing corpus (at least 60 texts)', () => {
+    const texts = corpus('with-secrets.txt');
+    assert.ok(texts.length >= 60, `${texts.length} texts`);
+    const missed = texts.filter((t) => findSecret(t) === undefined);
+    assert.ok(missed.length <= texts.length * 0.05, `missed ${missed.length} of ${texts.length}:\n${missed.join('\n')}`);
+  });
+
+  it('refuses none of 200+ ordinary engineering notes, nor any memory of the evaluation set', () => {
+    const notes = corpus('ordinary-notes.txt');
+    assert.ok(notes.length >= 200, `${notes.length} notes`);
+    const evalSet = fs
+      .readFileSync(path.join(__dirname, '..', 'data', 'eval', 'memories.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { description: string; tags: string[]; content: string });
+    const texts = [...notes, ...evalSet.flatMap((m) => [m.description, m.content, ...m.tags])];
+    const refused = texts.filter((t) => findSecret(t) !== undefined);
+    assert.deepEqual(refused, []);
   });
 });

@@ -22,7 +22,7 @@ export function factProposalHandler(factsFor: (author: string) => FactService, p
     async validate(payload, action) {
       if (action !== 'create')
         throw new ValidationError('action', 'facts are proposed as new assertions (action create); retract a fact to end it');
-      const { fact, same, rivals } = await preview.preview(payload);
+      const { fact, same, rivals, possible } = await preview.preview(payload);
       const conf = fact.confidence === null ? 'confidence not given' : `confidence ${fact.confidence}`;
       const summary = `fact: ${fact.subject} ${fact.predicate} ${fact.object} (${conf}; source ${fact.source ?? 'not given'})`.slice(
         0,
@@ -45,6 +45,10 @@ export function factProposalHandler(factsFor: (author: string) => FactService, p
         ...rivals.map(
           (r) =>
             `contradicts ${r.status} fact ${r.id}: ${r.subject} ${r.predicate} ${r.object} (source ${r.source ?? 'none'}, confidence ${r.confidence ?? 'none'}, asserted by ${r.assertedBy}); approving marks both disputed for a person to resolve`,
+        ),
+        ...possible.map(
+          (r) =>
+            `may contradict ${r.status} fact ${r.id}: ${r.subject} ${r.predicate} ${r.object} (source ${r.source ?? 'none'}, confidence ${r.confidence ?? 'none'}, asserted by ${r.assertedBy}); no ontology says whether "${r.predicate}" has one value, so approving keeps both active — retract the wrong one, or declare the relation with cardinality: one in ontology.yaml`,
         ),
       ];
       const { subject, predicate, object, source, confidence, observedAt, validUntil } = fact;

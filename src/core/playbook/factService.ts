@@ -57,6 +57,12 @@ export interface AssertResult {
   fact: FactView;
   /** When disputed: this fact and every fact it contradicts, each with its evidence. */
   disputes: FactView[];
+  /**
+   * Without an ontology nothing says whether a predicate has one value: the live facts of the same
+   * subject and predicate with another object, each with its evidence, for a person to judge.
+   * Both stay active; nothing is replaced.
+   */
+  possibleContradictions: FactView[];
 }
 
 export class FactService {
@@ -80,7 +86,7 @@ export class FactService {
   }
 
   /** Checks an assertion against every rule (schema, policy, clock, secrets, ontology) and builds its data; writes nothing. */
-  private validated(input: unknown): { data: FactData; keys: [string, string, string]; single: boolean; now: Date } {
+  private validated(input: unknown): { data: FactData; keys: [string, string, string]; single: boolean; declared: boolean; now: Date } {
     const f = parseInput(AssertFactInput, input);
     const { semantic } = this.policy();
     const missing: Array<[field: string, rule: string]> = [];
@@ -117,25 +123,37 @@ export class FactService {
       retraction: null,
       assertedBy: this.w.author,
     };
-    return { data, keys: factColumns(data).keys, single: checked.relation?.cardinality === 'one', now };
+    return {
+      data,
+      keys: factColumns(data).keys,
+      single: checked.relation?.cardinality === 'one',
+      declared: checked.relation !== undefined,
+      now,
+    };
   }
 
   /**
    * What asserting `input` would do, without writing: the checked fact, the live fact with the
    * same triple it would refresh, and the live facts it would dispute. Refuses as assert does.
    */
-  async preview(input: unknown): Promise<{ fact: Omit<FactData, 'assertedBy' | 'keptWith'>; same: FactView | null; rivals: FactView[] }> {
+  async preview(
+    input: unknown,
+  ): Promise<{ fact: Omit<FactData, 'assertedBy' | 'keptWith'>; same: FactView | null; rivals: FactView[]; possible: FactView[] }> {
     const {
       data,
       keys: [s, p, o],
       single,
+      declared,
       now,
     } = this.validated(input);
     const [same] = await this.records.query({ kind: 'fact', keys: [s, p, o], status: LIVE_STATUSES, limit: 1 });
     const live =
-      !same && single ? await readAll(this.records, { kind: 'fact', keys: [s, p], status: LIVE_STATUSES }, RELATION_LIVE_MAX) : [];
+      (!same && single) || !declared
+        ? await readAll(this.records, { kind: 'fact', keys: [s, p], status: LIVE_STATUSES }, RELATION_LIVE_MAX)
+        : [];
+    const others = rivalsOf(live, o, now.toISOString()).map(factView);
     const { assertedBy: _a, keptWith: _k, ...fact } = data;
-    return { fact, same: same ? factView(same) : null, rivals: rivalsOf(live, o, now.toISOString()).map(factView) };
+    return { fact, same: same ? factView(same) : null, rivals: single ? others : [], possible: single ? [] : others };
   }
 
   /** Records a fact, refreshes the same triple, or opens a dispute; refuses (writing nothing) what breaks a rule. */
@@ -144,12 +162,19 @@ export class FactService {
       data,
       keys: [s, p, o],
       single,
+      declared,
       now,
     } = this.validated(input);
     const observedAt = data.observedAt;
+    let possible: StoredRecord[] = [];
     const rows = await this.records.write(`fact:${s}`, async (r) => {
+      possible = [];
       const [same] = await r.query({ kind: 'fact', keys: [s, p, o], status: LIVE_STATUSES, limit: 1 });
       if (same) {
+        if (!declared) {
+          const live = await readAll(r, { kind: 'fact', keys: [s, p], status: LIVE_STATUSES }, RELATION_LIVE_MAX);
+          possible = rivalsOf(live, o, now.toISOString());
+        }
         const old = asFact(same);
         const evidence = {
           source: data.source,
@@ -161,9 +186,11 @@ export class FactService {
         return [await nextFactVersion(this.w, r, same, { ...old, ...evidence })];
       }
       const id = randomUUID();
-      // Only a single-valued relation can be contradicted; its live objects are few.
-      const live = single ? await readAll(r, { kind: 'fact', keys: [s, p], status: LIVE_STATUSES }, RELATION_LIVE_MAX) : [];
-      const rivals = rivalsOf(live, o, now.toISOString());
+      // Only a single-valued relation can be contradicted; its live objects are few. Without an
+      // ontology the other objects of the same subject and predicate are reported, not disputed.
+      const live = single || !declared ? await readAll(r, { kind: 'fact', keys: [s, p], status: LIVE_STATUSES }, RELATION_LIVE_MAX) : [];
+      const rivals = single ? rivalsOf(live, o, now.toISOString()) : [];
+      if (!single) possible = rivalsOf(live, o, now.toISOString());
       if (rivals.length === 0) return [this.w.row('fact', id, 1, 'create', factColumns(data), data)];
       const mine: FactData = { ...data, status: 'disputed', disputedWith: rivals.map((x) => x.id) };
       const theirs = await Promise.all(
@@ -177,7 +204,14 @@ export class FactService {
     // What was decided shows in the rows (a store may run a decision more than once).
     const outcome = rows.length > 1 ? 'disputed' : rows[0]!.version > 1 ? 'refreshed' : 'created';
     const fact = factView(rows[0]!);
-    return { id: fact.id, version: fact.version, outcome, fact, disputes: outcome === 'disputed' ? rows.map(factView) : [] };
+    return {
+      id: fact.id,
+      version: fact.version,
+      outcome,
+      fact,
+      disputes: outcome === 'disputed' ? rows.map(factView) : [],
+      possibleContradictions: possible.map(factView),
+    };
   }
 
   /**
