@@ -24,16 +24,20 @@ export interface CommandContext extends RunContext {
   storeDir: string | undefined;
 }
 
-/** A command that opens its own stores (migrate): main opens none for it. */
+/** A command that opens its own stores (migrate) or needs none (help, completion): main opens none for it. */
 export interface StandaloneContext extends RunContext {
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** The registry, for the commands that describe the CLI (help, completion); passed in, since no command file imports it. */
+  commands: ReadonlyMap<string, Command>;
 }
 
 interface CommandInfo {
   /** The command words, then its arguments and flags: one line of --help. */
   usage: string;
   summary: string;
+  /** More for `COMMAND --help` than the usage line says, e.g. the values a flag takes. */
+  details?: string;
   /** Flags of this command, as util.parseArgs takes them. */
   options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;
   /** How many positional arguments: none, exactly one (an id, a name, a file), any number, at most one. */
@@ -51,7 +55,7 @@ export interface StoreCommand extends CommandInfo {
 }
 
 export interface StandaloneCommand extends CommandInfo {
-  /** Opens the stores its own flags name (--from, --to) rather than the global --store. */
+  /** Opens the stores its own flags name (--from, --to) rather than the global --store, or none at all. */
   opensStores: true;
   run: (ctx: StandaloneContext) => Promise<void>;
 }

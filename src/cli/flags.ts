@@ -64,3 +64,11 @@ export function given(flags: Flags, fields: Record<string, string>): Record<stri
   }
   return out;
 }
+
+/** The given string flags among `names` as words of a command line (`--store`, DIR), to repeat them in a hint. */
+export function passOn(flags: Flags, names: string[]): string[] {
+  return names.flatMap((name) => {
+    const value = str(flags, name);
+    return value === undefined ? [] : [`--${name}`, value];
+  });
+}

@@ -54,9 +54,16 @@ export function formatHistory(h: z.output<typeof C.HistoryOutput>): string {
   return h.map((v) => `v${v.version}  ${v.changedAt}  ${v.op.padEnd(7)}  ${v.author}  ${v.description}  ${tagList(v.tags)}\n`).join('');
 }
 
-export function formatList(l: z.output<typeof C.ListOutput>): string {
+/** `next` gives the command line that reads the page after a cursor. */
+export function formatList(l: z.output<typeof C.ListOutput>, next: (cursor: string) => string): string {
   const lines = l.items.map((i) => `${i.id}  ${i.changedAt}  ${i.description}  ${tagList(i.tags)}\n`).join('');
-  return (lines || 'No memories.\n') + (l.nextCursor ? `More: agent-memory list --cursor ${l.nextCursor}\n` : '');
+  return (lines || 'No memories.\n') + (l.nextCursor ? `More: ${next(l.nextCursor)}\n` : '');
+}
+
+/** `agent-memory` and `words` as a POSIX shell reads them back: a word with other characters single-quoted. */
+export function commandLine(words: string[]): string {
+  const quote = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+  return ['agent-memory', ...words].map(quote).join(' ');
 }
 
 export function formatTags(t: z.output<typeof C.TagsOutput>): string {

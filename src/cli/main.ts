@@ -9,37 +9,27 @@ import type { Command } from './command';
 import { bool, type Flags, str } from './flags';
 import { type CliIo, processIo } from './io';
 import { COMMANDS } from './registry';
+import { asksHelp, closest, type Options, prepareArgv } from './argv';
+import { cliVersion, commandHelp, fullUsage, GLOBAL_OPTIONS, groupHelp } from './usage';
 import { openStore, resolveStoreSpec } from '../platform/openStore';
 
 /** First words of two-word commands. */
 const GROUPS = new Set([...COMMANDS.keys()].filter((k) => k.includes(' ')).map((k) => k.split(' ')[0]!));
 
-const GLOBAL = {
-  store: { type: 'string' },
-  json: { type: 'boolean' },
-  author: { type: 'string' },
-  project: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
+/** Flags of `agent-memory` without a command; `--version` only there, since `read --version V` is a command's. */
+const TOP_LEVEL = { ...GLOBAL_OPTIONS, version: { type: 'boolean' } } as const;
 
-function usage(): string {
-  const cmds = [...COMMANDS.values()].map((c) => `  ${c.usage}\n      ${c.summary}\n`).join('');
-  return (
-    'Usage: agent-memory [--store DIR|postgres://user@host/db] [--project KEY] [--json] [--author NAME] <command>\n\n' +
-    `Commands:\n${cmds}\n` +
-    'The store defaults to the nearest .agent-memory folder, else .agent-memory at the git root, else in the\n' +
-    'current folder (env AGENT_MEMORY_DIR overrides). The author defaults to AGENT_MEMORY_AUTHOR, then git\n' +
-    'user.email, then the OS user. A team database: --store postgres://user@host:port/db or env\n' +
-    'AGENT_MEMORY_DATABASE_URL, the password in PGPASSWORD, the project key in --project or AGENT_MEMORY_PROJECT.\n' +
-    'Exit codes: 0 done, 2 input refused (nothing written), 1 other failure.\n'
-  );
-}
+/** A command line taken apart: a command to run, or a text to print (help, the version). */
+type Parsed = { print: string; code: number; command?: undefined } | { print?: undefined; command: Command; flags: Flags; args: string[] };
 
-/** A command line taken apart: no command when only global flags were given. */
-interface Parsed {
-  command?: Command;
-  flags: Flags;
-  args: string[];
+/** Tokens prepared for parseArgs; an unknown flag or a missing value is refused with `usage`. */
+function prepare(argv: string[], options: Options, where: string, usage: string): string[] {
+  try {
+    return prepareArgv(argv, options);
+  } catch (err) {
+    if (err instanceof ValidationError) throw new ValidationError(where, `${err.rule}${err.rule.endsWith('?') ? '' : ';'} ${usage}`);
+    throw err;
+  }
 }
 
 /** Parses argv into the command, its flags and positionals, or throws a ValidationError. */
@@ -55,37 +45,41 @@ function parse(argv: string[]): Parsed {
     if ((a === '--store' || a === '--author' || a === '--project') && !a.includes('=')) i++;
   }
   let name = idx >= 0 ? argv[idx]! : undefined;
+  if (name === undefined) {
+    const tokens = prepare(argv, TOP_LEVEL, '', 'run agent-memory help');
+    const { values } = parseArgs({ args: tokens, options: TOP_LEVEL, strict: true });
+    if (values.version) return { print: `${cliVersion()}\n`, code: 0 };
+    // Only global flags: the whole usage, as a refusal unless it was asked for.
+    return { print: fullUsage(COMMANDS), code: values.help ? 0 : 2 };
+  }
   // Commands of the playbook tiers have two words: `episode record`, `fact query`, `pending approve`.
   const sub = argv[idx + 1];
   let width = 1;
-  if (name !== undefined && !COMMANDS.has(name) && GROUPS.has(name)) {
+  if (!COMMANDS.has(name) && GROUPS.has(name)) {
     if (sub === undefined || !COMMANDS.has(`${name} ${sub}`)) {
-      const subs = [...COMMANDS.keys()].filter((k) => k.startsWith(`${name} `)).map((k) => k.split(' ')[1]);
+      const rest = [...argv.slice(0, idx), ...argv.slice(idx + 1)];
+      if (rest.includes('--help') || rest.includes('-h')) return { print: groupHelp(name, COMMANDS), code: 0 };
+      const subs = [...COMMANDS.keys()].filter((k) => k.startsWith(`${name} `)).map((k) => k.split(' ')[1]!);
+      const close = sub === undefined ? undefined : closest(sub, subs);
       throw new ValidationError(
         name,
-        `${sub === undefined ? 'give a subcommand' : `unknown subcommand "${sub}"`}: ${subs.join(', ')}; run agent-memory --help`,
+        `${sub === undefined ? 'give a subcommand' : `unknown subcommand "${sub}"${close ? ` (did you mean ${close}?)` : ''}`}: ${subs.join(', ')}; run agent-memory --help`,
       );
     }
     name = `${name} ${sub}`;
     width = 2;
   }
-  if (name === undefined) {
-    try {
-      return { flags: parseArgs({ args: argv, options: GLOBAL, strict: true }).values, args: [] };
-    } catch (err) {
-      throw new ValidationError('', `${(err as Error).message.split('\n')[0]}; run agent-memory --help`);
-    }
-  }
   const command = COMMANDS.get(name);
-  if (!command) throw new ValidationError('command', `unknown command "${name}"; run agent-memory --help`);
+  if (!command) {
+    const close = closest(name, [...new Set([...COMMANDS.keys()].map((k) => k.split(' ')[0]!))]);
+    throw new ValidationError('command', `unknown command "${name}"${close ? `; did you mean ${close}?` : ';'} run agent-memory help`);
+  }
+  const options = { ...GLOBAL_OPTIONS, ...command.options };
+  const tokens = prepare([...argv.slice(0, idx), ...argv.slice(idx + width)], options, name, `usage: agent-memory ${command.usage}`);
+  if (asksHelp(tokens)) return { print: commandHelp(command), code: 0 };
   let parsed;
   try {
-    parsed = parseArgs({
-      args: [...argv.slice(0, idx), ...argv.slice(idx + width)],
-      options: { ...GLOBAL, ...command.options },
-      allowPositionals: true,
-      strict: true,
-    });
+    parsed = parseArgs({ args: tokens, options, allowPositionals: true, strict: true });
   } catch (err) {
     throw new ValidationError(name, `${(err as Error).message.split('\n')[0]}; usage: agent-memory ${command.usage}`);
   }
@@ -107,15 +101,15 @@ export async function main(
 ): Promise<number> {
   let store: Store | undefined;
   try {
-    const { command, flags, args } = parse(argv);
-    const help = bool(flags, 'help');
-    if (help || !command) {
-      io.stdout(usage());
-      return help ? 0 : 2;
+    const parsed = parse(argv);
+    if (parsed.print !== undefined) {
+      io.stdout(parsed.print);
+      return parsed.code;
     }
+    const { command, flags, args } = parsed;
     const json = bool(flags, 'json');
     if (command.opensStores) {
-      await command.run({ flags, args, json, io, env, cwd });
+      await command.run({ flags, args, json, io, env, cwd, commands: COMMANDS });
       return 0;
     }
     const spec = resolveStoreSpec({ store: str(flags, 'store'), project: str(flags, 'project') }, env, cwd);

@@ -2,6 +2,7 @@ import type { Command, CommandGroup } from './command';
 import { CONTEXT_COMMANDS } from './commands/context';
 import { EPISODE_COMMANDS } from './commands/episodes';
 import { FACT_COMMANDS } from './commands/facts';
+import { HELP_COMMANDS } from './commands/help';
 import { INIT_COMMANDS } from './commands/init';
 import { LIFECYCLE_COMMANDS } from './commands/lifecycle';
 import { MCP_COMMANDS } from './commands/mcp';
@@ -22,6 +23,7 @@ const GROUPS: CommandGroup[] = [
   LIFECYCLE_COMMANDS,
   CONTEXT_COMMANDS,
   MIGRATE_COMMANDS,
+  HELP_COMMANDS,
 ];
 
 /**

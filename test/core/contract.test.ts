@@ -101,4 +101,54 @@ describe('contract', () => {
     assert.equal(create.properties.description!.maxLength, 500);
     assert.equal(create.properties.tags!.maxItems, 12);
   });
+
+  it('accepts ISO times with or without fractions, with Z or an offset, and stores them as UTC milliseconds', () => {
+    const cases: Array<[string, string]> = [
+      ['2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z'],
+      ['2026-01-01T00:00:00Z', '2026-01-01T00:00:00.000Z'],
+      ['2026-01-01T00:00:00.5Z', '2026-01-01T00:00:00.500Z'],
+      ['2026-01-01T00:00:00.123456789Z', '2026-01-01T00:00:00.123Z'], // cut, never rounded into the next second
+      ['2026-01-01T09:30:00+02:00', '2026-01-01T07:30:00.000Z'],
+      ['2025-12-31T23:30:00.25-01:45', '2026-01-01T01:15:00.250Z'],
+      ['0050-06-01T00:00:00Z', '0050-06-01T00:00:00.000Z'], // not moved to 1950, as Date.UTC would
+    ];
+    for (const [given, stored] of cases) {
+      assert.equal(C.Timestamp.parse(given), stored, given);
+      // Through a tool's input as well: the fact's observedAt and validUntil, an episode's timestamp.
+      const fact = C.parseInput(C.AssertFactInput, { subject: 's', predicate: 'p', object: 'o', observedAt: given, validUntil: given });
+      assert.equal(fact.observedAt, stored);
+      assert.equal(fact.validUntil, stored);
+    }
+  });
+
+  it('still refuses what is not an ISO time with a zone', () => {
+    for (const bad of [
+      '2026-01-01T00:00:00', // no zone: whose midnight?
+      '2026-01-01',
+      '2026-01-01 00:00:00Z',
+      '2026-02-29T00:00:00Z',
+      '2026-13-01T00:00:00Z',
+      '2026-01-01T24:00:00Z',
+      '2026-01-01T00:00Z',
+      '2026-01-01T00:00:00+0200',
+      '2026-01-01T00:00:00+24:00',
+      'yesterday',
+      '',
+      1767225600000,
+      '9999-12-31T23:30:00-01:00', // past the year 9999 in UTC
+    ]) {
+      assert.equal(C.Timestamp.safeParse(bad).success, false, String(bad));
+    }
+    const err = refused(() => C.parseInput(C.AssertFactInput, { subject: 's', predicate: 'p', object: 'o', observedAt: 'yesterday' }));
+    assert.match(err.message, /observedAt: must be an ISO-8601 time with a zone, e.g. 2026-01-01T00:00:00Z/);
+  });
+
+  it("declares the accepted forms in a tool's input schema and the stored form in its output schema", () => {
+    const input = z.toJSONSchema(C.Timestamp, { io: 'input' }) as { pattern: string };
+    const output = z.toJSONSchema(C.Timestamp, { io: 'output' }) as { pattern: string };
+    assert.ok(new RegExp(input.pattern).test('2026-01-01T09:30:00+02:00'));
+    assert.ok(new RegExp(input.pattern).test('2026-01-01T00:00:00Z'));
+    assert.ok(!new RegExp(output.pattern).test('2026-01-01T00:00:00Z'));
+    assert.ok(new RegExp(output.pattern).test('2026-01-01T00:00:00.000Z'));
+  });
 });

@@ -1,8 +1,12 @@
+import { EpisodeSource } from '../../core/contract';
 import { ValidationError } from '../../core/errors';
 import type { CommandGroup } from '../command';
 import { given, list, many, pageFlags, str } from '../flags';
 import { show, showPage } from '../format';
 import { readTextFile } from '../io';
+
+/** The types --source takes, as the contract lists them. */
+const SOURCE_TYPES = EpisodeSource.shape.type.options.join(', ');
 
 /** `TYPE:REF`, e.g. `issue:#42`, `commit:1a2b3c`, `url:https://…`. */
 function source(value: string | undefined): { type: string; ref: string } | undefined {
@@ -11,7 +15,7 @@ function source(value: string | undefined): { type: string; ref: string } | unde
   if (i <= 0)
     throw new ValidationError(
       'source',
-      'give it as TYPE:REF, e.g. commit:1a2b3c4, issue:#42, pull-request:17, chat:ID, url:https://…, file:path',
+      `give it as TYPE:REF with TYPE one of ${SOURCE_TYPES}, e.g. commit:1a2b3c4, issue:#42, url:https://…`,
     );
   return { type: value.slice(0, i), ref: value.slice(i + 1) };
 }
@@ -30,6 +34,10 @@ export const EPISODE_COMMANDS: CommandGroup = {
     usage:
       'episode record --task T --outcome success|failure|partial --source TYPE:REF [--tools a,b] [--input I]… [--error E]… [--resolution R | --resolution-file F] [--tags a,b] [--skill NAME@V] [--executor X] [--timestamp ISO]',
     summary: 'record what was tried and how it ended (a summary and a pointer, never a transcript); prints its id',
+    details:
+      `--source TYPE:REF points at where the episode can be looked up; TYPE is one of ${SOURCE_TYPES} ` +
+      '(e.g. commit:1a2b3c4, issue:#42, pull-request:17, chat:ID, url:https://…, file:path).\n' +
+      '--outcome is success, failure or partial; --timestamp is ISO-8601 (default: now).',
     options: {
       task: { type: 'string' },
       outcome: { type: 'string' },

@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import { ValidationError } from '../../core/errors';
 import type { CommandContext, CommandGroup } from '../command';
-import { bool, int, list, str } from '../flags';
-import { formatEdit, formatHistory, formatList, formatRecord, formatSearch, formatTags, show } from '../format';
+import { bool, int, list, passOn, str } from '../flags';
+import { commandLine, formatEdit, formatHistory, formatList, formatRecord, formatSearch, formatTags, show } from '../format';
 import { readTextFile } from '../io';
 
 /** Content from --content, --content-file or stdin; `required` for create. */
@@ -35,15 +35,19 @@ export const MEMORY_COMMANDS: CommandGroup = {
     },
   },
   search: {
-    usage: 'search KEYWORD... [--tags a,b] [--limit N]',
-    summary: 'ranked search over tags and descriptions',
+    usage: 'search KEYWORD... [--tags a,b] [--limit N] | search --tags a,b [--limit N]',
+    summary: 'ranked search over tags and descriptions; with --tags alone, the memories that carry every one of those tags',
     options: { tags: { type: 'string' }, limit: { type: 'string' } },
     positionals: 'many',
     run: async (ctx) => {
       const tags = list(ctx.flags, 'tags');
       const limit = int(ctx.flags, 'limit');
+      // The contract's search needs keywords (an empty search is not "everything"). Searched for
+      // as keywords too, the tags match every memory the filter keeps (an exact tag match), so
+      // `search --tags jest` lists the memories tagged jest, ranked, without changing the tool.
+      const keywords = ctx.args.length === 0 && tags?.length ? tags : ctx.args;
       const out = await ctx.services.memories.search({
-        keywords: ctx.args,
+        keywords,
         ...(tags !== undefined ? { tags } : {}),
         ...(limit !== undefined ? { limit } : {}),
       });
@@ -132,12 +136,23 @@ export const MEMORY_COMMANDS: CommandGroup = {
     run: async (ctx) => {
       const limit = int(ctx.flags, 'limit');
       const cursor = str(ctx.flags, 'cursor');
+      const deleted = bool(ctx.flags, 'deleted');
       const out = await ctx.services.memories.list({
-        ...(bool(ctx.flags, 'deleted') ? { deleted: true } : {}),
+        ...(deleted ? { deleted: true } : {}),
         ...(limit !== undefined ? { limit } : {}),
         ...(cursor !== undefined ? { cursor } : {}),
       });
-      show(ctx, out, formatList(out));
+      // The next page's command line keeps the store, the project and this listing's flags.
+      const next = (c: string) =>
+        commandLine([
+          ...passOn(ctx.flags, ['store', 'project']),
+          'list',
+          ...(deleted ? ['--deleted'] : []),
+          ...(limit !== undefined ? ['--limit', String(limit)] : []),
+          '--cursor',
+          c,
+        ]);
+      show(ctx, out, formatList(out, next));
     },
   },
   tags: {

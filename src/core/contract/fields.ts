@@ -89,8 +89,32 @@ export const Keyword = z
   .min(1, { error: 'a keyword is empty' })
   .max(LIMITS.keywordMax, { error: lengthError('a keyword') });
 
-/** ISO-8601 timestamp with milliseconds, UTC. */
-export const Timestamp = z.iso.datetime({ offset: false, precision: 3 });
+/** The stored form of a time: ISO-8601, UTC, milliseconds (`2026-01-01T00:00:00.000Z`). */
+const CanonicalTimestamp = z.iso.datetime({ offset: false, precision: 3, error: 'must fall within the years 0000–9999 in UTC' });
+
+/**
+ * An ISO-8601 time with or without fractional seconds, with `Z` or an offset, normalised to the
+ * stored form, so stored values compare as strings (version order, due times) whatever was typed.
+ * Fractions finer than milliseconds are cut, not rounded, so a time never moves into the next second.
+ * As an input schema it is the accepting form; as an output schema, the stored one.
+ */
+export const Timestamp = z.iso
+  .datetime({ offset: true, error: 'must be an ISO-8601 time with a zone, e.g. 2026-01-01T00:00:00Z or 2026-01-01T09:30:00+02:00' })
+  .transform(canonicalTime)
+  .pipe(CanonicalTimestamp);
+
+/** `2026-01-01T02:00:00.5+02:00` → `2026-01-01T00:00:00.500Z`, for a string the datetime check accepted. */
+function canonicalTime(iso: string): string {
+  const m = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d+))?(?:Z|([+-])(\d\d):(\d\d))$/.exec(iso);
+  if (!m) return iso; // not reached: the check above accepts only this shape; the pipe would refuse it
+  const [, y, mo, d, h, mi, sec, frac = '', sign, oh = '0', om = '0'] = m;
+  const date = new Date(0);
+  // setUTCFullYear, not Date.UTC: Date.UTC maps years 0–99 to 1900–1999.
+  date.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
+  date.setUTCHours(Number(h), Number(mi), Number(sec), Number(frac.slice(0, 3).padEnd(3, '0')));
+  const offsetMinutes = (sign === '-' ? -1 : 1) * (Number(oh) * 60 + Number(om));
+  return new Date(date.getTime() - offsetMinutes * 60_000).toISOString();
+}
 
 export const Author = z.string().trim().min(1).max(200);
 
