@@ -92,6 +92,23 @@ function parse(argv: string[]): Parsed {
   return { command, flags: parsed.values, args };
 }
 
+/**
+ * A refusal names the contract's fields (`validUntil: …`, `maxTokens: …`); on the command line
+ * the person typed flags, so each field that is one of the command's flags is named as the flag
+ * (`--valid-until: …`): a camelCase name wherever it stands, a plain word (`tags`) only at the start
+ * of a message part, where a field is named.
+ */
+export function asFlags(message: string, flags: readonly string[]): string {
+  let out = message;
+  for (const flag of flags) {
+    const field = flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+    // A camelCase name is a field's wherever it stands; a plain word only where a field is named.
+    const where = field === flag ? `(^|; )${field}(?=[:\\[.])` : `(^|[^\\w-])${field}(?![\\w])`;
+    out = out.replace(new RegExp(where, 'g'), `$1--${flag}`);
+  }
+  return out;
+}
+
 /** Runs the CLI; resolves to the exit code. */
 export async function main(
   argv: string[],
@@ -100,6 +117,7 @@ export async function main(
   cwd = process.cwd(),
 ): Promise<number> {
   let store: Store | undefined;
+  let flagNames: string[] = [];
   try {
     const parsed = parse(argv);
     if (parsed.print !== undefined) {
@@ -107,6 +125,7 @@ export async function main(
       return parsed.code;
     }
     const { command, flags, args } = parsed;
+    flagNames = Object.keys(command.options);
     const json = bool(flags, 'json');
     if (command.opensStores) {
       await command.run({ flags, args, json, io, env, cwd, commands: COMMANDS });
@@ -131,7 +150,8 @@ export async function main(
     return 0;
   } catch (err) {
     const refused = err instanceof MemoryError && err.refused;
-    io.stderr(`agent-memory: ${(err as Error).message.replace(/\s*\n\s*/g, ' ')}\n`);
+    const message = (err as Error).message.replace(/\s*\n\s*/g, ' ');
+    io.stderr(`agent-memory: ${refused ? asFlags(message, flagNames) : message}\n`);
     return refused ? 2 : 1;
   } finally {
     await store?.close().catch((err: Error) => io.stderr(`agent-memory: closing the store failed: ${err.message}\n`));

@@ -366,6 +366,6 @@ describe('CLI: episodes, facts, skills, pending, lifecycle, context (dist/cli.js
     assert.ok(c.usedTokens <= 300, `used ${c.usedTokens}`);
     assert.deepEqual(c.items.map((i) => i.provenance.kind).sort(), ['fact', 'memory']);
     assert.equal(c.omitted.memoryDetails, 1, 'the 3000-character content does not fit 300 tokens');
-    refused(cli(s, ['context', 'x', '--max-tokens', '50']), /maxTokens: is at least 200/);
+    refused(cli(s, ['context', 'x', '--max-tokens', '50']), /--max-tokens: is at least 200/); // the flag as typed, not the contract's maxTokens
   });
 });

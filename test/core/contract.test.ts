@@ -152,3 +152,64 @@ describe('contract', () => {
     assert.ok(new RegExp(output.pattern).test('2026-01-01T00:00:00.000Z'));
   });
 });
+
+describe('validation messages in our words', () => {
+  const refusal = (schema: z.ZodType, input: unknown): string => {
+    try {
+      C.parseInput(schema, input);
+    } catch (err) {
+      assert.ok(err instanceof ValidationError);
+      return err.message;
+    }
+    assert.fail('expected a refusal');
+  };
+
+  it("words the rules zod states in its defaults like every other refusal, never zod's own phrasing", () => {
+    const schema = z.object({
+      limit: z.number().int().min(1),
+      items: z.array(z.string()).max(2),
+      name: z.string().min(1).max(3),
+      source: z.object({ type: z.string() }),
+      kind: z.enum(['fact', 'skill']),
+      at: z.iso.datetime(),
+      id: z.uuid(),
+      weight: z.number().positive(),
+      label: z.string(),
+    });
+    const message = refusal(schema, {
+      limit: 0,
+      items: ['a', 'b', 'c'],
+      name: '',
+      kind: 'memo',
+      at: 'yesterday',
+      id: '42',
+      weight: 0,
+      label: 5,
+    });
+    for (const expected of [
+      'limit: must be at least 1',
+      'items: has too many items; the limit is 2',
+      'name: must not be empty',
+      'source: is missing; give an object (a mapping of fields)',
+      'kind: must be one of fact, skill',
+      'at: must be an ISO-8601 time such as 2026-01-01T09:30:00Z',
+      'id: must be an id (a UUID) as returned by the tools',
+      'weight: must be more than 0',
+      'label: must be text, not a number',
+    ]) {
+      assert.ok(message.includes(expected), `${expected}\nin: ${message}`);
+    }
+    assert.doesNotMatch(message, /Too small|Too big|Invalid input|Invalid option|received/);
+  });
+
+  it("keeps a schema's own message, and does not repeat a nested field's name", () => {
+    const schema = z.object({
+      source: z.object({ type: z.string().refine((t) => t === 'commit', { error: 'source.type is one of commit' }) }),
+      tags: z.array(z.string()).max(1, { error: '2 tags given; the limit is 1' }),
+    });
+    const message = refusal(schema, { source: { type: 'chat' }, tags: ['a', 'b'] });
+    assert.ok(message.includes('source.type: is one of commit'), message);
+    assert.doesNotMatch(message, /source\.type: source\.type/);
+    assert.ok(message.includes('tags: 2 tags given; the limit is 1'), message);
+  });
+});

@@ -70,7 +70,7 @@ describe('Episode schemas (summaries and pointers, within limits)', () => {
     );
     assert.match(
       refusal(RecordEpisodeInput, episode({ source: { type: 'url', ref: 'u'.repeat(501) } })),
-      /source.ref is 501 characters; the limit is 500/,
+      /source\.ref: is 501 characters; the limit is 500/, // the field named once (it was "source.ref: source.ref is …")
     );
     assert.match(refusal(RecordEpisodeInput, episode({ tags: ['bad tag!'] })), /tags\[0\]: tag contains "!"/);
   });
@@ -79,7 +79,7 @@ describe('Episode schemas (summaries and pointers, within limits)', () => {
     const { source: _s, ...noSource } = episode();
     assert.match(refusal(RecordEpisodeInput, noSource), /source: /);
     assert.match(refusal(RecordEpisodeInput, episode({ outcome: 'done' })), /outcome: is one of success, failure, partial/);
-    assert.match(refusal(RecordEpisodeInput, episode({ source: { type: 'tweet', ref: 'x' } })), /source.type is one of commit, issue/);
+    assert.match(refusal(RecordEpisodeInput, episode({ source: { type: 'tweet', ref: 'x' } })), /source\.type: is one of commit, issue/);
     assert.match(refusal(RecordEpisodeInput, episode({ transcript: 'x' })), /unknown field\(s\) "transcript"/);
   });
 
@@ -91,7 +91,7 @@ describe('Episode schemas (summaries and pointers, within limits)', () => {
     );
     assert.match(
       refusal(RecordEpisodeInput, episode({ source: { type: 'chat', ref: 'User: hi\nAssistant: hello' } })),
-      /source.ref is a pointer .* on one line, never the transcript itself/,
+      /source\.ref: is a pointer .* on one line, never the transcript itself/,
     );
     const long = Array.from({ length: EPISODE_LIMITS.linesMax + 1 }, (_, i) => `step ${i}`).join('\n');
     assert.match(
