@@ -5,7 +5,7 @@
  */
 import type { RecordReader, StoredRecord } from '../ports/records';
 import { asFact, factColumns, type FactData } from './kinds';
-import type { RecordWriter } from './recordRows';
+import { readAll, type RecordWriter } from './recordRows';
 
 /** A fact as every operation returns it: the data, its evidence, and where it stands. */
 export interface FactView extends Omit<FactData, 'assertedBy' | 'keptWith'> {
@@ -39,6 +39,23 @@ export function isPastDue(r: StoredRecord, nowIso: string): boolean {
  */
 export function rivalsOf(live: readonly StoredRecord[], object: string, nowIso: string): StoredRecord[] {
   return live.filter((r) => r.keys[2] !== object && !isPastDue(r, nowIso) && !(asFact(r).keptWith ?? []).includes(object));
+}
+
+/**
+ * The live facts of a triple's subject and predicate with another object, for a new assertion:
+ * `rivals` when the ontology declares the relation single-valued (a write disputes them; a
+ * refresh of the same triple has none), `possible` when no ontology declares it (reported for a
+ * person to judge, nothing disputed). Only these cases read the relation's live facts.
+ */
+export async function otherObjects(
+  reader: RecordReader,
+  [s, p, o]: readonly [string, string, string],
+  c: { single: boolean; declared: boolean; same: boolean; nowIso: string },
+): Promise<{ rivals: StoredRecord[]; possible: StoredRecord[] }> {
+  if (c.declared && (c.same || !c.single)) return { rivals: [], possible: [] };
+  const live = await readAll(reader, { kind: 'fact', keys: [s, p], status: LIVE_STATUSES }, RELATION_LIVE_MAX);
+  const others = rivalsOf(live, o, c.nowIso);
+  return c.single ? { rivals: others, possible: [] } : { rivals: [], possible: others };
 }
 
 /**

@@ -31,16 +31,15 @@ import {
   isPastDue,
   LIVE_STATUSES,
   nextFactVersion,
-  RELATION_LIVE_MAX,
+  otherObjects,
   releasePartners,
-  rivalsOf,
   withoutDisputes,
   type FactView,
 } from './factRules';
 import { asFact, factColumns, normalizeKey, type FactData } from './kinds';
 import type { Ontology } from './ontology';
 import { DEFAULT_POLICY, type Policy } from './policy';
-import { assertNoSecrets, pageOf, readAll, RecordWriter, type TierServiceOptions } from './recordRows';
+import { assertNoSecrets, pageOf, RecordWriter, type TierServiceOptions } from './recordRows';
 
 export interface FactServiceOptions extends TierServiceOptions {
   /** The policy in force (read at every call, so a changed setting applies at once). */
@@ -147,13 +146,9 @@ export class FactService {
       now,
     } = this.validated(input);
     const [same] = await this.records.query({ kind: 'fact', keys: [s, p, o], status: LIVE_STATUSES, limit: 1 });
-    const live =
-      (!same && single) || !declared
-        ? await readAll(this.records, { kind: 'fact', keys: [s, p], status: LIVE_STATUSES }, RELATION_LIVE_MAX)
-        : [];
-    const others = rivalsOf(live, o, now.toISOString()).map(factView);
+    const { rivals, possible } = await otherObjects(this.records, [s, p, o], { single, declared, same: !!same, nowIso: now.toISOString() });
     const { assertedBy: _a, keptWith: _k, ...fact } = data;
-    return { fact, same: same ? factView(same) : null, rivals: single ? others : [], possible: single ? [] : others };
+    return { fact, same: same ? factView(same) : null, rivals: rivals.map(factView), possible: possible.map(factView) };
   }
 
   /** Records a fact, refreshes the same triple, or opens a dispute; refuses (writing nothing) what breaks a rule. */
@@ -168,13 +163,10 @@ export class FactService {
     const observedAt = data.observedAt;
     let possible: StoredRecord[] = [];
     const rows = await this.records.write(`fact:${s}`, async (r) => {
-      possible = [];
       const [same] = await r.query({ kind: 'fact', keys: [s, p, o], status: LIVE_STATUSES, limit: 1 });
+      const others = await otherObjects(r, [s, p, o], { single, declared, same: !!same, nowIso: now.toISOString() });
+      possible = others.possible;
       if (same) {
-        if (!declared) {
-          const live = await readAll(r, { kind: 'fact', keys: [s, p], status: LIVE_STATUSES }, RELATION_LIVE_MAX);
-          possible = rivalsOf(live, o, now.toISOString());
-        }
         const old = asFact(same);
         const evidence = {
           source: data.source,
@@ -186,11 +178,7 @@ export class FactService {
         return [await nextFactVersion(this.w, r, same, { ...old, ...evidence })];
       }
       const id = randomUUID();
-      // Only a single-valued relation can be contradicted; its live objects are few. Without an
-      // ontology the other objects of the same subject and predicate are reported, not disputed.
-      const live = single || !declared ? await readAll(r, { kind: 'fact', keys: [s, p], status: LIVE_STATUSES }, RELATION_LIVE_MAX) : [];
-      const rivals = single ? rivalsOf(live, o, now.toISOString()) : [];
-      if (!single) possible = rivalsOf(live, o, now.toISOString());
+      const { rivals } = others;
       if (rivals.length === 0) return [this.w.row('fact', id, 1, 'create', factColumns(data), data)];
       const mine: FactData = { ...data, status: 'disputed', disputedWith: rivals.map((x) => x.id) };
       const theirs = await Promise.all(
