@@ -6,7 +6,7 @@
 // Env: VSCODE_TEST_TIMEOUT_MS (default 300000), VSCODE_TEST_KEEP=1 keeps the temp folder
 // (workspace, user data, logs, screenshot) for a look afterwards, VSCODE_TEST_VERBOSE=1 prints
 // every line the workbench logs, AGENT_MEMORY_SCREENSHOTS=DIR saves the README's screenshots
-// there (media/screenshots). Why it works this way: ../../shared/notes/real-vscode-tests.md.
+// there (media/screenshots), VSCODE_TEST_SUITES=review,tools runs only those suites of test/vscode/. Why it works this way: ../../shared/notes/real-vscode-tests.md.
 // Besides our extension (the development extension), the scripted test model
 // (test/vscode/scripted-model/) is installed into the run's extensions folder for the Agent-mode
 // tests; those tests ask this script for clicks and keys through the protocol of driver.mjs.

@@ -33,11 +33,14 @@ export function run(): Promise<void> {
   // File-name order, except: extension.test.js first (it measures a cold activation, before any
   // other suite activates the extension) and agentMode.test.js last (it enables and starts the
   // built-in Copilot Chat extension, which the other suites should not run beside).
+  // VSCODE_TEST_SUITES=review,tools runs only those suites (a developer's quick loop; npm test runs all).
+  const only = (process.env.VSCODE_TEST_SUITES ?? '').split(',').filter(Boolean);
   const rank = (f: string) => (f === 'extension.test.js' ? 0 : f === 'agentMode.test.js' ? 2 : 1);
   const suites = fs
     .readdirSync(__dirname)
     .filter((f) => f.endsWith('.test.js'))
-    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
+    .filter((f) => !only.length || only.some((name) => f.startsWith(`${name}.`)));
   for (const f of suites) mocha.addFile(path.join(__dirname, f));
   return new Promise((resolve, reject) => {
     try {
