@@ -51,7 +51,8 @@ export interface StoreCommand extends CommandInfo {
    * index. Other commands search at most once and close, and would only pay for its load.
    */
   longLived?: boolean;
-  run: (ctx: CommandContext) => Promise<void>;
+  /** Resolves to the exit code when it is not 0 (check --fail-on-stale). */
+  run: (ctx: CommandContext) => Promise<void | number>;
 }
 
 export interface StandaloneCommand extends CommandInfo {

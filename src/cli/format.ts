@@ -29,7 +29,29 @@ const tagList = (tags: string[]) => `[${tags.join(', ')}]`;
 
 export function formatSearch(hits: z.output<typeof C.SearchOutput>): string {
   if (hits.length === 0) return 'No memories match.\n';
-  return hits.map((h) => `${h.id}  ${h.description}  ${tagList(h.tags)}\n`).join('');
+  return hits.map((h) => `${h.id}  ${staleMark(h.freshness)}${h.description}  ${tagList(h.tags)}\n`).join('');
+}
+
+/** `[stale] ` before the description of a memory whose cited code changed. */
+function staleMark(freshness: C.Freshness | undefined): string {
+  return freshness === 'stale' ? '[stale] ' : '';
+}
+
+function formatCitations(r: { citations?: C.CitationView[]; freshness?: C.Freshness; note?: string }): string {
+  if (!r.citations?.length) return '';
+  const lines = r.citations.map((c, i) => `${i === 0 ? 'cites:       ' : '             '}${c.status.padEnd(9)} ${c.detail}\n`).join('');
+  return lines + (r.note ? `stale:       ${r.note}\n` : '');
+}
+
+export function formatCheck(c: z.output<typeof C.CheckOutput>): string {
+  if (!c.workspace) return 'No workspace to check citations against.\n';
+  let out = '';
+  for (const m of c.stale) {
+    out += `${m.id}  v${m.version}  ${m.description}\n`;
+    for (const cit of m.citations) if (cit.status !== 'fresh' && cit.status !== 'moved') out += `  ${cit.status.padEnd(9)} ${cit.detail}\n`;
+  }
+  const noun = c.checked === 1 ? 'memory cites' : 'memories cite';
+  return `${out}${c.stale.length} stale; ${c.checked} ${noun} code.\n`;
 }
 
 export function formatRecord(r: z.output<typeof C.ReadOutput>): string {
@@ -40,6 +62,7 @@ export function formatRecord(r: z.output<typeof C.ReadOutput>): string {
     `tags:        ${r.tags.join(', ')}\n` +
     `changed:     ${r.changedAt} by ${r.author}\n` +
     (r.deletedAt ? `deleted:     ${r.deletedAt}\n` : '') +
+    formatCitations(r) +
     `\n${r.content}${r.content.endsWith('\n') ? '' : '\n'}`
   );
 }
@@ -56,7 +79,7 @@ export function formatHistory(h: z.output<typeof C.HistoryOutput>): string {
 
 /** `next` gives the command line that reads the page after a cursor. */
 export function formatList(l: z.output<typeof C.ListOutput>, next: (cursor: string) => string): string {
-  const lines = l.items.map((i) => `${i.id}  ${i.changedAt}  ${i.description}  ${tagList(i.tags)}\n`).join('');
+  const lines = l.items.map((i) => `${i.id}  ${i.changedAt}  ${staleMark(i.freshness)}${i.description}  ${tagList(i.tags)}\n`).join('');
   return (lines || 'No memories.\n') + (l.nextCursor ? `More: ${next(l.nextCursor)}\n` : '');
 }
 

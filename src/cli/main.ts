@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import { MemoryError, ValidationError } from '../core/errors';
 import { buildServices } from '../core/services';
+import { codebaseRoot } from '../platform/storeLocation';
+import { GitCodebase } from '../platform/gitCodebase';
 import { resolveAuthor } from '../platform/author';
 import { PlaybookConfig } from '../platform/playbookConfig';
 import { defaultStoreDir } from '../platform/storeLocation';
@@ -143,11 +145,12 @@ export async function main(
     // The author is resolved at the first write only: reading commands need not ask git.
     const services = buildServices(store, {
       author: () => resolveAuthor(str(flags, 'author') ?? env.AGENT_MEMORY_AUTHOR, cwd),
+      codebase: new GitCodebase(() => codebaseRoot(spec, cwd)),
       policy: () => playbookConfig().policy(),
       ontology: () => playbookConfig().ontology(),
     });
-    await command.run({ services, storeDir: spec.kind === 'dir' ? spec.dir : undefined, flags, args, json, io });
-    return 0;
+    const code = await command.run({ services, storeDir: spec.kind === 'dir' ? spec.dir : undefined, flags, args, json, io });
+    return code ?? 0;
   } catch (err) {
     const refused = err instanceof MemoryError && err.refused;
     const message = (err as Error).message.replace(/\s*\n\s*/g, ' ');

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { ListCursor, Store, StoredVersion } from './ports/store';
+import { type CitationChecker, STALE_NOTE, uncheckedViews } from './citations';
 import * as C from './contract';
 import { ConflictError, NotFoundError, SecretError, ValidationError } from './errors';
 import { analyzeQuery } from './search/query';
@@ -8,8 +9,11 @@ import { assertNoSecret } from './secrets';
 import { normalizeTag, suggestTags, tagProblem } from './tags';
 import { Writer, type WriterOptions } from './writer';
 
-/** Who writes and by which clock (as every tier service). */
-export type MemoryServiceOptions = WriterOptions;
+/** Who writes and by which clock (as every tier service), and the workspace citations are checked against. */
+export interface MemoryServiceOptions extends WriterOptions {
+  /** Absent where no workspace is open: citations are then kept as they are, and shown unchecked. */
+  citations?: CitationChecker;
+}
 
 type Out<S extends z.ZodType> = z.output<S>;
 type Field = 'description' | 'tags' | 'content';
@@ -25,22 +29,25 @@ const TAGS_ANSWER_MAX = 200;
  */
 export class MemoryService {
   private readonly writer: Writer;
+  private readonly checker: CitationChecker | undefined;
 
   constructor(
     private readonly store: Store,
     options: MemoryServiceOptions,
   ) {
     this.writer = new Writer(options);
+    this.checker = options.citations;
   }
 
   private row(
     id: string,
     version: number,
     op: StoredVersion['op'],
-    data: Pick<StoredVersion, Field>,
+    data: Pick<StoredVersion, Field | 'citations'>,
     previous?: StoredVersion,
   ): StoredVersion {
     return {
+      ...(data.citations?.length ? { citations: data.citations } : {}),
       rowId: randomUUID(),
       id,
       version,
@@ -86,8 +93,9 @@ export class MemoryService {
     }
   }
 
-  private static record(v: StoredVersion): Out<typeof C.ReadOutput> {
-    return {
+  /** A version as read: its citations checked against the workspace, and a note when it is stale. */
+  private async record(v: StoredVersion): Promise<Out<typeof C.ReadOutput>> {
+    const base = {
       id: v.id,
       description: v.description,
       tags: v.tags,
@@ -97,41 +105,76 @@ export class MemoryService {
       author: v.author,
       version: v.version,
     };
+    if (!v.citations?.length) return base;
+    if (!this.checker) return { ...base, citations: uncheckedViews(v.citations), freshness: 'unchecked' };
+    const checked = await this.checker.check(v.citations);
+    return { ...base, ...checked, ...(checked.freshness === 'stale' ? { note: STALE_NOTE } : {}) };
+  }
+
+  /** Marks the summaries of memories that cite code fresh or stale (one lookup for the page, a stat per cited file). */
+  private async withFreshness<T extends { id: string }>(items: T[]): Promise<Array<T & { freshness?: C.Freshness }>> {
+    if (items.length === 0) return items;
+    const cited = await this.store.citationsOf(items.map((i) => i.id));
+    if (cited.size === 0) return items;
+    return items.map((item) => {
+      const citations = cited.get(item.id);
+      if (!citations) return item;
+      const freshness: C.Freshness = !this.checker ? 'unchecked' : this.checker.isStale(citations) ? 'stale' : 'fresh';
+      return { ...item, freshness };
+    });
   }
 
   async search(input: unknown): Promise<Out<typeof C.SearchOutput>> {
     const q = C.parseInput(C.SearchInput, input);
     const hits = await this.store.search(analyzeQuery(q.keywords, q.tags ?? [], q.limit ?? C.LIMITS.searchLimitDefault));
-    return hits.map(({ id, description, tags }) => ({ id, description, tags }));
+    return this.withFreshness(hits.map(({ id, description, tags }) => ({ id, description, tags })));
+  }
+
+  private anchor(citations: C.CitationInput[]): C.StoredCitation[] {
+    if (citations.length === 0) return [];
+    if (!this.checker) {
+      throw new ValidationError('citations', 'citing code needs a workspace to check it against, and none is open here; leave citations out');
+    }
+    return this.checker.anchor(citations);
   }
 
   /** The checks of a create, before anything is written: the one rule for direct and queued creates. */
   checkCreate(input: unknown): Out<typeof C.CreateInput> {
     const data = C.parseInput(C.CreateInput, input);
     MemoryService.checkSecrets(data);
+    if (data.citations) this.anchor(data.citations); // refused now when a cited file or line does not exist
     return data;
   }
 
   /** The checks of an edit that need no store: the input, at least one field to change, secrets (direct and queued edits). */
   checkEdit(input: unknown): Out<typeof C.EditInput> {
     const e = C.parseInput(C.EditInput, input);
-    if (e.description === undefined && e.tags === undefined && e.content === undefined) {
-      throw new ValidationError('', 'give at least one of description, tags or content to change');
+    if (e.description === undefined && e.tags === undefined && e.content === undefined && e.citations === undefined) {
+      throw new ValidationError('', 'give at least one of description, tags, content or citations to change');
     }
     MemoryService.checkSecrets(e);
+    if (e.citations) this.anchor(e.citations);
     return e;
   }
 
   /** The current version of a memory an edit may change; refused as an edit would be when it is missing or deleted. */
   async editable(id: string): Promise<Out<typeof C.ReadOutput>> {
-    return MemoryService.record(MemoryService.live(id, await this.store.current(id), 'edited'));
+    return this.record(MemoryService.live(id, await this.store.current(id), 'edited'));
   }
 
   async create(input: unknown): Promise<Out<typeof C.CreateOutput>> {
     const data = this.checkCreate(input);
     const id = randomUUID();
-    await this.store.write(id, () => this.row(id, 1, 'create', data));
+    const citations = this.anchor(data.citations ?? []);
+    await this.store.write(id, () => this.row(id, 1, 'create', { ...data, citations }));
     return { id };
+  }
+
+  /** An edit's citations: the ones given, anchored now, or the memory's own anchored again to the code as it is now. */
+  private editedCitations(given: C.CitationInput[] | undefined, cur: StoredVersion): C.StoredCitation[] {
+    if (given) return this.anchor(given);
+    if (!cur.citations?.length) return [];
+    return this.checker ? this.checker.reanchor(cur.citations) : cur.citations;
   }
 
   async edit(input: unknown): Promise<Out<typeof C.EditOutput>> {
@@ -140,8 +183,16 @@ export class MemoryService {
     await this.store.write(e.id, (current, maxVersion) => {
       const cur = MemoryService.live(e.id, current, 'edited');
       MemoryService.expect(e.id, cur, e.expectedVersion);
-      const next = { description: e.description ?? cur.description, tags: e.tags ?? cur.tags, content: e.content ?? cur.content };
-      const changedFields = (['description', 'tags', 'content'] as const).filter((f) => JSON.stringify(next[f]) !== JSON.stringify(cur[f]));
+      const next = {
+        description: e.description ?? cur.description,
+        tags: e.tags ?? cur.tags,
+        content: e.content ?? cur.content,
+        citations: this.editedCitations(e.citations, cur),
+      };
+      const changedFields: Array<Field | 'citations'> = (['description', 'tags', 'content'] as const).filter(
+        (f) => JSON.stringify(next[f]) !== JSON.stringify(cur[f]),
+      );
+      if (citationsDiffer(next.citations, cur.citations ?? [])) changedFields.push('citations');
       if (changedFields.length === 0) {
         result = { id: e.id, version: cur.version, changed: false, changedFields };
         return null;
@@ -155,13 +206,13 @@ export class MemoryService {
 
   async read(input: unknown): Promise<Out<typeof C.ReadOutput>> {
     const r = C.parseInput(C.ReadInput, input);
-    if (r.version === undefined) return MemoryService.record(MemoryService.existing(r.id, await this.store.current(r.id)));
+    if (r.version === undefined) return this.record(MemoryService.existing(r.id, await this.store.current(r.id)));
     const v = await this.store.version(r.id, r.version);
     if (!v) {
       const cur = MemoryService.existing(r.id, await this.store.current(r.id));
       throw new NotFoundError(`memory ${r.id} has no version ${r.version}; its current version is ${cur.version}`);
     }
-    return MemoryService.record(v);
+    return this.record(v);
   }
 
   async delete(input: unknown): Promise<Out<typeof C.DeleteOutput>> {
@@ -179,7 +230,7 @@ export class MemoryService {
     const h = C.parseInput(C.HistoryInput, input);
     const rows = await this.store.history(h.id);
     if (rows.length === 0) MemoryService.existing(h.id, undefined);
-    return rows.map((v) => ({ ...MemoryService.record(v), op: v.op }));
+    return Promise.all(rows.map(async (v) => ({ ...(await this.record(v)), op: v.op })));
   }
 
   async restore(input: unknown): Promise<Out<typeof C.RestoreOutput>> {
@@ -229,9 +280,36 @@ export class MemoryService {
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {
-      items: page.map(({ id, description, tags, changedAt }) => ({ id, description, tags, changedAt })),
+      items: await this.withFreshness(page.map(({ id, description, tags, changedAt }) => ({ id, description, tags, changedAt }))),
       nextCursor: rows.length > limit && last ? encodeCursor({ changedAt: last.changedAt, id: last.id }) : null,
     };
+  }
+
+  /** Every live memory that cites code, checked against the workspace; the stale ones with their citations. */
+  async check(input: unknown = {}): Promise<Out<typeof C.CheckOutput>> {
+    C.parseInput(C.CheckInput, input);
+    const stale: Out<typeof C.CheckOutput>['stale'] = [];
+    let checked = 0;
+    let after: ListCursor | undefined;
+    for (;;) {
+      const page = await this.store.list({ deleted: false, limit: 500, after });
+      if (page.length === 0) break;
+      const cited = await this.store.citationsOf(page.map((m) => m.id));
+      for (const m of page) {
+        const citations = cited.get(m.id);
+        if (!citations) continue;
+        checked++;
+        if (!this.checker || !this.checker.isStale(citations)) continue;
+        const cur = await this.store.current(m.id);
+        if (!cur || cur.deletedAt) continue;
+        const view = await this.checker.check(cur.citations ?? []);
+        if (view.freshness !== 'stale') continue;
+        stale.push({ id: m.id, description: m.description, tags: m.tags, version: cur.version, freshness: 'stale', citations: view.citations });
+      }
+      const last = page[page.length - 1]!;
+      after = { changedAt: last.changedAt, id: last.id };
+    }
+    return { checked, stale, workspace: this.checker !== undefined };
   }
 
   async tags(input: unknown): Promise<Out<typeof C.TagsOutput>> {
@@ -283,6 +361,12 @@ export class MemoryService {
     });
     return this.store.importVersions(parsed);
   }
+}
+
+/** Whether two citation lists point at different code (the commit they were taken at aside). */
+function citationsDiffer(a: readonly C.StoredCitation[], b: readonly C.StoredCitation[]): boolean {
+  const key = (c: C.StoredCitation) => JSON.stringify([c.path, c.startLine, c.endLine, c.fingerprint]);
+  return a.length !== b.length || a.some((c, i) => key(c) !== key(b[i]!));
 }
 
 export function encodeCursor(c: ListCursor): string {

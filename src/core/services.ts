@@ -1,4 +1,6 @@
+import { CitationChecker } from './citations';
 import { MemoryService } from './memoryService';
+import type { Codebase } from './ports/codebase';
 import type { Ontology } from './playbook/ontology';
 import { Playbook } from './playbook/playbook';
 import { DEFAULT_POLICY, type Policy } from './playbook/policy';
@@ -14,6 +16,8 @@ export interface ServicesOptions {
   policy?: () => Policy;
   /** The workspace ontology, or null without one; throws the file's parse error to whoever needs it. */
   ontology?: () => Ontology | null;
+  /** The workspace whose code memories cite; without one, citations cannot be written and are shown unchecked. */
+  codebase?: Codebase;
 }
 
 /** The services over one store: what the tools, commands and views use. */
@@ -35,13 +39,14 @@ export function buildServices(store: Store, options: ServicesOptions): Services 
   const given = options.author;
   const author = () => (resolved ??= typeof given === 'function' ? given() : given);
   const { now } = options;
-  const memories = new MemoryService(store, { author, now });
+  const citations = options.codebase && new CitationChecker(options.codebase);
+  const memories = new MemoryService(store, { author, now, citations });
   const playbook = new Playbook(store, memories, {
     author,
     now,
     policy: options.policy ?? (() => DEFAULT_POLICY),
     ontology: options.ontology ?? (() => null),
-    memoriesFor: (who) => new MemoryService(store, { author: who, now }),
+    memoriesFor: (who) => new MemoryService(store, { author: who, now, citations }),
   });
   return { store, memories, playbook, author };
 }

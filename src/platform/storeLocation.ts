@@ -29,3 +29,24 @@ export function defaultStoreDir(cwd: string): string {
   }
   return path.join(path.resolve(cwd), STORE_FOLDER);
 }
+
+/**
+ * The workspace whose code the memories cite, for the CLI and the MCP server: the folder holding the
+ * store folder (`<root>/.agent-memory`), else the root of the git repository around `cwd`, else `cwd`.
+ * Citations are paths relative to it.
+ */
+export function codebaseRoot(spec: { kind: string; dir?: string }, cwd: string): string {
+  if (spec.kind === 'dir' && spec.dir && path.basename(spec.dir) === STORE_FOLDER) return path.dirname(path.resolve(spec.dir));
+  try {
+    const root = execFileSync('git', ['rev-parse', '--show-toplevel'], {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 3000,
+    }).trim();
+    if (root) return root;
+  } catch {
+    // Not inside a git repository.
+  }
+  return path.resolve(cwd);
+}

@@ -1,8 +1,9 @@
 import * as fs from 'node:fs';
 import { ValidationError } from '../../core/errors';
 import type { CommandContext, CommandGroup } from '../command';
-import { bool, int, list, passOn, str } from '../flags';
-import { commandLine, formatEdit, formatHistory, formatList, formatRecord, formatSearch, formatTags, show } from '../format';
+import { parseCitation } from '../../core/citations';
+import { bool, int, list, many, passOn, str } from '../flags';
+import { commandLine, formatCheck, formatEdit, formatHistory, formatList, formatRecord, formatSearch, formatTags, show } from '../format';
 import { readTextFile } from '../io';
 
 /** Content from --content, --content-file or stdin; `required` for create. */
@@ -18,18 +19,37 @@ async function content(ctx: CommandContext, required: boolean): Promise<string |
   return piped;
 }
 
+/** --cite PATH[:START[-END]] (repeatable) as the contract's citations; --no-cite (edit) drops them all. */
+function citations(ctx: CommandContext): { citations?: Array<{ path: string; startLine?: number; endLine?: number }> } {
+  const given = many(ctx.flags, 'cite');
+  if (bool(ctx.flags, 'no-cite')) {
+    if (given) throw new ValidationError('citations', 'give --cite or --no-cite, not both');
+    return { citations: [] };
+  }
+  return given ? { citations: given.map(parseCitation) } : {};
+}
+
 /** Memories: write, find and read them, their versions, and all of them as JSON Lines. */
 export const MEMORY_COMMANDS: CommandGroup = {
   create: {
-    usage: 'create --description D --tags a,b (--content C | --content-file F | < file)',
+    usage: 'create --description D --tags a,b (--content C | --content-file F | < file) [--cite PATH[:START-END]]...',
     summary: 'save a new memory; prints its id',
-    options: { description: { type: 'string' }, tags: { type: 'string' }, content: { type: 'string' }, 'content-file': { type: 'string' } },
+    details:
+      '--cite names code the memory is about, relative to the workspace root (the folder holding .agent-memory, else the git root): a file, or lines of it (src/http/client.ts:40-58). Repeat it, up to 10. Each citation is fingerprinted now and checked whenever the memory is read (agent-memory check lists the stale ones).',
+    options: {
+      description: { type: 'string' },
+      tags: { type: 'string' },
+      content: { type: 'string' },
+      'content-file': { type: 'string' },
+      cite: { type: 'string', multiple: true },
+    },
     positionals: 'none',
     run: async (ctx) => {
       const out = await ctx.services.memories.create({
         description: str(ctx.flags, 'description') ?? '',
         tags: list(ctx.flags, 'tags') ?? [],
         content: await content(ctx, true),
+        ...citations(ctx),
       });
       show(ctx, out, `${out.id}\n`);
     },
@@ -66,13 +86,17 @@ export const MEMORY_COMMANDS: CommandGroup = {
     },
   },
   edit: {
-    usage: 'edit ID [--description D] [--tags a,b] [--content C | --content-file F] [--expect-version V]',
+    usage: 'edit ID [--description D] [--tags a,b] [--content C | --content-file F] [--cite PATH[:START-END]]... [--no-cite] [--expect-version V]',
     summary: 'append a new version with the given fields changed',
+    details:
+      '--cite replaces the citations (repeat it for several); --no-cite drops them. Without either, the memory keeps its citations, anchored again to the code as it is now (a passage that moved is followed): editing a stale memory after checking it makes it fresh.',
     options: {
       description: { type: 'string' },
       tags: { type: 'string' },
       content: { type: 'string' },
       'content-file': { type: 'string' },
+      cite: { type: 'string', multiple: true },
+      'no-cite': { type: 'boolean' },
       'expect-version': { type: 'string' },
     },
     positionals: 'id',
@@ -86,6 +110,7 @@ export const MEMORY_COMMANDS: CommandGroup = {
         ...(description !== undefined ? { description } : {}),
         ...(tags !== undefined ? { tags } : {}),
         ...(c !== undefined ? { content: c } : {}),
+        ...citations(ctx),
         ...(expected !== undefined ? { expectedVersion: expected } : {}),
       });
       show(ctx, out, formatEdit(out));
@@ -116,6 +141,19 @@ export const MEMORY_COMMANDS: CommandGroup = {
         ...(expectedVersion !== undefined ? { expectedVersion } : {}),
       });
       show(ctx, out, `Restored ${out.id} from version ${out.restoredFrom} as version ${out.version}.\n`);
+    },
+  },
+  check: {
+    usage: 'check [--fail-on-stale]',
+    summary: 'check the citations of every memory against the code; lists the stale ones',
+    details:
+      'A memory is stale when code it cites has changed, moved to another file or gone since it was written (a passage that only moved within its file, or was re-indented, is still fresh). With --fail-on-stale the exit code is 3 when any memory is stale, for CI.',
+    options: { 'fail-on-stale': { type: 'boolean' } },
+    positionals: 'none',
+    run: async (ctx) => {
+      const out = await ctx.services.memories.check({});
+      show(ctx, out, formatCheck(out));
+      return bool(ctx.flags, 'fail-on-stale') && out.stale.length > 0 ? 3 : undefined;
     },
   },
   history: {

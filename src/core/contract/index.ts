@@ -1,4 +1,5 @@
 /** The contract: every tool's and operation's input and output, defined once. */
+export * from './citations';
 export * from './context';
 export * from './episodes';
 export * from './facts';

@@ -1,8 +1,15 @@
 import { z } from 'zod';
+import { Citations, CitationView, CITATIONS_MAX, Freshness, StoredCitation } from './citations';
 import { Author, Content, Description, Keyword, LIMITS, MemoryId, TagFilter, Tags, Tag, Timestamp, Version } from './fields';
 
 /** What search returns per hit, and what list returns per item (plus changedAt). */
-export const MemorySummary = z.object({ id: z.string(), description: z.string(), tags: z.array(z.string()) });
+export const MemorySummary = z.object({
+  id: z.string(),
+  description: z.string(),
+  tags: z.array(z.string()),
+  /** Only for a memory that cites code, checked against the workspace: stale when the cited code changed. */
+  freshness: Freshness.optional(),
+});
 export type MemorySummary = z.infer<typeof MemorySummary>;
 
 /** A memory as read: the current (or requested) version. */
@@ -15,6 +22,11 @@ export const MemoryRecord = z.object({
   deletedAt: Timestamp.optional(),
   author: z.string(),
   version: z.number().int(),
+  /** The code it cites, each as it stands in the workspace now (only for a memory with citations). */
+  citations: z.array(CitationView).optional(),
+  freshness: Freshness.optional(),
+  /** What the reader should do before relying on it (a stale memory). */
+  note: z.string().optional(),
 });
 export type MemoryRecord = z.infer<typeof MemoryRecord>;
 
@@ -39,7 +51,7 @@ export const SearchInput = z
 export const SearchOutput = z.array(MemorySummary);
 
 // ---- create
-export const CreateInput = z.object({ description: Description, tags: Tags, content: Content }).strict();
+export const CreateInput = z.object({ description: Description, tags: Tags, content: Content, citations: Citations.optional() }).strict();
 export const CreateOutput = z.object({ id: z.string() });
 
 // ---- edit
@@ -49,6 +61,9 @@ export const EditInput = z
     description: Description.optional(),
     tags: Tags.optional(),
     content: Content.optional(),
+    citations: Citations.optional().describe(
+      'Replaces the citations (an empty list drops them). Without it, the memory keeps its citations, anchored again to the code as it is now.',
+    ),
     expectedVersion: Version.optional().describe(
       'The version you read. If the memory has changed since, the edit is refused with the current version so you can re-read it.',
     ),
@@ -58,7 +73,7 @@ export const EditOutput = z.object({
   id: z.string(),
   version: z.number().int(),
   changed: z.boolean(),
-  changedFields: z.array(z.enum(['description', 'tags', 'content'])),
+  changedFields: z.array(z.enum(['description', 'tags', 'content', 'citations'])),
 });
 
 // ---- read
@@ -125,6 +140,18 @@ export const ListOutput = z.object({
   nextCursor: z.string().nullable(),
 });
 
+// ---- check: every live memory's citations against the workspace
+export const CheckInput = z.object({}).strict();
+export const CheckOutput = z.object({
+  /** Live memories that cite code. */
+  checked: z.number().int(),
+  stale: z.array(
+    MemorySummary.extend({ version: z.number().int(), citations: z.array(CitationView) }).describe('A stale memory and every one of its citations'),
+  ),
+  /** False where no workspace is open: nothing could be checked. */
+  workspace: z.boolean(),
+});
+
 export const PurgeInput = z.object({ id: MemoryId }).strict();
 export const PurgeOutput = z.object({ id: z.string(), versionsRemoved: z.number().int() });
 
@@ -142,6 +169,7 @@ export const VersionRow = z
     deletedAt: Timestamp.nullable(),
     author: Author,
     restoredFrom: z.number().int().nullable().optional(),
+    citations: z.array(StoredCitation).max(CITATIONS_MAX).nullable().optional(),
   })
   .strict();
 export type VersionRow = z.infer<typeof VersionRow>;

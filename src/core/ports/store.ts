@@ -4,6 +4,7 @@
  * contract tests. Rows are never updated in place: a change is a new version row.
  */
 
+import type { StoredCitation } from '../contract/citations';
 import type { RecordStore } from './records';
 import type { SearchQuery } from '../search/query';
 import type { VersionOp } from './versionOp';
@@ -32,6 +33,8 @@ export interface StoredVersion {
   author: string;
   /** For a restore: the version whose data was restored. */
   restoredFrom?: number | null;
+  /** The code this version cites (absent or null: none), fingerprinted when it was written. */
+  citations?: StoredCitation[] | null;
 }
 
 /** A current memory in a listing (no content: listings stay small). */
@@ -96,6 +99,8 @@ export interface Store {
   list(options: { deleted: boolean; limit: number; after?: ListCursor }): Promise<ListedMemory[]>;
   /** Ranked search over current, non-deleted memories. */
   search(query: SearchQuery): Promise<StoredHit[]>;
+  /** The citations of the current versions of `ids` that have any (search hits and list pages are checked with these). */
+  citationsOf(ids: readonly string[]): Promise<Map<string, StoredCitation[]>>;
   /** Tags of current, non-deleted memories, with counts, most used first. */
   tagCounts(): Promise<Array<{ tag: string; count: number }>>;
 

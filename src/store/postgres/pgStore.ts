@@ -2,6 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import { ConflictError, MemoryError, StorageError } from '../../core/errors';
 import type { SearchQuery } from '../../core/search/query';
 import type { RecordStore } from '../../core/ports/records';
+import type { StoredCitation } from '../../core/contract/citations';
 import type { ListCursor, ListedMemory, Store, StoredHit, StoredVersion, StoreWarning, WriteDecision } from '../../core/ports/store';
 import { createPool, describeTarget, parseTarget, type PgConnectionOptions, type PgTarget, storageError } from './connection';
 import { LocalIndex, type LocalIndexMode } from './localIndex';
@@ -178,6 +179,17 @@ export class PgStore implements Store {
     } catch (err) {
       throw storageError(this.target, err, 'searching');
     }
+  }
+
+  async citationsOf(ids: readonly string[]): Promise<Map<string, StoredCitation[]>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.query<{ id: string; citations: StoredCitation[] }>(
+      'reading citations',
+      `SELECT h.id, v.citations FROM memory_heads h JOIN memory_versions v ON v.seq = h.seq
+       WHERE h.project = $1 AND h.id = ANY ($2::text[]) AND h.deleted_at IS NULL AND v.citations IS NOT NULL`,
+      [this.project, ids],
+    );
+    return new Map(rows.map((r) => [r.id, r.citations]));
   }
 
   async tagCounts(): Promise<Array<{ tag: string; count: number }>> {

@@ -211,6 +211,11 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
       );
     `,
   },
+  {
+    // Citations of code (src/core/contract/citations.ts) on the versions that have them.
+    version: 5,
+    sql: `ALTER TABLE memory_versions ADD COLUMN citations jsonb;`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,11 +1,12 @@
 import type { ClientBase, PoolClient } from 'pg';
 import { analyzeMemory, ANALYZER_VERSION } from '../../core/search/analysis';
 import { getMeta, setMeta } from './schema';
+import type { StoredCitation } from '../../core/contract/citations';
 import type { StoredVersion } from '../../core/ports/store';
 import { isNewer } from '../../core/ports/versionOrder';
 
 /** The columns of a version row, in the order `toVersion` reads them. */
-export const VERSION_COLUMNS = 'row_id, id, version, op, description, tags, content, changed_at, deleted_at, author, restored_from';
+export const VERSION_COLUMNS = 'row_id, id, version, op, description, tags, content, changed_at, deleted_at, author, restored_from, citations';
 
 export interface VersionRecord {
   row_id: string;
@@ -19,6 +20,7 @@ export interface VersionRecord {
   deleted_at: Date | null;
   author: string;
   restored_from: number | null;
+  citations: StoredCitation[] | null;
 }
 
 export function toVersion(r: VersionRecord): StoredVersion {
@@ -34,6 +36,7 @@ export function toVersion(r: VersionRecord): StoredVersion {
     deletedAt: r.deleted_at ? r.deleted_at.toISOString() : null,
     author: r.author,
     restoredFrom: r.restored_from ?? null,
+    ...(r.citations?.length ? { citations: r.citations } : {}),
   };
 }
 
@@ -77,15 +80,16 @@ export async function insertVersions(
       deleted_at: r.deletedAt,
       author: r.author,
       restored_from: r.restoredFrom ?? null,
+      citations: r.citations?.length ? r.citations : null,
       twin,
     };
   });
   const { rows: inserted } = await client.query<{ row_id: string; seq: string }>(
     `INSERT INTO memory_versions (project, ${VERSION_COLUMNS}, twin)
-     SELECT $1, r.row_id, r.id, r.version, r.op, r.description, r.tags, r.content, r.changed_at, r.deleted_at, r.author, r.restored_from,
+     SELECT $1, r.row_id, r.id, r.version, r.op, r.description, r.tags, r.content, r.changed_at, r.deleted_at, r.author, r.restored_from, r.citations,
        r.twin OR ($3 AND EXISTS (SELECT 1 FROM memory_versions v WHERE v.project = $1 AND v.id = r.id AND v.version = r.version AND v.row_id <> r.row_id))
      FROM jsonb_to_recordset($2::jsonb) AS r(ord int, row_id text, id text, version int, op text, description text, tags text[],
-       content text, changed_at timestamptz, deleted_at timestamptz, author text, restored_from int, twin boolean)
+       content text, changed_at timestamptz, deleted_at timestamptz, author text, restored_from int, citations jsonb, twin boolean)
      WHERE NOT EXISTS (SELECT 1 FROM memory_purged p WHERE p.project = $1 AND p.id = r.id)
      ORDER BY r.ord
      ON CONFLICT (project, row_id) DO NOTHING

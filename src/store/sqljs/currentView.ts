@@ -1,12 +1,13 @@
 import * as fs from 'node:fs';
 import { ANALYZER_VERSION, type SavedIndex, SearchIndex } from '../../core/search/searchIndex';
+import type { StoredCitation } from '../../core/contract/citations';
 import type { StoredVersion } from '../../core/ports/store';
 import { isNewer, type VersionKey } from '../../core/ports/versionOrder';
 import { writeFileAtomic } from './atomicFile';
 import type { JournalFile, JournalPosition } from './journal';
 
 /** Format of the saved view file; bump when its shape changes. */
-const VIEW_FORMAT = 1;
+const VIEW_FORMAT = 2;
 
 interface Head extends VersionKey {
   deleted: boolean;
@@ -19,6 +20,8 @@ interface SavedView {
   /** [id, changedAt, version, rowId, deleted 0|1] of every id's current version. */
   heads: Array<[string, string, number, string, 0 | 1]>;
   purged: string[];
+  /** The citations of live memories that cite code (format 2). */
+  cited: Array<[string, StoredCitation[]]>;
   index: SavedIndex;
 }
 
@@ -34,6 +37,18 @@ export class CurrentView {
 
   private readonly heads = new Map<string, Head>();
   private readonly purged = new Set<string>();
+  private readonly cited = new Map<string, StoredCitation[]>();
+
+  /** The citations of the live memories among `ids` that cite code. */
+  citationsOf(ids: readonly string[]): Map<string, StoredCitation[]> {
+    const found = new Map<string, StoredCitation[]>();
+    if (this.cited.size === 0) return found;
+    for (const id of ids) {
+      const c = this.cited.get(id);
+      if (c) found.set(id, c);
+    }
+    return found;
+  }
 
   /** Applies one stored version; returns whether it became the current one. */
   apply(row: StoredVersion): boolean {
@@ -41,6 +56,8 @@ export class CurrentView {
     const head = this.heads.get(row.id);
     if (head && !isNewer(row, head)) return false;
     this.heads.set(row.id, { changedAt: row.changedAt, version: row.version, rowId: row.rowId, deleted: row.deletedAt !== null });
+    if (row.citations?.length && !row.deletedAt) this.cited.set(row.id, row.citations);
+    else this.cited.delete(row.id);
     if (row.deletedAt) this.index.remove(row.id);
     else this.index.put({ id: row.id, description: row.description, tags: row.tags, changedAt: row.changedAt });
     return true;
@@ -49,6 +66,7 @@ export class CurrentView {
   purge(id: string): void {
     this.purged.add(id);
     this.heads.delete(id);
+    this.cited.delete(id);
     this.index.remove(id);
   }
 
@@ -60,6 +78,7 @@ export class CurrentView {
       journal: { offset: position.offset, tailSha: position.tailSha, tailLength: position.tailLength },
       heads: [...this.heads].map(([id, h]) => [id, h.changedAt, h.version, h.rowId, h.deleted ? 1 : 0]),
       purged: [...this.purged],
+      cited: [...this.cited],
       index: this.index.save(),
     };
     return writeFileAtomic(file, JSON.stringify(saved), commit);
@@ -87,6 +106,7 @@ export class CurrentView {
       for (const [id, changedAt, version, rowId, deleted] of saved.heads)
         view.heads.set(id, { changedAt, version, rowId, deleted: deleted === 1 });
       for (const id of saved.purged) view.purged.add(id);
+      for (const [id, citations] of saved.cited) view.cited.set(id, citations);
     } catch (err) {
       return { reason: `it is damaged (${(err as Error).message})` };
     }

@@ -84,11 +84,18 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
       CREATE TABLE record_purged (kind TEXT NOT NULL, id TEXT NOT NULL, purged_at TEXT NOT NULL, PRIMARY KEY (kind, id)) WITHOUT ROWID;
     `,
   },
+  {
+    // Citations of code (a JSON list) on the versions that have them.
+    version: 3,
+    sql: `ALTER TABLE memory_versions ADD COLUMN citations TEXT;`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 /** The first schema with record tables: an older snapshot was saved by a release that skipped record lines. */
 export const RECORDS_SCHEMA = 2;
+/** The first schema with citations: an older snapshot is rebuilt from the journal. */
+export const CITATIONS_SCHEMA = 3;
 
 function userVersion(db: Database): number {
   return Number(db.exec('PRAGMA user_version')[0]?.values[0]?.[0] ?? 0);

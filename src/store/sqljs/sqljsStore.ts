@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { StorageError } from '../../core/errors';
 import type { SearchQuery } from '../../core/search/query';
 import type { RecordStore } from '../../core/ports/records';
+import type { StoredCitation } from '../../core/contract/citations';
 import type { ListCursor, ListedMemory, Store, StoredHit, StoredVersion, StoreWarning, WriteDecision } from '../../core/ports/store';
 import { WriteLock } from '../writeLock';
 import type { CurrentView } from './currentView';
@@ -151,6 +152,10 @@ export class SqlJsStore implements Store {
     return this.fromView((v) =>
       v.index.search(query).map(({ id, description, tags, changedAt }) => ({ id, description, tags, changedAt })),
     );
+  }
+
+  citationsOf(ids: readonly string[]): Promise<Map<string, StoredCitation[]>> {
+    return this.fromView((v) => v.citationsOf(ids));
   }
 
   tagCounts(): Promise<Array<{ tag: string; count: number }>> {

@@ -1,10 +1,11 @@
 import type { Database, SqlValue } from 'sql.js';
+import type { StoredCitation } from '../../core/contract/citations';
 import type { ListCursor, ListedMemory, StoredVersion } from '../../core/ports/store';
 import { isNewer } from '../../core/ports/versionOrder';
 import { RecordTable } from './recordTable';
 import { Statements } from './statements';
 
-const COLUMNS = 'row_id, id, version, op, description, tags, content, changed_at, deleted_at, author, restored_from';
+const COLUMNS = 'row_id, id, version, op, description, tags, content, changed_at, deleted_at, author, restored_from, citations';
 
 function toRow(v: SqlValue[]): StoredVersion {
   return {
@@ -19,6 +20,7 @@ function toRow(v: SqlValue[]): StoredVersion {
     deletedAt: (v[8] as string | null) ?? null,
     author: v[9] as string,
     restoredFrom: (v[10] as number | null) ?? null,
+    ...(v[11] ? { citations: JSON.parse(v[11] as string) as StoredCitation[] } : {}),
   };
 }
 
@@ -65,7 +67,7 @@ export class VersionTable extends Statements {
   insert(row: StoredVersion): { inserted: boolean; becameCurrent: boolean } {
     if (this.isPurged(row.id)) return { inserted: false, becameCurrent: false };
     if (this.hasRow(row.rowId)) return { inserted: false, becameCurrent: false };
-    this.stmt(`INSERT INTO memory_versions (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run([
+    this.stmt(`INSERT INTO memory_versions (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run([
       row.rowId,
       row.id,
       row.version,
@@ -77,6 +79,7 @@ export class VersionTable extends Statements {
       row.deletedAt,
       row.author,
       row.restoredFrom ?? null,
+      row.citations?.length ? JSON.stringify(row.citations) : null,
     ]);
     const seq = this.first('SELECT last_insert_rowid()', [])![0] as number;
     // The newest version so far: only what the ordering needs, not the whole row.
@@ -144,7 +147,7 @@ export class VersionTable extends Statements {
   /** The current version of every id (deleted ones too) and its data: what a CurrentView is built from. */
   *currentAll(): Generator<StoredVersion> {
     const s = this.db.prepare(
-      `SELECT v.row_id, v.id, v.version, v.op, v.description, v.tags, '', v.changed_at, v.deleted_at, v.author, v.restored_from
+      `SELECT v.row_id, v.id, v.version, v.op, v.description, v.tags, '', v.changed_at, v.deleted_at, v.author, v.restored_from, v.citations
        FROM memories_current c JOIN memory_versions v ON v.seq = c.seq`,
     );
     try {

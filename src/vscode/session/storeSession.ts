@@ -146,7 +146,7 @@ export class StoreSession implements vscode.Disposable {
     this.setState(gen, { kind: 'open', backend, where: spec.kind === 'dir' ? spec.dir : store.location });
     this.log.info(`store opened: ${store.location}`);
     const setting = vscode.workspace.getConfiguration('agentMemory').get<string>('author');
-    return buildWindowServices(store, () => resolveAuthor(setting, folder ?? process.cwd()), this.storeDir());
+    return buildWindowServices(store, () => resolveAuthor(setting, folder ?? process.cwd()), this.storeDir(), folder);
   }
 
   /** Everything that decides which store opens. */

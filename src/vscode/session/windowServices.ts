@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Playbook } from '../../core/playbook/playbook';
 import { type PolicyOverrides, resolvePolicy } from '../../core/playbook/policy';
 import { buildServices, type Services } from '../../core/services';
+import { GitCodebase } from '../../platform/gitCodebase';
 import { PlaybookConfig } from '../../platform/playbookConfig';
 import type { Store } from '../../core/ports/store';
 
@@ -44,10 +45,12 @@ function policySettings(): PolicyOverrides {
  * database (the repository holds the team's rules), over the lifecycle settings; without a
  * folder, from the settings alone.
  */
-export function buildWindowServices(store: Store, author: () => string, dir: string | undefined): Services {
+export function buildWindowServices(store: Store, author: () => string, dir: string | undefined, folder: string | undefined): Services {
   const config = dir ? new PlaybookConfig(dir, policySettings) : undefined;
   return buildServices(store, {
     author,
+    // Citations are checked against the window's (first) folder: the code its agents work on.
+    codebase: folder ? new GitCodebase(folder) : undefined,
     policy: () => (config ? config.policy() : resolvePolicy({ settings: policySettings() })),
     ontology: () => config?.ontology() ?? null,
   });
