@@ -94,7 +94,11 @@ export class CitationChecker {
     return citations.map((c, i) => {
       const where = `${field}[${i}]`;
       const f = this.file(c.path);
-      if (!f) throw new ValidationError(where, `${c.path} does not exist in the workspace (${this.codebase.root}); cite a file that exists, relative to the workspace root`);
+      if (!f)
+        throw new ValidationError(
+          where,
+          `${c.path} does not exist in the workspace (${this.codebase.root}); cite a file that exists, relative to the workspace root`,
+        );
       let first = 0;
       let last = f.lineCount - 1;
       if (c.startLine !== undefined) {
@@ -153,12 +157,15 @@ export class CitationChecker {
     const first = c.startLine - 1;
     const last = (c.endLine ?? c.startLine) - 1;
     if (last < f.lineCount && this.matchesAt(f, first, c) === last) return { status: 'fresh' };
-    // Moved: the same text starting at another line (a candidate start is a line whose hash is the first cited line's).
-    const starts = c.lines?.length ? (f.byHash.get(c.lines[0]!) ?? []) : f.stripped.map((_, i) => i);
-    for (const start of starts) {
-      const end = this.matchesAt(f, start, c);
-      if (end === undefined) continue;
-      return start === first && end === last ? { status: 'fresh' } : { status: 'moved', now: { startLine: start + 1, endLine: end + 1 } };
+    // Moved: the same text starting at another line. Lines whose hash is the first cited line's are tried
+    // first; a passage re-wrapped over other lines has no such line, so then every line start is tried.
+    const likely = c.lines?.length ? (f.byHash.get(c.lines[0]!) ?? []) : [];
+    for (const starts of [likely, f.stripped.keys()]) {
+      for (const start of starts) {
+        const end = this.matchesAt(f, start, c);
+        if (end === undefined) continue;
+        return start === first && end === last ? { status: 'fresh' } : { status: 'moved', now: { startLine: start + 1, endLine: end + 1 } };
+      }
     }
     return this.whatIsLeft(c, f);
   }
@@ -213,16 +220,29 @@ export class CitationChecker {
     const label = citationLabel(c);
     if (found.status === 'fresh') return { ...base, status: 'fresh', detail: `${label}: unchanged since it was cited` };
     if (found.status === 'moved') {
-      return { ...base, status: 'moved', now: found.now, detail: `${label}: unchanged, now at lines ${found.now!.startLine}-${found.now!.endLine}` };
+      return {
+        ...base,
+        status: 'moved',
+        now: found.now,
+        detail: `${label}: unchanged, now at lines ${found.now!.startLine}-${found.now!.endLine}`,
+      };
     }
     const git = await this.history(c.path, c.commit);
     const commits = git.commits.length ? { commits: git.commits } : {};
     const by = git.commits.length ? ` (${git.commits.length === 1 ? 'commit' : 'commits'} ${git.commits.join('; ')})` : '';
     if (found.status === 'deleted') {
-      if (git.renamedTo) return { ...base, status: 'renamed', renamedTo: git.renamedTo, ...commits, detail: `${c.path} was renamed to ${git.renamedTo}${by}` };
+      if (git.renamedTo)
+        return {
+          ...base,
+          status: 'renamed',
+          renamedTo: git.renamedTo,
+          ...commits,
+          detail: `${c.path} was renamed to ${git.renamedTo}${by}`,
+        };
       return { ...base, status: 'deleted', ...commits, detail: `${c.path} no longer exists${by}` };
     }
-    if (found.status === 'removed') return { ...base, status: 'removed', ...commits, detail: `${label}: the cited text is no longer in the file${by}` };
+    if (found.status === 'removed')
+      return { ...base, status: 'removed', ...commits, detail: `${label}: the cited text is no longer in the file${by}` };
     const left = found.kept !== undefined && c.lines ? ` (${found.kept} of ${c.lines.length} cited lines are still in the file)` : '';
     return { ...base, status: 'changed', ...commits, detail: `${label}: the cited text has changed${left}${by}` };
   }

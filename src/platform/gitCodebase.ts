@@ -33,7 +33,7 @@ export class GitCodebase implements Codebase {
   fileState(p: string): string | undefined {
     const st = fs.statSync(this.abs(p), { throwIfNoEntry: false });
     if (!st?.isFile()) return undefined;
-    return `${st.size}:${st.mtimeMs}:${st.ino}`;
+    return `${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}`;
   }
 
   readFile(p: string): string | undefined {

@@ -191,7 +191,7 @@ for (const backend of BACKENDS)
     it('refuses an edit without any field to change', async () => {
       const { service, store } = await open();
       const { id } = await service.create(memory());
-      await rejects(service.edit({ id }), ValidationError, /at least one of description, tags or content/);
+      await rejects(service.edit({ id }), ValidationError, /at least one of description, tags, content or citations/);
       await store.close();
     });
 

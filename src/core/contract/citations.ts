@@ -34,7 +34,10 @@ export const CitationInput = z
       ctx.addIssue({ code: 'custom', message: `endLine ${end} is before startLine ${c.startLine}` });
     }
     if (c.startLine !== undefined && end !== undefined && end - c.startLine + 1 > CITED_LINES_MAX) {
-      ctx.addIssue({ code: 'custom', message: `cites ${end - c.startLine + 1} lines; cite at most ${CITED_LINES_MAX} (the passage that matters)` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `cites ${end - c.startLine + 1} lines; cite at most ${CITED_LINES_MAX} (the passage that matters)`,
+      });
     }
   });
 export type CitationInput = z.output<typeof CitationInput>;
@@ -60,8 +63,14 @@ export const StoredCitation = z
     /** Characters of the cited text without whitespace: where to look when the text moved. */
     size: z.number().int().min(0),
     /** Short hashes of the cited non-blank lines (for up to 200 lines): what is left of a changed passage. */
-    lines: z.array(z.string().regex(/^[0-9a-f]{8}$/)).max(200).optional(),
-    commit: z.string().regex(/^[0-9a-f]{7,64}$/).optional(),
+    lines: z
+      .array(z.string().regex(/^[0-9a-f]{8}$/))
+      .max(200)
+      .optional(),
+    commit: z
+      .string()
+      .regex(/^[0-9a-f]{7,64}$/)
+      .optional(),
   })
   .strict();
 export type StoredCitation = z.output<typeof StoredCitation>;

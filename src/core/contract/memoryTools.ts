@@ -17,7 +17,7 @@ export const searchTool: ToolDefinition<typeof S.SearchInput, typeof S.SearchOut
     'Call it at the start of a task and whenever you meet an error or a design question, before solving it yourself. ' +
     'Pass a few keywords (technologies, error text, component names); matching is on tags and descriptions, with inflections (caching finds cache) and tag prefixes. ' +
     `Returns up to ${LIMITS.searchLimitDefault} results (limit up to ${LIMITS.searchLimitMax}), best first, each as id, description and tags only; ` +
-    'read the description and call agent-memory_read only for memories that look relevant. An empty result means nothing relevant is stored.',
+    'read the description and call agent-memory_read only for memories that look relevant (freshness stale: the code it cites has changed since). An empty result means nothing relevant is stored.',
   input: S.SearchInput,
   output: S.SearchOutput,
   annotations: { readOnly: true, destructive: false, idempotent: true },
@@ -33,6 +33,7 @@ export const createTool: ToolDefinition<typeof S.CreateInput, typeof S.CreateOut
     `Give a description (1–${LIMITS.descriptionMax} characters) that lets another agent decide whether to read it, ` +
     `${LIMITS.tagsMin}–${LIMITS.tagsMax} tags (lower case, reuse existing ones: call agent-memory_tags first), and content (up to ${LIMITS.contentMax} characters) that records what was done, why, and how it was verified. ` +
     'Search first: if a memory on the same subject exists, use agent-memory_edit instead of creating a near-duplicate. ' +
+    'When the memory is about specific code, cite it (citations: file paths relative to the workspace root, with startLine/endLine for the passage that matters): later readers are told when that code changes. ' +
     'Never include secrets (keys, tokens, passwords): they are refused. A person may review and adjust the memory before it is saved. Returns the new id.',
   input: S.CreateInput,
   output: S.CreateOutput,
@@ -48,6 +49,7 @@ export const editTool: ToolDefinition<typeof S.EditInput, typeof S.EditOutput> =
     'Update an existing memory so it stays correct, instead of creating a near-duplicate. Give its id and only the fields that change (description, tags, content; a field you give replaces the old value entirely). ' +
     'Pass expectedVersion (the version you read) to be told, rather than overwrite, when someone changed it meanwhile. ' +
     'Every edit becomes a new version and the previous one stays in history; an edit that changes nothing is not saved and says so. A deleted memory cannot be edited. ' +
+    'Citations are kept and anchored again to the code as it is now (give citations to replace them, [] to drop them): after verifying a stale memory, edit it to correct it and it becomes fresh. ' +
     'Returns the new version number and which fields changed.',
   input: S.EditInput,
   output: S.EditOutput,
@@ -62,6 +64,7 @@ export const readTool: ToolDefinition<typeof S.ReadInput, typeof S.ReadOutput> =
   modelDescription:
     'Read one memory in full (description, tags, content, author, when it changed, its version) by the id from agent-memory_search. ' +
     'Read only memories whose description says they are relevant to your task. ' +
+    'A memory that cites code lists each citation with its status against the workspace now; when freshness is stale, the code changed since it was written: verify the memory against the code before relying on it, and correct it with agent-memory_edit. ' +
     DATA_NOTE,
   input: S.ReadInput,
   output: S.ReadOutput,

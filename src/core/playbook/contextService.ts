@@ -97,13 +97,22 @@ export class ContextService {
   private async memoryCandidates(task: string): Promise<Candidate[]> {
     const keywords = taskKeywords(task);
     if (keywords.length === 0) return [];
-    const out: Candidate[] = [];
+    const fresh: Candidate[] = [];
+    const stale: Candidate[] = [];
     for (const id of await this.relevantMemories(keywords)) {
       const m = await this.options.memories.read({ id });
-      const summary = { provenance: provenance('memory', m), description: m.description, tags: m.tags };
-      out.push({ summary, full: { ...summary, content: m.content } });
+      const summary = {
+        provenance: provenance('memory', m),
+        description: m.description,
+        tags: m.tags,
+        // A memory whose cited code changed says so, with what changed, and ranks below the fresh ones.
+        ...(m.freshness === 'stale'
+          ? { stale: m.note, staleCitations: m.citations!.filter((c) => c.status !== 'fresh' && c.status !== 'moved').map((c) => c.detail) }
+          : {}),
+      };
+      (m.freshness === 'stale' ? stale : fresh).push({ summary, full: { ...summary, content: m.content } });
     }
-    return out;
+    return [...fresh, ...stale];
   }
 
   /**

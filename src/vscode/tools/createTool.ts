@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { z } from 'zod';
 import { CreateInput, createTool, parseInput } from '../../core/contract';
+import { citationLabel } from '../../core/citations';
 import { reviewMemory } from '../memories/reviewQuickPick';
 import { queueMemoryWrite } from './playbookToolSupport';
 import { callTool, fenced, md, respond, reviewMode, reviewWrites, type ServicesProvider, textResult } from './toolSupport';
@@ -33,6 +34,7 @@ export class CreateTool implements vscode.LanguageModelTool<CreateToolInput> {
       `**${vscode.l10n.t('Description')}:** ${md(m.description)}\n\n` +
         `**${vscode.l10n.t('Tags')}:** ${m.tags.map((t) => `\`${t}\``).join(' ')}` +
         (renamed.length ? ` _(${vscode.l10n.t('normalised from')} ${renamed.map(md).join(', ')})_` : '') +
+        (m.citations?.length ? `\n\n**${vscode.l10n.t('Cites')}:** ${m.citations.map((c) => `\`${citationLabel(c)}\``).join(' ')}` : '') +
         `\n\n**${vscode.l10n.t('Content')}:**\n\n${fenced(m.content)}`,
     );
     return { invocationMessage, confirmationMessages: { title: vscode.l10n.t('Save this memory for the team?'), message } };

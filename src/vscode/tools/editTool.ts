@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { citationLabel } from '../../core/citations';
 import type { z } from 'zod';
 import { EditInput, editTool, parseInput } from '../../core/contract';
 import { reviewMemory } from '../memories/reviewQuickPick';
@@ -62,6 +63,12 @@ export class EditTool implements vscode.LanguageModelTool<EditToolInput> {
       parts.push(
         `**${vscode.l10n.t('New content')}:**\n\n${fenced(e.content)}\n\n**${vscode.l10n.t('Replaces')}:**\n\n${fenced(cur.content)}`,
       );
+    }
+    if (e.citations !== undefined) {
+      const now = e.citations.map((c) => `\`${citationLabel(c)}\``).join(' ');
+      parts.push(`**${vscode.l10n.t('Cites')}:** ${now || vscode.l10n.t('(no citations)')}`);
+    } else if (cur.freshness === 'stale') {
+      parts.push(vscode.l10n.t('The code this memory cites has changed; saving anchors its citations to the code as it is now.'));
     }
     if (parts.length === 1) parts.push(vscode.l10n.t('Nothing changes: nothing will be written.'));
     return {

@@ -23,7 +23,9 @@ export class SearchTool implements vscode.LanguageModelTool<SearchInput> {
       const hits = await callTool(this.services, searchTool, { ...options.input, ...(limit === undefined ? {} : { limit }) });
       if (hits.length === 0)
         return textResult('No memory matches these keywords. Nothing relevant is stored; solve it and consider saving what you learn.');
-      const lines = hits.map((h, i) => `${i + 1}. ${h.id} — ${h.description} ${tagList(h.tags)}`);
+      const lines = hits.map(
+        (h, i) => `${i + 1}. ${h.id} — ${h.freshness === 'stale' ? '[STALE: cited code changed] ' : ''}${h.description} ${tagList(h.tags)}`,
+      );
       return textResult(
         `${hits.length} memories match, best first. Read only those whose description is relevant (agent-memory_read with the id):\n${lines.join('\n')}`,
       );
