@@ -11,24 +11,32 @@ import { ValidationError } from './errors';
  *     # version 3 · 2026-11-29T10:00:00.000Z · alice@example.com
  *     description: Fixed the flaky build cache
  *     tags: [build, cache]
+ *     citations:                 # optional: the code it is about, path[:start-end]
+ *       - src/build/cache.ts:40-58
  *     ---
  *
  *     Cleared the cache key.
  */
 
-/** What a document says: the three fields a person can edit. */
+/** What a document says: the fields a person can edit. */
 export interface MemoryFields {
   description: string;
   tags: string[];
   content: string;
+  /** `path[:start[-end]]` per cited passage; undefined when the front matter has no citations field. */
+  citations?: string[];
 }
 
 const FENCE = '---';
-const EDITABLE = ['description', 'tags'];
+const EDITABLE = ['description', 'tags', 'citations'];
 
 /** Renders fields as a document; `comment` lines (provenance, hints) go at the top of the front matter. */
 export function formatMemoryDocument(fields: MemoryFields, comment: string[] = []): string {
-  const doc = new YAML.Document({ description: fields.description, tags: fields.tags });
+  const doc = new YAML.Document({
+    description: fields.description,
+    tags: fields.tags,
+    ...(fields.citations?.length ? { citations: fields.citations } : {}),
+  });
   const tags = doc.get('tags', true) as YAML.YAMLSeq;
   tags.flow = true;
   if (comment.length) (doc.contents as YAML.YAMLMap).commentBefore = comment.map((line) => ` ${line}`).join('\n');
@@ -71,7 +79,7 @@ export function parseMemoryDocument(text: string): MemoryFields {
   if (unknown.length) {
     throw new ValidationError(
       'document',
-      `unknown front matter field ${unknown.map((k) => `"${k}"`).join(', ')}; only description and tags can be set`,
+      `unknown front matter field ${unknown.map((k) => `"${k}"`).join(', ')}; only description, tags and citations can be set`,
     );
   }
   if (typeof record.description !== 'string') throw new ValidationError('description', 'must be text in the front matter: description: …');
@@ -79,8 +87,17 @@ export function parseMemoryDocument(text: string): MemoryFields {
   if (!Array.isArray(tags) || tags.some((t) => typeof t !== 'string' && typeof t !== 'number')) {
     throw new ValidationError('tags', 'must be a list in the front matter, e.g. tags: [build, cache]');
   }
+  const citations = record.citations;
+  if (citations !== undefined && citations !== null && (!Array.isArray(citations) || citations.some((c) => typeof c !== 'string'))) {
+    throw new ValidationError('citations', 'must be a list in the front matter, one path[:start-end] per line, e.g. - src/http/client.ts:40-58');
+  }
   // One blank line separates the front matter from the content; trailing blank lines are the editor's.
   const body = lines.slice(end + 1);
   if (body[0]?.trim() === '') body.shift();
-  return { description: record.description, tags: tags.map(String), content: body.join('\n').trimEnd() };
+  return {
+    description: record.description,
+    tags: tags.map(String),
+    content: body.join('\n').trimEnd(),
+    ...(citations !== undefined ? { citations: (citations ?? []) as string[] } : {}),
+  };
 }

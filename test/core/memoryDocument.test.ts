@@ -25,6 +25,16 @@ describe('memory documents (front matter + Markdown)', () => {
     assert.deepEqual(parseMemoryDocument(text), fields);
   });
 
+  it('round-trips citations as path[:start-end] lines; an empty citations field means none, a missing one says nothing', () => {
+    const fields = { description: 'Retries', tags: ['http'], content: 'x', citations: ['src/http/client.ts:40-58', 'docs/notes.md'] };
+    const text = formatMemoryDocument(fields);
+    assert.match(text, /^citations:\n {2}- src\/http\/client\.ts:40-58\n {2}- docs\/notes\.md\n---$/m);
+    assert.deepEqual(parseMemoryDocument(text), fields);
+    assert.deepEqual(parseMemoryDocument('---\ndescription: d\ntags: [a]\ncitations:\n---\n\nc').citations, []);
+    assert.equal('citations' in parseMemoryDocument('---\ndescription: d\ntags: [a]\n---\n\nc'), false);
+    assert.match(refused('---\ndescription: d\ntags: [a]\ncitations: src/a.ts\n---\n\nc').message, /citations: must be a list in the front matter/);
+  });
+
   it('reads what a person typed: block-style tags, CRLF line ends, a BOM, trailing blank lines', () => {
     const text = '\uFEFF---\r\ndescription: Pin the Node version\r\ntags:\r\n  - node\r\n  - ci\r\n---\r\n\r\nUse .nvmrc.\r\n\r\n\r\n';
     assert.deepEqual(parseMemoryDocument(text), { description: 'Pin the Node version', tags: ['node', 'ci'], content: 'Use .nvmrc.' });
@@ -54,7 +64,7 @@ describe('memory documents (front matter + Markdown)', () => {
   it('names unknown fields and says which fields can be set', () => {
     const err = refused('---\ndescription: d\ntags: [a]\nversion: 7\nauthor: me\n---\nc');
     assert.match(err.message, /"version", "author"/);
-    assert.match(err.message, /only description and tags/);
+    assert.match(err.message, /only description, tags and citations/);
   });
 
   it('refuses tags that are not a list and a missing description', () => {

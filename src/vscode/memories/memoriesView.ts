@@ -23,6 +23,7 @@ export class MemoriesTreeProvider implements vscode.TreeDataProvider<MemoryNode>
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
   private filterText: string | undefined;
+  private staleOnly = false;
   /** Set once the view exists: where the filter and "no results" are shown. */
   view: vscode.TreeView<MemoryNode> | undefined;
 
@@ -48,9 +49,22 @@ export class MemoriesTreeProvider implements vscode.TreeDataProvider<MemoryNode>
     this.refresh();
   }
 
-  /** Shows the ranked search results for `text`; empty or undefined clears the filter. */
+  get showingStale(): boolean {
+    return this.staleOnly;
+  }
+
+  /** Shows the ranked search results for `text`; empty or undefined clears the filter (and the stale-only list). */
   async setFilter(text: string | undefined): Promise<void> {
     this.filterText = text?.trim() || undefined;
+    this.staleOnly = false;
+    await this.updateContext();
+    this.refresh();
+  }
+
+  /** Shows only the memories whose cited code has changed (a filter: Clear Filter goes back to all). */
+  async showStale(): Promise<void> {
+    this.filterText = undefined;
+    this.staleOnly = true;
     await this.updateContext();
     this.refresh();
   }
@@ -68,6 +82,7 @@ export class MemoriesTreeProvider implements vscode.TreeDataProvider<MemoryNode>
     if (element) return [];
     try {
       const service = await this.getService();
+      if (this.staleOnly) return await this.stale(service);
       if (this.filterText) return await this.filtered(service, this.filterText);
       const page = await service.list({ limit: LOAD });
       this.setMessage(undefined);
@@ -102,8 +117,9 @@ export class MemoriesTreeProvider implements vscode.TreeDataProvider<MemoryNode>
     }
     const item = new vscode.TreeItem(node.description);
     item.id = node.parent ? `${node.parent}/${node.id}` : node.id;
-    item.description = node.tags.join(', ');
-    item.iconPath = new vscode.ThemeIcon('note');
+    const stale = node.freshness === 'stale';
+    item.description = stale ? `${vscode.l10n.t('stale')} · ${node.tags.join(', ')}` : node.tags.join(', ');
+    item.iconPath = stale ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')) : new vscode.ThemeIcon('note');
     item.contextValue = 'memory';
     item.resourceUri = memoryUri(node.id);
     item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [memoryUri(node.id)] };
@@ -115,10 +131,17 @@ export class MemoriesTreeProvider implements vscode.TreeDataProvider<MemoryNode>
     try {
       const m = await (await this.getService()).read({ id: node.id });
       const preview = m.content.length > 400 ? `${m.content.slice(0, 400)}…` : m.content;
-      item.tooltip = new vscode.MarkdownString(
+      const changed = (m.citations ?? []).filter((c) => c.status !== 'fresh' && c.status !== 'moved');
+      const tooltip = new vscode.MarkdownString(
         `**${vscode.l10n.t('version {0}', m.version)}** · ${m.changedAt} · ${m.author}\n\n` +
-          `${m.tags.map((t) => `\`${t}\``).join(' ')}\n\n---\n\n`,
-      ).appendText(preview);
+          `${m.tags.map((t) => `\`${t}\``).join(' ')}\n\n`,
+      );
+      if (changed.length) {
+        tooltip.appendMarkdown(`$(warning) **${vscode.l10n.t('Stale: the code it cites has changed')}**\n\n`);
+        for (const c of changed) tooltip.appendText(`${c.detail}\n\n`);
+      }
+      tooltip.supportThemeIcons = true;
+      item.tooltip = tooltip.appendMarkdown('---\n\n').appendText(preview);
     } catch (err) {
       item.tooltip = (err as Error).message;
     }
@@ -136,13 +159,30 @@ export class MemoriesTreeProvider implements vscode.TreeDataProvider<MemoryNode>
     return hits.map((h) => ({ kind: 'memory', ...h, changedAt: '' }));
   }
 
+  private async stale(service: MemoryService): Promise<MemoryNode[]> {
+    const check = await service.check();
+    this.setMessage(
+      !check.workspace
+        ? vscode.l10n.t('Open a folder to check the code memories cite.')
+        : check.stale.length === 0
+          ? vscode.l10n.t('No stale memories: the code that {0} memories cite is as they describe it.', check.checked)
+          : vscode.l10n.t('{0} of {1} memories that cite code are stale: the code changed since they were written.', check.stale.length, check.checked),
+    );
+    return check.stale.map((m) => ({ kind: 'memory', id: m.id, description: m.description, tags: m.tags, changedAt: '', freshness: 'stale' }));
+  }
+
   private setMessage(message: string | undefined): void {
     if (this.view) this.view.message = message;
   }
 
   private async updateContext(): Promise<void> {
-    if (this.view) this.view.description = this.filterText ? vscode.l10n.t('filter: {0}', this.filterText) : undefined;
-    await vscode.commands.executeCommand('setContext', 'agentMemory.filtered', this.filterText !== undefined);
+    if (this.view)
+      this.view.description = this.staleOnly
+        ? vscode.l10n.t('stale only')
+        : this.filterText
+          ? vscode.l10n.t('filter: {0}', this.filterText)
+          : undefined;
+    await vscode.commands.executeCommand('setContext', 'agentMemory.filtered', this.filterText !== undefined || this.staleOnly);
     await vscode.commands.executeCommand('setContext', 'agentMemory.groupBy', this.groupBy);
   }
 }

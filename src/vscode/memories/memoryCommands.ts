@@ -109,6 +109,11 @@ export function registerMemoryCommands(
       if (text !== undefined) await view.setFilter(text);
     }),
     command('agentMemory.clearFilter', () => view.setFilter(undefined)),
+    // The memories whose cited code changed, checked against this window's folder.
+    command('agentMemory.showStale', async () => {
+      await vscode.commands.executeCommand('agentMemory.memories.focus');
+      await view.showStale();
+    }),
     command('agentMemory.groupByTag', () => view.setGroupBy('tag')),
     command('agentMemory.groupByRecency', () => view.setGroupBy('recency')),
   );

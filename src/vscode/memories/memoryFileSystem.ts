@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { citationLabel, parseCitation } from '../../core/citations';
 import type { MemoryService } from '../../core/memoryService';
 import { formatMemoryDocument, type MemoryFields, parseMemoryDocument } from '../../core/memoryDocument';
 import type { StoreChanges } from '../session/storeChanges';
@@ -123,10 +124,11 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
         vscode.l10n.t('Older versions are read-only; edit the current version, or restore this one from the history.'),
       );
     }
-    const fields = parseMemoryDocument(decoder.decode(bytes));
+    const { citations, ...fields } = parseMemoryDocument(decoder.decode(bytes));
+    const cited = citations?.map(parseCitation);
     const service = await this.getService();
     if (target.kind === 'draft') {
-      const { id } = await service.create(fields);
+      const { id } = await service.create({ ...fields, ...(cited?.length ? { citations: cited } : {}) });
       this.created.set(target.name, id);
       this.shown.set(id, 1);
       // Once VS Code has finished saving the draft's editor, the memory's own document takes its place.
@@ -140,6 +142,8 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
         ...(fields.tags.join('\n') !== current.tags.join('\n') ? { tags: fields.tags } : {}),
         // The document ends the content with one newline; the stored text may not.
         ...(fields.content !== current.content.trimEnd() ? { content: fields.content } : {}),
+        // Citations as the document lists them, when the person changed the list; else the memory's own are anchored again.
+        ...((citations ?? []).join('\n') !== (current.citations ?? []).map(citationLabel).join('\n') ? { citations: cited ?? [] } : {}),
       };
       if (Object.keys(edits).length === 0) return;
       const out = await service.edit({ id: target.id, expectedVersion: this.shown.get(target.id) ?? current.version, ...edits });
@@ -203,8 +207,11 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
       ? vscode.l10n.t('Deleted at {0}: read-only. Restore it from its history to edit it.', m.deletedAt)
       : target.kind === 'version'
         ? vscode.l10n.t('An older version: read-only.')
-        : vscode.l10n.t('Saving writes version {0}. Only the description, the tags and the content are saved.', m.version + 1);
-    return formatMemoryDocument(m, [provenance, hint]);
+        : vscode.l10n.t('Saving writes version {0}. Only the description, the tags, the citations and the content are saved.', m.version + 1);
+    // What the check found, for each citation that does not hold any more (the view marks the memory stale).
+    const stale = (m.citations ?? []).filter((c) => c.status !== 'fresh' && c.status !== 'moved');
+    const staleLines = stale.length ? [vscode.l10n.t('Stale: the code it cites has changed. Check it, then save to anchor the citations again.'), ...stale.map((c) => c.detail)] : [];
+    return formatMemoryDocument({ ...m, citations: m.citations?.map(citationLabel) }, [provenance, hint, ...staleLines]);
   }
 }
 

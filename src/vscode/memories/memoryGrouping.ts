@@ -4,6 +4,8 @@ export interface ViewMemory {
   description: string;
   tags: string[];
   changedAt: string;
+  /** Only for a memory that cites code: stale when the code changed since it was written. */
+  freshness?: 'fresh' | 'stale' | 'unchecked';
 }
 
 export type GroupBy = 'recency' | 'tag';
