@@ -89,7 +89,10 @@ export function parseMemoryDocument(text: string): MemoryFields {
   }
   const citations = record.citations;
   if (citations !== undefined && citations !== null && (!Array.isArray(citations) || citations.some((c) => typeof c !== 'string'))) {
-    throw new ValidationError('citations', 'must be a list in the front matter, one path[:start-end] per line, e.g. - src/http/client.ts:40-58');
+    throw new ValidationError(
+      'citations',
+      'must be a list in the front matter, one path[:start-end] per line, e.g. - src/http/client.ts:40-58',
+    );
   }
   // One blank line separates the front matter from the content; trailing blank lines are the editor's.
   const body = lines.slice(end + 1);

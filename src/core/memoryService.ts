@@ -133,7 +133,10 @@ export class MemoryService {
   private anchor(citations: C.CitationInput[]): C.StoredCitation[] {
     if (citations.length === 0) return [];
     if (!this.checker) {
-      throw new ValidationError('citations', 'citing code needs a workspace to check it against, and none is open here; leave citations out');
+      throw new ValidationError(
+        'citations',
+        'citing code needs a workspace to check it against, and none is open here; leave citations out',
+      );
     }
     return this.checker.anchor(citations);
   }
@@ -304,7 +307,14 @@ export class MemoryService {
         if (!cur || cur.deletedAt) continue;
         const view = await this.checker.check(cur.citations ?? []);
         if (view.freshness !== 'stale') continue;
-        stale.push({ id: m.id, description: m.description, tags: m.tags, version: cur.version, freshness: 'stale', citations: view.citations });
+        stale.push({
+          id: m.id,
+          description: m.description,
+          tags: m.tags,
+          version: cur.version,
+          freshness: 'stale',
+          citations: view.citations,
+        });
       }
       const last = page[page.length - 1]!;
       after = { changedAt: last.changedAt, id: last.id };

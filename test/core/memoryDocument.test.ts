@@ -32,7 +32,10 @@ describe('memory documents (front matter + Markdown)', () => {
     assert.deepEqual(parseMemoryDocument(text), fields);
     assert.deepEqual(parseMemoryDocument('---\ndescription: d\ntags: [a]\ncitations:\n---\n\nc').citations, []);
     assert.equal('citations' in parseMemoryDocument('---\ndescription: d\ntags: [a]\n---\n\nc'), false);
-    assert.match(refused('---\ndescription: d\ntags: [a]\ncitations: src/a.ts\n---\n\nc').message, /citations: must be a list in the front matter/);
+    assert.match(
+      refused('---\ndescription: d\ntags: [a]\ncitations: src/a.ts\n---\n\nc').message,
+      /citations: must be a list in the front matter/,
+    );
   });
 
   it('reads what a person typed: block-style tags, CRLF line ends, a BOM, trailing blank lines', () => {

@@ -86,7 +86,8 @@ export const MEMORY_COMMANDS: CommandGroup = {
     },
   },
   edit: {
-    usage: 'edit ID [--description D] [--tags a,b] [--content C | --content-file F] [--cite PATH[:START-END]]... [--no-cite] [--expect-version V]',
+    usage:
+      'edit ID [--description D] [--tags a,b] [--content C | --content-file F] [--cite PATH[:START-END]]... [--no-cite] [--expect-version V]',
     summary: 'append a new version with the given fields changed',
     details:
       '--cite replaces the citations (repeat it for several); --no-cite drops them. Without either, the memory keeps its citations, anchored again to the code as it is now (a passage that moved is followed): editing a stale memory after checking it makes it fresh.',

@@ -146,7 +146,9 @@ export const CheckOutput = z.object({
   /** Live memories that cite code. */
   checked: z.number().int(),
   stale: z.array(
-    MemorySummary.extend({ version: z.number().int(), citations: z.array(CitationView) }).describe('A stale memory and every one of its citations'),
+    MemorySummary.extend({ version: z.number().int(), citations: z.array(CitationView) }).describe(
+      'A stale memory and every one of its citations',
+    ),
   ),
   /** False where no workspace is open: nothing could be checked. */
   workspace: z.boolean(),

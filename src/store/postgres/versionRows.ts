@@ -6,7 +6,8 @@ import type { StoredVersion } from '../../core/ports/store';
 import { isNewer } from '../../core/ports/versionOrder';
 
 /** The columns of a version row, in the order `toVersion` reads them. */
-export const VERSION_COLUMNS = 'row_id, id, version, op, description, tags, content, changed_at, deleted_at, author, restored_from, citations';
+export const VERSION_COLUMNS =
+  'row_id, id, version, op, description, tags, content, changed_at, deleted_at, author, restored_from, citations';
 
 export interface VersionRecord {
   row_id: string;

@@ -166,9 +166,20 @@ export class MemoriesTreeProvider implements vscode.TreeDataProvider<MemoryNode>
         ? vscode.l10n.t('Open a folder to check the code memories cite.')
         : check.stale.length === 0
           ? vscode.l10n.t('No stale memories: the code that {0} memories cite is as they describe it.', check.checked)
-          : vscode.l10n.t('{0} of {1} memories that cite code are stale: the code changed since they were written.', check.stale.length, check.checked),
+          : vscode.l10n.t(
+              '{0} of {1} memories that cite code are stale: the code changed since they were written.',
+              check.stale.length,
+              check.checked,
+            ),
     );
-    return check.stale.map((m) => ({ kind: 'memory', id: m.id, description: m.description, tags: m.tags, changedAt: '', freshness: 'stale' }));
+    return check.stale.map((m) => ({
+      kind: 'memory',
+      id: m.id,
+      description: m.description,
+      tags: m.tags,
+      changedAt: '',
+      freshness: 'stale',
+    }));
   }
 
   private setMessage(message: string | undefined): void {

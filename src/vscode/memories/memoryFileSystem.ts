@@ -207,10 +207,18 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
       ? vscode.l10n.t('Deleted at {0}: read-only. Restore it from its history to edit it.', m.deletedAt)
       : target.kind === 'version'
         ? vscode.l10n.t('An older version: read-only.')
-        : vscode.l10n.t('Saving writes version {0}. Only the description, the tags, the citations and the content are saved.', m.version + 1);
+        : vscode.l10n.t(
+            'Saving writes version {0}. Only the description, the tags, the citations and the content are saved.',
+            m.version + 1,
+          );
     // What the check found, for each citation that does not hold any more (the view marks the memory stale).
     const stale = (m.citations ?? []).filter((c) => c.status !== 'fresh' && c.status !== 'moved');
-    const staleLines = stale.length ? [vscode.l10n.t('Stale: the code it cites has changed. Check it, then save to anchor the citations again.'), ...stale.map((c) => c.detail)] : [];
+    const staleLines = stale.length
+      ? [
+          vscode.l10n.t('Stale: the code it cites has changed. Check it, then save to anchor the citations again.'),
+          ...stale.map((c) => c.detail),
+        ]
+      : [];
     return formatMemoryDocument({ ...m, citations: m.citations?.map(citationLabel) }, [provenance, hint, ...staleLines]);
   }
 }
