@@ -146,7 +146,7 @@ export async function main(
       policy: () => playbookConfig().policy(),
       ontology: () => playbookConfig().ontology(),
     });
-    await command.run({ services, storeDir: spec.kind === 'dir' ? spec.dir : undefined, flags, args, json, io });
+    await command.run({ services, storeDir: spec.kind === 'dir' ? spec.dir : undefined, cwd, flags, args, json, io });
     return 0;
   } catch (err) {
     const refused = err instanceof MemoryError && err.refused;
