@@ -69,6 +69,14 @@ export function newInstructionsFile(target: InstructionTarget): string {
   return `${[...head, instructionsBlock()].join('\n')}\n`;
 }
 
+/**
+ * The copy the VS Code extension ships (package.json `chatInstructions`, written by `npm run
+ * manifest`): Copilot's front matter and the text, without markers, since no one merges into it.
+ */
+export function contributedInstructionsFile(): string {
+  return `${['---', ...INSTRUCTION_TARGETS.copilot.frontMatter, '---', '', ...instructionLines()].join('\n')}\n`;
+}
+
 /** What merging did to a file. */
 export type MergeOutcome = 'created' | 'updated' | 'added' | 'unchanged';
 
