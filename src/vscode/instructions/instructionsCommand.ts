@@ -21,7 +21,10 @@ const COPILOT_FILE = INSTRUCTION_TARGETS.copilot.file;
  * opens the first. Also keeps WORKSPACE_INSTRUCTIONS_KEY true while the Copilot file exists.
  */
 export function registerInstructionsCommand(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
-  const watcher = vscode.workspace.createFileSystemWatcher(`**/${COPILOT_FILE}`);
+  // The folders too: deleting .github (or .github/instructions) reports the folder, not the file in it.
+  const watcher = vscode.workspace.createFileSystemWatcher(
+    '**/{.github,.github/instructions,.github/instructions/agent-memory.instructions.md}',
+  );
   const update = () => void updateWorkspaceInstructionsKey().catch((err: Error) => log.error(err));
   update();
   context.subscriptions.push(
