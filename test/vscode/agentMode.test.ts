@@ -280,7 +280,14 @@ describe('Agent mode end to end (VS Code chat, scripted model, Playwright)', fun
       const description = (name: string) => tools.find((t) => t.name === name)?.description ?? '';
       assert.match(description('agent-memory_search'), /Search first: call it at the start of a task/);
       assert.match(description('agent-memory_context'), /^Call it first, once at the start of a task/);
-      assert.equal(count(text, SENTENCE), 1, `the instructions are not in the request once:\n${text.split('\n').filter((l) => /instruction|agent-memory/i.test(l)).join('\n')}`);
+      assert.equal(
+        count(text, SENTENCE),
+        1,
+        `the instructions are not in the request once:\n${text
+          .split('\n')
+          .filter((l) => /instruction|agent-memory/i.test(l))
+          .join('\n')}`,
+      );
     });
 
     it("with the workspace's own instructions file, that file's text is in the request, and the extension's copy is left out", async () => {
