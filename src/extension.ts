@@ -13,6 +13,7 @@ import { registerTeamCommands } from './vscode/team/teamCommands';
 import { affectsStore } from './vscode/team/teamSettings';
 import { registerTools } from './vscode/tools';
 import { registerMemoryCommands } from './vscode/memories/memoryCommands';
+import { registerGetStartedCommand, registerInstructionsCommand } from './vscode/instructions/instructionsCommand';
 
 /** What activate() returns: the parts the extension-host tests look at. */
 export interface AgentMemoryApi {
@@ -53,6 +54,8 @@ export function activate(context: vscode.ExtensionContext): AgentMemoryApi {
   registerMemoryCommands(context, getService, memoriesView, changes, log);
   registerHistoryCommands(context, getService, changes, log);
   registerTeamCommands(context, session, log);
+  registerInstructionsCommand(context, log);
+  registerGetStartedCommand(context);
   const status = registerStoreStatus(context, session);
 
   // Other clients of a team database write without a file to watch: poll for the newest change

@@ -22,6 +22,8 @@ export interface CommandContext extends RunContext {
   services: Services;
   /** The store folder (absolute), or undefined when the store is a database. */
   storeDir: string | undefined;
+  /** The folder the CLI was started in. */
+  cwd: string;
 }
 
 /** A command that opens its own stores (migrate) or needs none (help, completion): main opens none for it. */

@@ -149,7 +149,7 @@ export async function main(
       policy: () => playbookConfig().policy(),
       ontology: () => playbookConfig().ontology(),
     });
-    const code = await command.run({ services, storeDir: spec.kind === 'dir' ? spec.dir : undefined, flags, args, json, io });
+    const code = await command.run({ services, storeDir: spec.kind === 'dir' ? spec.dir : undefined, cwd, flags, args, json, io });
     return code ?? 0;
   } catch (err) {
     const refused = err instanceof MemoryError && err.refused;

@@ -16,6 +16,11 @@ export function defaultStoreDir(cwd: string): string {
     if (fs.existsSync(path.join(candidate, 'journal.jsonl'))) return candidate;
     if (path.dirname(dir) === dir) break;
   }
+  return path.join(workspaceRoot(cwd), STORE_FOLDER);
+}
+
+/** The top folder of the git repository holding `cwd`, or undefined outside one (or without git). */
+function gitTopLevel(cwd: string): string | undefined {
   try {
     const root = execFileSync('git', ['rev-parse', '--show-toplevel'], {
       cwd,
@@ -23,11 +28,18 @@ export function defaultStoreDir(cwd: string): string {
       stdio: ['ignore', 'pipe', 'ignore'],
       timeout: 3000,
     }).trim();
-    if (root) return path.join(root, STORE_FOLDER);
+    return root || undefined;
   } catch {
-    // Not inside a git repository.
+    return undefined; // not inside a git repository
   }
-  return path.join(path.resolve(cwd), STORE_FOLDER);
+}
+
+/**
+ * The workspace folder for files agents read at its top (AGENTS.md, .github/instructions/):
+ * the root of the git repository holding `cwd`, else `cwd`.
+ */
+export function workspaceRoot(cwd: string): string {
+  return gitTopLevel(cwd) ?? path.resolve(cwd);
 }
 
 /**

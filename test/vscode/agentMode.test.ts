@@ -6,9 +6,11 @@
 // was handed. Needs run.mjs's driver: skipped under other runners (npm run test:electron).
 import { strict as assert } from 'node:assert';
 import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { drive, driverAvailable, screenshotsWanted, type Target, waitUntil } from './driver';
-import { EXTENSION_ID, readSeed } from './seed';
+import { EXTENSION_ID, readSeed, workspaceFolder } from './seed';
 
 const MODEL = { vendor: 'agent-memory-test', id: 'scripted' };
 const SCRIPTED_MODEL_EXTENSION = 'agent-memory-test.scripted-model';
@@ -46,7 +48,7 @@ type Part =
   | { kind: 'other' };
 /** What the scripted model saw and answered (agentMemoryTest.scriptedModel.state). */
 interface ModelState {
-  requests: { toolNames: string[]; messages: { role: string; parts: Part[] }[] }[];
+  requests: { toolNames: string[]; tools: { name: string; description: string }[]; messages: { role: string; parts: Part[] }[] }[];
   replies: ({ text: string } | { toolCall: { callId: string; name: string; input: unknown } })[];
   queued: number;
 }
@@ -249,5 +251,55 @@ describe('Agent mode end to end (VS Code chat, scripted model, Playwright)', fun
     const shown = String(await drive({ action: 'text', selector: RESPONSE, text: seed.id }));
     assert.ok(shown.includes(seed.description), `the chat shows: ${shown}`);
     await sent;
+  });
+
+  // VS Code adds instruction files whose applyTo matches to an Agent-mode request, for any model:
+  // the extension's own copy (package.json chatInstructions) while the workspace has none, the
+  // workspace's .github/instructions/agent-memory.instructions.md once it has one; never both.
+  describe('the agent instructions and the tool descriptions reach the model', () => {
+    const SENTENCE = 'At the start of a task, call `agent-memory_context`';
+    const copilotFile = () => path.join(workspaceFolder(), '.github', 'instructions', 'agent-memory.instructions.md');
+    after(() => fs.rmSync(path.join(workspaceFolder(), '.github'), { recursive: true, force: true }));
+
+    /** Every text the first tool-offering request of the chat held, and that request's tools. */
+    async function firstRequest(prompt: string): Promise<{ text: string; tools: { name: string; description: string }[] }> {
+      const { callId, sent } = await askAgent(prompt, { name: 'agent-memory_tags', input: {} });
+      await resultHandedToModel(callId);
+      await sent;
+      const request = (await modelState()).requests.find((r) => r.toolNames.length > 0)!;
+      const text = request.messages
+        .flatMap((m) => m.parts)
+        .map((p) => ('text' in p ? p.text : ''))
+        .join('\n');
+      return { text, tools: request.tools };
+    }
+    const count = (text: string, needle: string) => text.split(needle).length - 1;
+
+    it("the tools' descriptions say to search first, and the extension's own instructions are in the request", async () => {
+      const { text, tools } = await firstRequest('Why does the release build fail?');
+      const description = (name: string) => tools.find((t) => t.name === name)?.description ?? '';
+      assert.match(description('agent-memory_search'), /Search first: call it at the start of a task/);
+      assert.match(description('agent-memory_context'), /^Call it first, once at the start of a task/);
+      assert.equal(
+        count(text, SENTENCE),
+        1,
+        `the instructions are not in the request once:\n${text
+          .split('\n')
+          .filter((l) => /instruction|agent-memory/i.test(l))
+          .join('\n')}`,
+      );
+    });
+
+    it("with the workspace's own instructions file, that file's text is in the request, and the extension's copy is left out", async () => {
+      const results = await vscode.commands.executeCommand<{ outcome: string }[]>('agentMemory.addInstructions', {
+        targets: ['copilot'],
+        open: false,
+      });
+      assert.equal(results?.[0]?.outcome, 'created');
+      fs.appendFileSync(copilotFile(), '\nTeam note: the release checklist lives in docs/RELEASING.md (xyzzy-4711).\n');
+      const { text } = await firstRequest('Prepare the release notes.');
+      assert.ok(text.includes('xyzzy-4711'), `the workspace's instructions file is not in the request:\n${text.slice(0, 4000)}`);
+      assert.equal(count(text, SENTENCE), 1, 'the instructions are in the request twice');
+    });
   });
 });

@@ -14,7 +14,7 @@ export const searchTool: ToolDefinition<typeof S.SearchInput, typeof S.SearchOut
   userDescription: 'Search the team memory by keywords over tags and descriptions.',
   modelDescription:
     "Search the team's shared memory: short notes that earlier agent sessions and teammates saved about bugs they solved, decisions and their reasons, conventions and gotchas in this codebase. " +
-    'Call it at the start of a task and whenever you meet an error or a design question, before solving it yourself. ' +
+    'Search first: call it at the start of a task, and whenever you meet an error or a design question, before solving it yourself. ' +
     'Pass a few keywords (technologies, error text, component names); matching is on tags and descriptions, with inflections (caching finds cache) and tag prefixes. ' +
     `Returns up to ${LIMITS.searchLimitDefault} results (limit up to ${LIMITS.searchLimitMax}), best first, each as id, description and tags only; ` +
     'read the description and call agent-memory_read only for memories that look relevant (freshness stale: the code it cites has changed since). An empty result means nothing relevant is stored.',

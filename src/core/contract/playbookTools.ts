@@ -112,7 +112,7 @@ export const contextTool: ToolDefinition<typeof ContextInput, typeof ContextOutp
   displayName: 'Team Memory Context',
   userDescription: 'Everything the team memory knows about a task, packed within a token budget.',
   modelDescription:
-    'Call once at the start of a task instead of many searches: given the task in a sentence or two and an optional token budget, returns the most relevant memories (descriptions, and contents while the budget allows), active facts about the entities the task names, and matching skills, packed within the budget. ' +
+    'Call it first, once at the start of a task, before reading code or solving anything, instead of many searches: given the task in a sentence or two and an optional token budget, returns the most relevant memories (descriptions, and contents while the budget allows), active facts about the entities the task names, and matching skills, packed within the budget. ' +
     'Tokens are estimated as characters / 4 of the returned JSON; the result says what was left out for lack of budget, so you can read more with agent-memory_read or agent-memory_readSkill. ' +
     DATA_NOTE,
   input: ContextInput,

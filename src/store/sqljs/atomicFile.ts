@@ -23,7 +23,7 @@ function writeAll(fd: number, data: Uint8Array | string): void {
 /**
  * Replaces `file` whole or not at all: writes a temp file next to it, fdatasyncs it, and
  * renames it over `file` (then fsyncs the folder) if `commit()` still agrees; otherwise
- * the temp file is removed. Returns whether the file was replaced.
+ * (or when anything fails) the temp file is removed. Returns whether the file was replaced.
  */
 export function writeFileAtomic(file: string, data: Uint8Array | string | Iterable<string>, commit: () => boolean = () => true): boolean {
   const tmp = `${file}.tmp-${process.pid}-${Date.now()}`;
@@ -42,7 +42,13 @@ export function writeFileAtomic(file: string, data: Uint8Array | string | Iterab
     fs.rmSync(tmp, { force: true });
     return false;
   }
-  fs.renameSync(tmp, file);
+  try {
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    // E.g. `file` is a folder: the temp file must not stay behind beside it.
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
   syncDir(path.dirname(file));
   return true;
 }

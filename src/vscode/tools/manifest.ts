@@ -57,3 +57,10 @@ export function languageModelToolStrings(): Record<string, string> {
     ]),
   );
 }
+
+/**
+ * Where the extension's own copy of the agent instructions lives (package.json
+ * `chatInstructions`, a stable contribution point: VS Code hands the file to chat models in
+ * Agent mode by its `applyTo`). Left out while the workspace has its own copy (the `when`).
+ */
+export const CONTRIBUTED_INSTRUCTIONS = 'media/instructions/agent-memory.instructions.md';

@@ -2,7 +2,8 @@
 // contributes one language model, "scripted", whose behaviour the VS Code tests set:
 //
 //   agentMemoryTest.scriptedModel.script(calls)  queue tool calls [{ name, input }]
-//   agentMemoryTest.scriptedModel.state()        → { requests, replies } seen so far
+//   agentMemoryTest.scriptedModel.state()        → { requests, replies } seen so far (a request:
+//                                                 its messages, tool names, tools with descriptions)
 //   agentMemoryTest.scriptedModel.reset()        forget the queue and the record
 //
 // Each chat request that offers tools (Agent mode's tool loop) gets, in this order:
@@ -71,7 +72,8 @@ const provider = {
   async provideLanguageModelChatResponse(model, messages, options, progress) {
     const summary = summarise(messages);
     const toolNames = (options.tools ?? []).map((t) => t.name);
-    requests.push({ toolNames, messages: summary });
+    const tools = (options.tools ?? []).map((t) => ({ name: t.name, description: t.description }));
+    requests.push({ toolNames, tools, messages: summary });
     let reply;
     if (toolNames.length === 0) {
       reply = { text: 'Scripted model test chat' };

@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { languageModelToolContributions, languageModelToolStrings } from '../../../src/vscode/tools/manifest';
+import { contributedInstructionsFile } from '../../../src/core/agentInstructions';
+import { CONTRIBUTED_INSTRUCTIONS, languageModelToolContributions, languageModelToolStrings } from '../../../src/vscode/tools/manifest';
 import { ALL_TOOLS } from '../../../src/core/contract';
 
 const root = path.join(__dirname, '..', '..', '..');
@@ -113,5 +114,84 @@ describe('package.json: actions only where they apply', () => {
       ),
       [true, true, true, false, false],
     );
+  });
+});
+
+describe('package.json: agent instructions and the walkthrough', () => {
+  const shipped = (file: string) => {
+    // .vscodeignore: everything out, then `!pattern` lines back in (only `*` within one folder is used).
+    const keep = fs
+      .readFileSync(path.join(root, '.vscodeignore'), 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('!'))
+      .map(
+        (l) =>
+          new RegExp(
+            `^${l
+              .slice(1)
+              .replace(/\./g, '\\.')
+              .replace(/\*\*/g, '.+')
+              .replace(/(?<!\.)\*/g, '[^/]+')}$`,
+          ),
+      );
+    return keep.some((r) => r.test(file));
+  };
+
+  it('contributes the instructions file `npm run manifest` writes, left out while the workspace has its own copy', () => {
+    assert.deepEqual(pkg.contributes.chatInstructions, [
+      { path: `./${CONTRIBUTED_INSTRUCTIONS}`, when: '!agentMemory.workspaceInstructions' },
+    ]);
+    assert.equal(fs.readFileSync(path.join(root, CONTRIBUTED_INSTRUCTIONS), 'utf8'), contributedInstructionsFile());
+    assert.ok(shipped(CONTRIBUTED_INSTRUCTIONS), `.vscodeignore leaves ${CONTRIBUTED_INSTRUCTIONS} out of the package`);
+    assert.ok(pkg.activationEvents.includes('workspaceContains:.github/instructions/agent-memory.instructions.md'));
+  });
+
+  it("tells the model in the search and context tools' descriptions to search first", () => {
+    const description = (name: string) =>
+      (pkg.contributes.languageModelTools as Array<{ name: string; modelDescription: string }>).find((t) => t.name === name)!
+        .modelDescription;
+    assert.match(description('agent-memory_search'), /^Search the team's shared memory.*Search first: call it at the start of a task/);
+    assert.match(
+      description('agent-memory_context'),
+      /^Call it first, once at the start of a task, before reading code or solving anything/,
+    );
+  });
+
+  type Step = { id: string; title: string; description: string; media: { markdown: string }; completionEvents: string[] };
+  const walkthroughs = pkg.contributes.walkthroughs as Array<{ id: string; title: string; steps: Step[] }>;
+  const text = (s: string) => nls[s.replace(/^%|%$/g, '')]!;
+
+  it('has a Getting Started walkthrough: purpose, instructions, a first memory, sharing, stale memories', () => {
+    assert.equal(walkthroughs.length, 1);
+    assert.equal(text(walkthroughs[0]!.title), 'Get Started with Agent Memory');
+    assert.deepEqual(
+      walkthroughs[0]!.steps.map((s) => s.id),
+      ['purpose', 'instructions', 'firstMemory', 'share', 'stale'],
+    );
+  });
+
+  it('gives every step a shipped Markdown page, a command link and a completion event for it', () => {
+    const commands = new Set((pkg.contributes.commands as Array<{ command: string }>).map((c) => c.command));
+    // Commands VS Code makes itself (a view's focus command, the Source Control view), and the
+    // stale-memories command another branch contributes.
+    const elsewhere = new Set(['agentMemory.memories.focus', 'workbench.view.scm', 'agentMemory.showStale']);
+    for (const step of walkthroughs[0]!.steps) {
+      const page = step.media.markdown;
+      assert.ok(fs.statSync(path.join(root, page)).size > 200, `${page} is missing or nearly empty`);
+      assert.ok(shipped(page), `.vscodeignore leaves ${page} out of the package`);
+      const links = [...text(step.description).matchAll(/\]\(command:([\w.]+)\)/g)].map((m) => m[1]!);
+      assert.ok(links.length > 0, `step ${step.id} links no command`);
+      for (const c of links) assert.ok(commands.has(c) || elsewhere.has(c), `step ${step.id} links an unknown command ${c}`);
+      assert.ok(step.completionEvents.length > 0, `step ${step.id} is never completed`);
+      for (const e of step.completionEvents) {
+        const [kind, id] = e.split(':');
+        assert.ok(
+          kind === 'onCommand' ? links.includes(id!) : kind === 'onView',
+          `step ${step.id}: ${e} is neither one of its commands nor a view`,
+        );
+      }
+    }
+    const stale = walkthroughs[0]!.steps.find((s) => s.id === 'stale')!;
+    assert.deepEqual(stale.completionEvents, ['onCommand:agentMemory.showStale']);
   });
 });
