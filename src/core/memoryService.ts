@@ -4,6 +4,8 @@ import type { ListCursor, Store, StoredVersion } from './ports/store';
 import * as C from './contract';
 import { ConflictError, NotFoundError, SecretError, ValidationError } from './errors';
 import { analyzeQuery } from './search/query';
+import { nearDuplicates, type SimilarMemory } from './duplicates';
+import { instructionLikeField } from './screening';
 import { assertNoSecret } from './secrets';
 import { normalizeTag, suggestTags, tagProblem } from './tags';
 import { Writer, type WriterOptions } from './writer';
@@ -102,7 +104,13 @@ export class MemoryService {
   async search(input: unknown): Promise<Out<typeof C.SearchOutput>> {
     const q = C.parseInput(C.SearchInput, input);
     const hits = await this.store.search(analyzeQuery(q.keywords, q.tags ?? [], q.limit ?? C.LIMITS.searchLimitDefault));
-    return hits.map(({ id, description, tags }) => ({ id, description, tags }));
+    // Hits carry no content: the mark is about the description the model sees here; read marks the whole memory.
+    return hits.map(({ id, description, tags }) => ({ id, description, tags, ...instructionLikeField({ description }) }));
+  }
+
+  /** Live memories whose description and tags closely match these (core/duplicates.ts), `except` one id. */
+  similarTo(m: { description: string; tags: string[] }, except: string | null = null): Promise<SimilarMemory[]> {
+    return nearDuplicates((q) => this.search(q), m, except);
   }
 
   /** The checks of a create, before anything is written: the one rule for direct and queued creates. */
@@ -129,9 +137,11 @@ export class MemoryService {
 
   async create(input: unknown): Promise<Out<typeof C.CreateOutput>> {
     const data = this.checkCreate(input);
+    // Not refused: the writer is told which memory to edit instead next time (searched before the write).
+    const similar = await this.similarTo(data);
     const id = randomUUID();
     await this.store.write(id, () => this.row(id, 1, 'create', data));
-    return { id };
+    return { id, ...instructionLikeField(data), ...(similar.length ? { similar } : {}) };
   }
 
   async edit(input: unknown): Promise<Out<typeof C.EditOutput>> {
@@ -147,7 +157,7 @@ export class MemoryService {
         return null;
       }
       const row = this.row(e.id, maxVersion + 1, 'edit', next, cur);
-      result = { id: e.id, version: row.version, changed: true, changedFields };
+      result = { id: e.id, version: row.version, changed: true, changedFields, ...instructionLikeField(next) };
       return row;
     });
     return result!;
@@ -155,13 +165,14 @@ export class MemoryService {
 
   async read(input: unknown): Promise<Out<typeof C.ReadOutput>> {
     const r = C.parseInput(C.ReadInput, input);
-    if (r.version === undefined) return MemoryService.record(MemoryService.existing(r.id, await this.store.current(r.id)));
-    const v = await this.store.version(r.id, r.version);
+    const v =
+      r.version === undefined ? MemoryService.existing(r.id, await this.store.current(r.id)) : await this.store.version(r.id, r.version);
     if (!v) {
       const cur = MemoryService.existing(r.id, await this.store.current(r.id));
       throw new NotFoundError(`memory ${r.id} has no version ${r.version}; its current version is ${cur.version}`);
     }
-    return MemoryService.record(v);
+    // Marked for the model that reads it, from the text itself: memories stored before screening are marked too.
+    return { ...MemoryService.record(v), ...instructionLikeField(v) };
   }
 
   async delete(input: unknown): Promise<Out<typeof C.DeleteOutput>> {

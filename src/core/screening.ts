@@ -64,7 +64,8 @@ const NAMES: Record<number, string> = {
   0xfffb: 'INTERLINEAR ANNOTATION TERMINATOR',
 };
 
-const isControl = (cp: number) => (cp < 0x20 && cp !== 0x09 && cp !== 0x0a) || (cp >= 0x7f && cp <= 0x9f);
+/** C0 and C1 controls but tab and newline; NUL is unstorableText's (core/secrets.ts), with its own message. */
+const isControl = (cp: number) => (cp > 0 && cp < 0x20 && cp !== 0x09 && cp !== 0x0a) || (cp >= 0x7f && cp <= 0x9f);
 const isTag = (cp: number) => cp >= 0xe0000 && cp <= 0xe007f;
 const isVariationSelector = (cp: number) => (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef);
 const test = (re: RegExp, cp: number | undefined) => cp !== undefined && re.test(String.fromCodePoint(cp));

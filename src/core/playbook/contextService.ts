@@ -100,7 +100,9 @@ export class ContextService {
     const out: Candidate[] = [];
     for (const id of await this.relevantMemories(keywords)) {
       const m = await this.options.memories.read({ id });
-      const summary = { provenance: provenance('memory', m), description: m.description, tags: m.tags };
+      // A memory whose text reads like instructions says so, in short and full form alike.
+      const flag = m.instructionLike ? { instructionLike: m.instructionLike } : {};
+      const summary = { provenance: provenance('memory', m), description: m.description, tags: m.tags, ...flag };
       out.push({ summary, full: { ...summary, content: m.content } });
     }
     return out;
