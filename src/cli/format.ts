@@ -1,6 +1,8 @@
 import { stringify } from 'yaml';
 import type { z } from 'zod';
 import type * as C from '../core/contract';
+import type { DuplicatePair } from '../core/duplicates';
+import { escapeInvisible } from '../core/screening';
 import type { CliIo } from './io';
 
 /*
@@ -14,9 +16,18 @@ interface Output {
   io: CliIo;
 }
 
+/**
+ * Control and format characters (bidi controls, zero-width, ESC, …) as JSON escapes: outside
+ * strings JSON is ASCII, so the value is unchanged and a terminal never receives them raw.
+ */
+const jsonVisible = (json: string) =>
+  json.replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, (c) =>
+    c === '\n' ? c : [...c].map((_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),
+  );
+
 /** `--json` prints the service's answer; text prints `text`, or the answer as YAML when no text is given. */
 export function show(out: Output, value: unknown, text?: string): void {
-  out.io.stdout(out.json ? `${JSON.stringify(value)}\n` : (text ?? stringify(value, { lineWidth: 0 })));
+  out.io.stdout(out.json ? `${jsonVisible(JSON.stringify(value))}\n` : (text ?? stringify(value, { lineWidth: 0 })));
 }
 
 /** A page of items as one line each, and how to get the next page. */
@@ -26,37 +37,47 @@ export function showPage<T>(out: Output, page: { items: T[]; nextCursor: string 
 }
 
 const tagList = (tags: string[]) => `[${tags.join(', ')}]`;
+/**
+ * Stored text for a terminal: characters the fields now refuse (core/screening.ts) escaped, for
+ * memories stored before they were; `one` also writes newlines as \n (a one-line field).
+ */
+const seen = (text: string, one = true) => escapeInvisible(text, !one);
+const flagged = (reasons: string[] | undefined) => (reasons?.length ? `  ! reads like instructions: ${reasons.join('; ')}` : '');
 
 export function formatSearch(hits: z.output<typeof C.SearchOutput>): string {
   if (hits.length === 0) return 'No memories match.\n';
-  return hits.map((h) => `${h.id}  ${h.description}  ${tagList(h.tags)}\n`).join('');
+  return hits.map((h) => `${h.id}  ${seen(h.description)}  ${tagList(h.tags)}${flagged(h.instructionLike)}\n`).join('');
 }
 
 export function formatRecord(r: z.output<typeof C.ReadOutput>): string {
   return (
     `id:          ${r.id}\n` +
     `version:     ${r.version}\n` +
-    `description: ${r.description}\n` +
+    `description: ${seen(r.description)}\n` +
     `tags:        ${r.tags.join(', ')}\n` +
     `changed:     ${r.changedAt} by ${r.author}\n` +
     (r.deletedAt ? `deleted:     ${r.deletedAt}\n` : '') +
-    `\n${r.content}${r.content.endsWith('\n') ? '' : '\n'}`
+    (r.instructionLike?.length ? `warning:     reads like instructions to an agent: ${r.instructionLike.join('; ')}\n` : '') +
+    `\n${seen(r.content, false)}${r.content.endsWith('\n') ? '' : '\n'}`
   );
 }
 
 export function formatEdit(e: z.output<typeof C.EditOutput>): string {
   return e.changed
-    ? `Saved version ${e.version} of ${e.id} (changed: ${e.changedFields.join(', ')}).\n`
+    ? `Saved version ${e.version} of ${e.id} (changed: ${e.changedFields.join(', ')}).\n` +
+        (e.instructionLike ?? []).map((r) => `warning: reads like instructions to an agent: ${r}\n`).join('')
     : `Nothing changed: ${e.id} is still at version ${e.version}; nothing was written.\n`;
 }
 
 export function formatHistory(h: z.output<typeof C.HistoryOutput>): string {
-  return h.map((v) => `v${v.version}  ${v.changedAt}  ${v.op.padEnd(7)}  ${v.author}  ${v.description}  ${tagList(v.tags)}\n`).join('');
+  return h
+    .map((v) => `v${v.version}  ${v.changedAt}  ${v.op.padEnd(7)}  ${v.author}  ${seen(v.description)}  ${tagList(v.tags)}\n`)
+    .join('');
 }
 
 /** `next` gives the command line that reads the page after a cursor. */
 export function formatList(l: z.output<typeof C.ListOutput>, next: (cursor: string) => string): string {
-  const lines = l.items.map((i) => `${i.id}  ${i.changedAt}  ${i.description}  ${tagList(i.tags)}\n`).join('');
+  const lines = l.items.map((i) => `${i.id}  ${i.changedAt}  ${seen(i.description)}  ${tagList(i.tags)}\n`).join('');
   return (lines || 'No memories.\n') + (l.nextCursor ? `More: ${next(l.nextCursor)}\n` : '');
 }
 
@@ -74,4 +95,26 @@ export function formatTags(t: z.output<typeof C.TagsOutput>): string {
     out += `${s.proposed} → ${s.normalized}: ${s.exists ? 'exists' : 'new'}${close ? `; close: ${close}` : ''}\n`;
   }
   return out;
+}
+
+/** What a create adds for a person: instruction-like text, and the live memories it closely matches. */
+export function formatCreateNotes(c: z.output<typeof C.CreateOutput>): string {
+  const lines = (c.instructionLike ?? []).map((r) => `warning: reads like instructions to an agent: ${r}\n`);
+  for (const s of c.similar ?? [])
+    lines.push(`note: closely matches memory ${s.id} (similarity ${s.similarity}): ${seen(s.description)}; consider editing it instead\n`);
+  return lines.join('');
+}
+
+/** Likely duplicate pairs, most similar first, with the commands that merge them. */
+export function formatDuplicates(pairs: DuplicatePair[]): string {
+  if (pairs.length === 0) return 'No likely duplicates.\n';
+  return (
+    pairs
+      .map(
+        (p) =>
+          `${p.similarity.toFixed(2)}  ${p.a.id}  ${seen(p.a.description)}  ${tagList(p.a.tags)}\n` +
+          `      ${p.b.id}  ${seen(p.b.description)}  ${tagList(p.b.tags)}\n`,
+      )
+      .join('') + 'Merge a pair: edit the one to keep (its content, the union of tags), then delete the other; history keeps both.\n'
+  );
 }

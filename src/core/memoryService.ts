@@ -4,7 +4,7 @@ import type { ListCursor, Store, StoredVersion } from './ports/store';
 import * as C from './contract';
 import { ConflictError, NotFoundError, SecretError, ValidationError } from './errors';
 import { analyzeQuery } from './search/query';
-import { nearDuplicates, type SimilarMemory } from './duplicates';
+import { duplicatePairs, nearDuplicates, type DuplicatePair, type SimilarMemory } from './duplicates';
 import { instructionLikeField } from './screening';
 import { assertNoSecret } from './secrets';
 import { normalizeTag, suggestTags, tagProblem } from './tags';
@@ -106,6 +106,21 @@ export class MemoryService {
     const hits = await this.store.search(analyzeQuery(q.keywords, q.tags ?? [], q.limit ?? C.LIMITS.searchLimitDefault));
     // Hits carry no content: the mark is about the description the model sees here; read marks the whole memory.
     return hits.map(({ id, description, tags }) => ({ id, description, tags, ...instructionLikeField({ description }) }));
+  }
+
+  /**
+   * Every pair of live memories that are likely duplicates (core/duplicates.ts), most similar
+   * first: one search per live memory, so a people's command, not a tool a model calls.
+   */
+  async likelyDuplicates(): Promise<DuplicatePair[]> {
+    const live: Out<typeof C.ListOutput>['items'] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.list({ limit: C.LIMITS.listLimitMax, ...(cursor ? { cursor } : {}) });
+      live.push(...page.items);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    return duplicatePairs((q) => this.search(q), live);
   }
 
   /** Live memories whose description and tags closely match these (core/duplicates.ts), `except` one id. */

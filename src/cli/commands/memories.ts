@@ -2,7 +2,17 @@ import * as fs from 'node:fs';
 import { ValidationError } from '../../core/errors';
 import type { CommandContext, CommandGroup } from '../command';
 import { bool, int, list, passOn, str } from '../flags';
-import { commandLine, formatEdit, formatHistory, formatList, formatRecord, formatSearch, formatTags, show } from '../format';
+import {
+  commandLine,
+  formatCreateNotes,
+  formatEdit,
+  formatHistory,
+  formatList,
+  formatRecord,
+  formatSearch,
+  formatTags,
+  show,
+} from '../format';
 import { readTextFile } from '../io';
 
 /** Content from --content, --content-file or stdin; `required` for create. */
@@ -32,6 +42,8 @@ export const MEMORY_COMMANDS: CommandGroup = {
         content: await content(ctx, true),
       });
       show(ctx, out, `${out.id}\n`);
+      // On stderr: scripts read the id from stdout.
+      if (!ctx.json) ctx.io.stderr(formatCreateNotes(out));
     },
   },
   search: {
