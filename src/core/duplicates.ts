@@ -79,3 +79,22 @@ export async function duplicatePairs(search: MemorySearch, memories: MemorySumma
   }
   return [...pairs.values()].sort((x, y) => y.similarity - x.similarity || x.a.id.localeCompare(y.a.id));
 }
+
+/** Most tags a memory holds (the contract's tagsMax). */
+const TAGS_MAX = 12;
+
+/**
+ * What the kept memory of a merge holds: its own description, its tags then the other's (at
+ * most 12), and its content followed by the other's (unless it already contains it), so nothing
+ * the other said is lost; the other is then deleted, and history keeps both as they were.
+ */
+export function mergedFields(
+  keep: { tags: string[]; content: string },
+  other: { description: string; tags: string[]; content: string },
+): { tags: string[]; content: string } {
+  const tags = [...new Set([...keep.tags, ...other.tags])].slice(0, Math.max(TAGS_MAX, keep.tags.length));
+  const content = keep.content.includes(other.content.trim())
+    ? keep.content
+    : `${keep.content.trimEnd()}\n\n---\n\nMerged from "${other.description}":\n\n${other.content.trim()}\n`;
+  return { tags, content };
+}

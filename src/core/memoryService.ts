@@ -4,7 +4,7 @@ import type { ListCursor, Store, StoredVersion } from './ports/store';
 import * as C from './contract';
 import { ConflictError, NotFoundError, SecretError, ValidationError } from './errors';
 import { analyzeQuery } from './search/query';
-import { duplicatePairs, nearDuplicates, type DuplicatePair, type SimilarMemory } from './duplicates';
+import { duplicatePairs, mergedFields, nearDuplicates, type DuplicatePair, type SimilarMemory } from './duplicates';
 import { instructionLikeField } from './screening';
 import { assertNoSecret } from './secrets';
 import { normalizeTag, suggestTags, tagProblem } from './tags';
@@ -121,6 +121,29 @@ export class MemoryService {
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
     return duplicatePairs((q) => this.search(q), live);
+  }
+
+  /**
+   * Merges `remove` into `keep`: an edit of `keep` (its content followed by the other's, the union
+   * of tags; core/duplicates.ts), then a delete of `remove`, each refused as a conflict if the
+   * memory changed since the versions given. Two writes, not one: if the delete is refused, the
+   * edit stands and the error says so; history keeps every version of both.
+   */
+  async merge(m: { keep: string; keepVersion: number; remove: string; removeVersion: number }): Promise<{ version: number }> {
+    const keep = await this.read({ id: m.keep, version: m.keepVersion });
+    const other = await this.read({ id: m.remove, version: m.removeVersion });
+    const edited = await this.edit({ id: keep.id, ...mergedFields(keep, other), expectedVersion: m.keepVersion });
+    try {
+      await this.delete({ id: other.id, expectedVersion: m.removeVersion });
+    } catch (err) {
+      if (err instanceof ConflictError)
+        throw new ConflictError(
+          `memory ${keep.id} now holds both (version ${edited.version}), but ${err.message}; delete it yourself once you have looked at it`,
+          err.currentVersion,
+        );
+      throw err;
+    }
+    return { version: edited.version };
   }
 
   /** Live memories whose description and tags closely match these (core/duplicates.ts), `except` one id. */
