@@ -5,6 +5,7 @@ import type { MemoryFileSystem } from './vscode/memories/memoryFileSystem';
 import type { SkillFileSystem } from './vscode/skills/skillFileSystem';
 import { type PlaybookViews, registerPlaybookViews } from './vscode/playbookViews';
 import { type MemoriesTreeProvider, registerMemoriesView } from './vscode/memories/memoriesView';
+import { registerDuplicatesCommand } from './vscode/memories/duplicatesCommand';
 import { registerSearchCommand } from './vscode/memories/searchCommand';
 import { StoreChanges } from './vscode/session/storeChanges';
 import { StoreSession } from './vscode/session/storeSession';
@@ -53,6 +54,7 @@ export function activate(context: vscode.ExtensionContext): AgentMemoryApi {
   });
   registerMemoryCommands(context, getService, memoriesView, changes, log);
   registerHistoryCommands(context, getService, changes, log);
+  registerDuplicatesCommand(context, getService, changes, log);
   registerTeamCommands(context, session, log);
   registerInstructionsCommand(context, log);
   registerGetStartedCommand(context);

@@ -1,6 +1,8 @@
 import { stringify } from 'yaml';
 import type { z } from 'zod';
 import type * as C from '../core/contract';
+import type { DuplicatePair } from '../core/duplicates';
+import { escapeInvisible } from '../core/screening';
 import type { CliIo } from './io';
 
 /*
@@ -14,9 +16,18 @@ interface Output {
   io: CliIo;
 }
 
+/**
+ * Control and format characters (bidi controls, zero-width, ESC, …) as JSON escapes: outside
+ * strings JSON is ASCII, so the value is unchanged and a terminal never receives them raw.
+ */
+const jsonVisible = (json: string) =>
+  json.replace(/[\p{Cc}\p{Cf}\u2028\u2029]/gu, (c) =>
+    c === '\n' ? c : [...c].map((_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),
+  );
+
 /** `--json` prints the service's answer; text prints `text`, or the answer as YAML when no text is given. */
 export function show(out: Output, value: unknown, text?: string): void {
-  out.io.stdout(out.json ? `${JSON.stringify(value)}\n` : (text ?? stringify(value, { lineWidth: 0 })));
+  out.io.stdout(out.json ? `${jsonVisible(JSON.stringify(value))}\n` : (text ?? stringify(value, { lineWidth: 0 })));
 }
 
 /** A page of items as one line each, and how to get the next page. */
@@ -26,10 +37,18 @@ export function showPage<T>(out: Output, page: { items: T[]; nextCursor: string 
 }
 
 const tagList = (tags: string[]) => `[${tags.join(', ')}]`;
+/**
+ * Stored text for a terminal: characters the fields now refuse (core/screening.ts) escaped, for
+ * memories stored before they were; `one` also writes newlines as \n (a one-line field).
+ */
+const seen = (text: string, one = true) => escapeInvisible(text, !one);
+const flagged = (reasons: string[] | undefined) => (reasons?.length ? `  ! reads like instructions: ${reasons.join('; ')}` : '');
 
 export function formatSearch(hits: z.output<typeof C.SearchOutput>): string {
   if (hits.length === 0) return 'No memories match.\n';
-  return hits.map((h) => `${h.id}  ${staleMark(h.freshness)}${h.description}  ${tagList(h.tags)}\n`).join('');
+  return hits
+    .map((h) => `${h.id}  ${staleMark(h.freshness)}${seen(h.description)}  ${tagList(h.tags)}${flagged(h.instructionLike)}\n`)
+    .join('');
 }
 
 /** `[stale] ` before the description of a memory whose cited code changed. */
@@ -39,7 +58,9 @@ function staleMark(freshness: C.Freshness | undefined): string {
 
 function formatCitations(r: { citations?: C.CitationView[]; freshness?: C.Freshness; note?: string }): string {
   if (!r.citations?.length) return '';
-  const lines = r.citations.map((c, i) => `${i === 0 ? 'cites:       ' : '             '}${c.status.padEnd(9)} ${c.detail}\n`).join('');
+  const lines = r.citations
+    .map((c, i) => `${i === 0 ? 'cites:       ' : '             '}${c.status.padEnd(9)} ${seen(c.detail)}\n`)
+    .join('');
   return lines + (r.note ? `stale:       ${r.note}\n` : '');
 }
 
@@ -47,8 +68,9 @@ export function formatCheck(c: z.output<typeof C.CheckOutput>): string {
   if (!c.workspace) return 'No workspace to check citations against.\n';
   let out = '';
   for (const m of c.stale) {
-    out += `${m.id}  v${m.version}  ${m.description}\n`;
-    for (const cit of m.citations) if (cit.status !== 'fresh' && cit.status !== 'moved') out += `  ${cit.status.padEnd(9)} ${cit.detail}\n`;
+    out += `${m.id}  v${m.version}  ${seen(m.description)}\n`;
+    for (const cit of m.citations)
+      if (cit.status !== 'fresh' && cit.status !== 'moved') out += `  ${cit.status.padEnd(9)} ${seen(cit.detail)}\n`;
   }
   const noun = c.checked === 1 ? 'memory cites' : 'memories cite';
   return `${out}${c.stale.length} stale; ${c.checked} ${noun} code.\n`;
@@ -58,28 +80,34 @@ export function formatRecord(r: z.output<typeof C.ReadOutput>): string {
   return (
     `id:          ${r.id}\n` +
     `version:     ${r.version}\n` +
-    `description: ${r.description}\n` +
+    `description: ${seen(r.description)}\n` +
     `tags:        ${r.tags.join(', ')}\n` +
     `changed:     ${r.changedAt} by ${r.author}\n` +
     (r.deletedAt ? `deleted:     ${r.deletedAt}\n` : '') +
     formatCitations(r) +
-    `\n${r.content}${r.content.endsWith('\n') ? '' : '\n'}`
+    (r.instructionLike?.length ? `warning:     reads like instructions to an agent: ${r.instructionLike.join('; ')}\n` : '') +
+    `\n${seen(r.content, false)}${r.content.endsWith('\n') ? '' : '\n'}`
   );
 }
 
 export function formatEdit(e: z.output<typeof C.EditOutput>): string {
   return e.changed
-    ? `Saved version ${e.version} of ${e.id} (changed: ${e.changedFields.join(', ')}).\n`
+    ? `Saved version ${e.version} of ${e.id} (changed: ${e.changedFields.join(', ')}).\n` +
+        (e.instructionLike ?? []).map((r) => `warning: reads like instructions to an agent: ${r}\n`).join('')
     : `Nothing changed: ${e.id} is still at version ${e.version}; nothing was written.\n`;
 }
 
 export function formatHistory(h: z.output<typeof C.HistoryOutput>): string {
-  return h.map((v) => `v${v.version}  ${v.changedAt}  ${v.op.padEnd(7)}  ${v.author}  ${v.description}  ${tagList(v.tags)}\n`).join('');
+  return h
+    .map((v) => `v${v.version}  ${v.changedAt}  ${v.op.padEnd(7)}  ${v.author}  ${seen(v.description)}  ${tagList(v.tags)}\n`)
+    .join('');
 }
 
 /** `next` gives the command line that reads the page after a cursor. */
 export function formatList(l: z.output<typeof C.ListOutput>, next: (cursor: string) => string): string {
-  const lines = l.items.map((i) => `${i.id}  ${i.changedAt}  ${staleMark(i.freshness)}${i.description}  ${tagList(i.tags)}\n`).join('');
+  const lines = l.items
+    .map((i) => `${i.id}  ${i.changedAt}  ${staleMark(i.freshness)}${seen(i.description)}  ${tagList(i.tags)}\n`)
+    .join('');
   return (lines || 'No memories.\n') + (l.nextCursor ? `More: ${next(l.nextCursor)}\n` : '');
 }
 
@@ -97,4 +125,26 @@ export function formatTags(t: z.output<typeof C.TagsOutput>): string {
     out += `${s.proposed} → ${s.normalized}: ${s.exists ? 'exists' : 'new'}${close ? `; close: ${close}` : ''}\n`;
   }
   return out;
+}
+
+/** What a create adds for a person: instruction-like text, and the live memories it closely matches. */
+export function formatCreateNotes(c: z.output<typeof C.CreateOutput>): string {
+  const lines = (c.instructionLike ?? []).map((r) => `warning: reads like instructions to an agent: ${r}\n`);
+  for (const s of c.similar ?? [])
+    lines.push(`note: closely matches memory ${s.id} (similarity ${s.similarity}): ${seen(s.description)}; consider editing it instead\n`);
+  return lines.join('');
+}
+
+/** Likely duplicate pairs, most similar first, with the commands that merge them. */
+export function formatDuplicates(pairs: DuplicatePair[]): string {
+  if (pairs.length === 0) return 'No likely duplicates.\n';
+  return (
+    pairs
+      .map(
+        (p) =>
+          `${p.similarity.toFixed(2)}  ${p.a.id}  ${seen(p.a.description)}  ${tagList(p.a.tags)}\n` +
+          `      ${p.b.id}  ${seen(p.b.description)}  ${tagList(p.b.tags)}\n`,
+      )
+      .join('') + 'Merge a pair: edit the one to keep (its content, the union of tags), then delete the other; history keeps both.\n'
+  );
 }

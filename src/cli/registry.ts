@@ -1,5 +1,6 @@
 import type { Command, CommandGroup } from './command';
 import { CONTEXT_COMMANDS } from './commands/context';
+import { DUPLICATE_COMMANDS } from './commands/duplicates';
 import { EPISODE_COMMANDS } from './commands/episodes';
 import { FACT_COMMANDS } from './commands/facts';
 import { HELP_COMMANDS } from './commands/help';
@@ -14,6 +15,7 @@ import { SKILL_COMMANDS } from './commands/skills';
 /** The groups in the order `agent-memory --help` lists them. */
 const GROUPS: CommandGroup[] = [
   MEMORY_COMMANDS,
+  DUPLICATE_COMMANDS,
   MCP_COMMANDS,
   INIT_COMMANDS,
   EPISODE_COMMANDS,

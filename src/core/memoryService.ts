@@ -5,6 +5,8 @@ import { type CitationChecker, STALE_NOTE, uncheckedViews } from './citations';
 import * as C from './contract';
 import { ConflictError, NotFoundError, SecretError, ValidationError } from './errors';
 import { analyzeQuery } from './search/query';
+import { duplicatePairs, mergedFields, nearDuplicates, type DuplicatePair, type SimilarMemory } from './duplicates';
+import { instructionLikeField } from './screening';
 import { assertNoSecret } from './secrets';
 import { normalizeTag, suggestTags, tagProblem } from './tags';
 import { Writer, type WriterOptions } from './writer';
@@ -104,6 +106,8 @@ export class MemoryService {
       ...(v.deletedAt ? { deletedAt: v.deletedAt } : {}),
       author: v.author,
       version: v.version,
+      // Marked for the model that reads it, from the text itself: memories stored before screening are marked too.
+      ...instructionLikeField(v),
     };
     if (!v.citations?.length) return base;
     if (!this.checker) return { ...base, citations: uncheckedViews(v.citations), freshness: 'unchecked' };
@@ -127,7 +131,9 @@ export class MemoryService {
   async search(input: unknown): Promise<Out<typeof C.SearchOutput>> {
     const q = C.parseInput(C.SearchInput, input);
     const hits = await this.store.search(analyzeQuery(q.keywords, q.tags ?? [], q.limit ?? C.LIMITS.searchLimitDefault));
-    return this.withFreshness(hits.map(({ id, description, tags }) => ({ id, description, tags })));
+    return this.withFreshness(
+      hits.map(({ id, description, tags }) => ({ id, description, tags, ...instructionLikeField({ description }) })),
+    );
   }
 
   private anchor(citations: C.CitationInput[]): C.StoredCitation[] {
@@ -139,6 +145,49 @@ export class MemoryService {
       );
     }
     return this.checker.anchor(citations);
+  }
+
+  /**
+   * Every pair of live memories that are likely duplicates (core/duplicates.ts), most similar
+   * first: one search per live memory, so a people's command, not a tool a model calls.
+   */
+  async likelyDuplicates(): Promise<DuplicatePair[]> {
+    const live: Out<typeof C.ListOutput>['items'] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.list({ limit: C.LIMITS.listLimitMax, ...(cursor ? { cursor } : {}) });
+      live.push(...page.items);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    return duplicatePairs((q) => this.search(q), live);
+  }
+
+  /**
+   * Merges `remove` into `keep`: an edit of `keep` (its content followed by the other's, the union
+   * of tags; core/duplicates.ts), then a delete of `remove`, each refused as a conflict if the
+   * memory changed since the versions given. Two writes, not one: if the delete is refused, the
+   * edit stands and the error says so; history keeps every version of both.
+   */
+  async merge(m: { keep: string; keepVersion: number; remove: string; removeVersion: number }): Promise<{ version: number }> {
+    const keep = await this.read({ id: m.keep, version: m.keepVersion });
+    const other = await this.read({ id: m.remove, version: m.removeVersion });
+    const edited = await this.edit({ id: keep.id, ...mergedFields(keep, other), expectedVersion: m.keepVersion });
+    try {
+      await this.delete({ id: other.id, expectedVersion: m.removeVersion });
+    } catch (err) {
+      if (err instanceof ConflictError)
+        throw new ConflictError(
+          `memory ${keep.id} now holds both (version ${edited.version}), but ${err.message}; delete it yourself once you have looked at it`,
+          err.currentVersion,
+        );
+      throw err;
+    }
+    return { version: edited.version };
+  }
+
+  /** Live memories whose description and tags closely match these (core/duplicates.ts), `except` one id. */
+  similarTo(m: { description: string; tags: string[] }, except: string | null = null): Promise<SimilarMemory[]> {
+    return nearDuplicates((q) => this.search(q), m, except);
   }
 
   /** The checks of a create, before anything is written: the one rule for direct and queued creates. */
@@ -167,10 +216,12 @@ export class MemoryService {
 
   async create(input: unknown): Promise<Out<typeof C.CreateOutput>> {
     const data = this.checkCreate(input);
+    // Not refused: the writer is told which memory to edit instead next time (searched before the write).
+    const similar = await this.similarTo(data);
     const id = randomUUID();
     const citations = this.anchor(data.citations ?? []);
     await this.store.write(id, () => this.row(id, 1, 'create', { ...data, citations }));
-    return { id };
+    return { id, ...instructionLikeField(data), ...(similar.length ? { similar } : {}) };
   }
 
   /** An edit's citations: the ones given, anchored now, or the memory's own anchored again to the code as it is now. */
@@ -201,7 +252,7 @@ export class MemoryService {
         return null;
       }
       const row = this.row(e.id, maxVersion + 1, 'edit', next, cur);
-      result = { id: e.id, version: row.version, changed: true, changedFields };
+      result = { id: e.id, version: row.version, changed: true, changedFields, ...instructionLikeField(next) };
       return row;
     });
     return result!;
@@ -209,8 +260,8 @@ export class MemoryService {
 
   async read(input: unknown): Promise<Out<typeof C.ReadOutput>> {
     const r = C.parseInput(C.ReadInput, input);
-    if (r.version === undefined) return this.record(MemoryService.existing(r.id, await this.store.current(r.id)));
-    const v = await this.store.version(r.id, r.version);
+    const v =
+      r.version === undefined ? MemoryService.existing(r.id, await this.store.current(r.id)) : await this.store.version(r.id, r.version);
     if (!v) {
       const cur = MemoryService.existing(r.id, await this.store.current(r.id));
       throw new NotFoundError(`memory ${r.id} has no version ${r.version}; its current version is ${cur.version}`);

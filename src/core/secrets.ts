@@ -1,4 +1,5 @@
 import { SecretError, ValidationError } from './errors';
+import { invisibleCharacterProblem } from './screening';
 
 /**
  * Detection of credentials in text a person or a model wants to store. Patterns are
@@ -142,11 +143,12 @@ export function unstorableText(text: string): string | undefined {
 
 /**
  * The check every text field of memories and of the other tiers passes before it is stored:
- * a ValidationError naming the field for text the stores cannot keep (unstorableText), then a
- * SecretError naming the field and the kind of secret when `text` holds one.
+ * a ValidationError naming the field for text the stores cannot keep (unstorableText) or that
+ * holds an invisible character (core/screening.ts), then a SecretError naming the field and the
+ * kind of secret when `text` holds one.
  */
 export function assertNoSecret(field: string, text: string): void {
-  const problem = unstorableText(text);
+  const problem = unstorableText(text) ?? invisibleCharacterProblem(text);
   if (problem) throw new ValidationError(field, problem);
   const found = findSecret(text);
   if (found) throw new SecretError(field, found.kind, found.line);

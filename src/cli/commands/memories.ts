@@ -3,7 +3,18 @@ import { ValidationError } from '../../core/errors';
 import type { CommandContext, CommandGroup } from '../command';
 import { parseCitation } from '../../core/citations';
 import { bool, int, list, many, passOn, str } from '../flags';
-import { commandLine, formatCheck, formatEdit, formatHistory, formatList, formatRecord, formatSearch, formatTags, show } from '../format';
+import {
+  commandLine,
+  formatCheck,
+  formatCreateNotes,
+  formatEdit,
+  formatHistory,
+  formatList,
+  formatRecord,
+  formatSearch,
+  formatTags,
+  show,
+} from '../format';
 import { readTextFile } from '../io';
 
 /** Content from --content, --content-file or stdin; `required` for create. */
@@ -52,6 +63,8 @@ export const MEMORY_COMMANDS: CommandGroup = {
         ...citations(ctx),
       });
       show(ctx, out, `${out.id}\n`);
+      // On stderr: scripts read the id from stdout.
+      if (!ctx.json) ctx.io.stderr(formatCreateNotes(out));
     },
   },
   search: {

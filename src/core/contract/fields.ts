@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { findSecret } from '../secrets';
+import { invisibleCharacterProblem } from '../screening';
 import { normalizeTag, tagProblem, TAG_RULE } from '../tags';
 
 /** Limits a model can read in every schema and every error message. */
@@ -16,6 +17,14 @@ export const LIMITS = {
   listLimitMax: 1000,
 } as const;
 
+/** Refuses text with an invisible or control character (core/screening.ts), naming it and where it is. */
+const visible =
+  (what: string) =>
+  (text: string, ctx: z.RefinementCtx): void => {
+    const problem = invisibleCharacterProblem(text);
+    if (problem) ctx.addIssue({ code: 'custom', message: `${what} ${problem}` });
+  };
+
 const lengthError = (what: string) => (iss: { input?: unknown; maximum?: unknown }) =>
   `${what} is ${String(iss.input ?? '').length} characters; the limit is ${String(iss.maximum)}`;
 
@@ -30,6 +39,7 @@ export const Description = z
   .trim()
   .min(1, { error: 'description is empty; write one sentence that tells an agent whether to read this memory' })
   .max(LIMITS.descriptionMax, { error: lengthError('description') })
+  .superRefine(visible('description'))
   .describe(
     `One or two sentences (at most ${LIMITS.descriptionMax} characters) that let an agent decide whether to read the memory: the problem, the context, the outcome.`,
   );
@@ -38,6 +48,7 @@ export const Content = z
   .string({ error: 'content must be a string' })
   .refine((s) => s.trim().length > 0, { error: 'content is empty; record what was done and why' })
   .pipe(z.string().max(LIMITS.contentMax, { error: lengthError('content') }))
+  .superRefine(visible('content'))
   .describe(
     `The memory itself in Markdown (at most ${LIMITS.contentMax} characters): what was found or decided, why, how it was verified, and what to watch out for.`,
   );
@@ -50,6 +61,11 @@ export const Tag = z
     const secret = findSecret(raw);
     if (secret) {
       ctx.addIssue({ code: 'custom', message: `tag contains what looks like ${secret.kind}; secrets must not be stored in memories` });
+      return z.NEVER;
+    }
+    const invisible = invisibleCharacterProblem(raw);
+    if (invisible) {
+      ctx.addIssue({ code: 'custom', message: `tag ${invisible}` });
       return z.NEVER;
     }
     const tag = normalizeTag(raw);

@@ -105,6 +105,8 @@ export class ContextService {
         provenance: provenance('memory', m),
         description: m.description,
         tags: m.tags,
+        // A memory whose text reads like instructions says so, in short and full form alike.
+        ...(m.instructionLike ? { instructionLike: m.instructionLike } : {}),
         // A memory whose cited code changed says so, with what changed, and ranks below the fresh ones.
         ...(m.freshness === 'stale'
           ? { stale: m.note, staleCitations: m.citations!.filter((c) => c.status !== 'fresh' && c.status !== 'moved').map((c) => c.detail) }

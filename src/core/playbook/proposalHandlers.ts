@@ -1,10 +1,10 @@
-import * as C from '../contract';
+import { nearDuplicates } from '../duplicates';
+import { screenMemory } from '../screening';
 import { ValidationError } from '../errors';
 import type { MemoryService } from '../memoryService';
-import { isStopWord, words } from '../text';
 import { asSkill } from './kinds';
 import { byEarlierAttempt, type ApplyRequest, type Duplicate, type ProposalTargetHandler } from './proposalTargets';
-import { jaccard, skillTerms, termSet } from './skillMatch';
+import { jaccard, skillTerms } from './skillMatch';
 import { canonicalSkill } from './skillData';
 import { SkillService } from './skillService';
 
@@ -12,7 +12,7 @@ import { SkillService } from './skillService';
  * The skill and memory targets of the proposal queue (the fact target lives with the fact
  * service). Near-duplicates are items whose analysed terms (src/core/text.ts) have a Jaccard
  * similarity of at least NEAR_DUPLICATE with the proposal's: for a skill its name, description
- * and triggers; for a memory its description and tags.
+ * and triggers; for a memory its description and tags, by the rule creates use (core/duplicates.ts).
  */
 export const NEAR_DUPLICATE = 0.6;
 const MAX_DUPLICATES = 5;
@@ -93,17 +93,16 @@ export function skillProposalHandler(skills: SkillService): ProposalTargetHandle
   };
 }
 
-/** Keywords for a duplicate search: the description's words without stop words, at most the search limit. */
-function keywordsOf(text: string): string[] {
-  return [...new Set(words(text).filter((w) => w.length >= 2 && !isStopWord(w)))].slice(0, C.LIMITS.keywordsMax);
-}
-
 export interface MemoryHandlerOptions {
   /** Searches and reads for validation. */
   service: MemoryService;
   /** The service that writes an approved proposal as `author` (the person who approved it); default `service`. */
   serviceFor?: (author: string) => MemoryService;
 }
+
+/** The approver is told when the text reads like instructions to an agent (core/screening.ts). */
+const instructionWarnings = (m: { description?: string; content?: string }) =>
+  screenMemory(m).map((reason) => `reads like instructions to an agent: ${reason}`);
 
 /**
  * Memory proposals (when writes are queued for review): the payload is a create input, or an
@@ -114,20 +113,8 @@ export function memoryProposalHandler(options: MemoryHandlerOptions): ProposalTa
   const { service } = options;
   const writer = (author: string) => options.serviceFor?.(author) ?? service;
   async function duplicatesOf(description: string, tags: string[], except: string | null): Promise<Duplicate[]> {
-    const keywords = keywordsOf(description);
-    if (keywords.length === 0) return [];
-    const hits = await service.search({ keywords, limit: 20 });
-    const mine = termSet(`${description}\n${tags.join(' ')}`);
-    return top(
-      hits
-        .filter((h) => h.id !== except)
-        .map((h) => ({
-          kind: 'memory',
-          id: h.id,
-          similarity: round(jaccard(mine, termSet(`${h.description}\n${h.tags.join(' ')}`))),
-          label: h.description.slice(0, 120),
-        })),
-    );
+    const similar = await nearDuplicates((q) => service.search(q), { description, tags }, except, MAX_DUPLICATES);
+    return similar.map((h) => ({ kind: 'memory', id: h.id, similarity: h.similarity, label: h.description.slice(0, 120) }));
   }
   type Fields = { description?: string; tags?: string[]; content?: string };
   const sameFields = (m: Required<Fields>, want: Fields) =>
@@ -171,7 +158,7 @@ export function memoryProposalHandler(options: MemoryHandlerOptions): ProposalTa
           payload: m,
           summary: `memory: create "${m.description}"`.slice(0, 300),
           duplicates: await duplicatesOf(m.description, m.tags, null),
-          warnings: [],
+          warnings: instructionWarnings(m),
         };
       }
       if (payload === null || typeof payload !== 'object' || Array.isArray(payload))
@@ -182,7 +169,9 @@ export function memoryProposalHandler(options: MemoryHandlerOptions): ProposalTa
       const changed = (['description', 'tags', 'content'] as const).filter(
         (f) => fields[f] !== undefined && JSON.stringify(fields[f]) !== JSON.stringify(cur[f]),
       );
-      const warnings = changed.length ? [] : [`memory ${id} already holds these values; approving changes nothing`];
+      const warnings = changed.length
+        ? instructionWarnings(fields)
+        : [`memory ${id} already holds these values; approving changes nothing`];
       return {
         payload: pinned,
         targetVersion: pinned.expectedVersion,

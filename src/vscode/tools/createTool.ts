@@ -2,9 +2,22 @@ import * as vscode from 'vscode';
 import type { z } from 'zod';
 import { CreateInput, createTool, parseInput } from '../../core/contract';
 import { citationLabel } from '../../core/citations';
+import { screenMemory } from '../../core/screening';
 import { reviewMemory } from '../memories/reviewQuickPick';
 import { queueMemoryWrite } from './playbookToolSupport';
-import { callTool, fenced, md, respond, reviewMode, reviewWrites, type ServicesProvider, textResult } from './toolSupport';
+import {
+  callTool,
+  fenced,
+  instructionNote,
+  md,
+  previewFailed,
+  respond,
+  reviewMode,
+  reviewWrites,
+  screeningMarkdown,
+  type ServicesProvider,
+  textResult,
+} from './toolSupport';
 
 /** What the model sends: the contract's input schema, before validation. */
 type CreateToolInput = z.input<typeof CreateInput>;
@@ -18,7 +31,9 @@ export class CreateTool implements vscode.LanguageModelTool<CreateToolInput> {
 
   constructor(private readonly services: ServicesProvider) {}
 
-  prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<CreateToolInput>): vscode.PreparedToolInvocation {
+  async prepareInvocation(
+    options: vscode.LanguageModelToolInvocationPrepareOptions<CreateToolInput>,
+  ): Promise<vscode.PreparedToolInvocation> {
     // Queued: nothing is saved now, a person decides in the Pending view.
     if (reviewMode() === 'queue') return { invocationMessage: vscode.l10n.t('Proposing a team memory for review') };
     const invocationMessage = vscode.l10n.t('Saving a team memory');
@@ -29,15 +44,23 @@ export class CreateTool implements vscode.LanguageModelTool<CreateToolInput> {
     } catch {
       return { invocationMessage }; // invoke refuses it with the reason; nothing to confirm
     }
+    const title = vscode.l10n.t('Save this memory for the team?');
+    let similar;
+    try {
+      similar = await (await this.services()).memories.similarTo(m);
+    } catch (err) {
+      return previewFailed(err, invocationMessage, title);
+    }
     const renamed = options.input.tags.filter((t, i) => t !== m.tags[i]);
     const message = new vscode.MarkdownString(
       `**${vscode.l10n.t('Description')}:** ${md(m.description)}\n\n` +
         `**${vscode.l10n.t('Tags')}:** ${m.tags.map((t) => `\`${t}\``).join(' ')}` +
         (renamed.length ? ` _(${vscode.l10n.t('normalised from')} ${renamed.map(md).join(', ')})_` : '') +
         (m.citations?.length ? `\n\n**${vscode.l10n.t('Cites')}:** ${m.citations.map((c) => `\`${citationLabel(c)}\``).join(' ')}` : '') +
+        screeningMarkdown(screenMemory(m), similar) +
         `\n\n**${vscode.l10n.t('Content')}:**\n\n${fenced(m.content)}`,
     );
-    return { invocationMessage, confirmationMessages: { title: vscode.l10n.t('Save this memory for the team?'), message } };
+    return { invocationMessage, confirmationMessages: { title, message } };
   }
 
   invoke(options: vscode.LanguageModelToolInvocationOptions<CreateToolInput>): Promise<vscode.LanguageModelToolResult> {
@@ -58,8 +81,11 @@ export class CreateTool implements vscode.LanguageModelTool<CreateToolInput> {
         }
       }
       // Asked again after the review: the store may have been switched meanwhile.
-      const { id } = await callTool(this.services, createTool, input);
-      return textResult(`Saved as memory ${id} (version 1)${note}.`);
+      const { id, instructionLike, similar } = await callTool(this.services, createTool, input);
+      const close = similar?.length
+        ? ` It closely matches ${similar.map((s) => `memory ${s.id} ("${s.description}", similarity ${s.similarity})`).join(', ')}: next time edit the existing memory instead of creating another.`
+        : '';
+      return textResult(`Saved as memory ${id} (version 1)${note}.${instructionNote(instructionLike)}${close}`);
     });
   }
 }

@@ -2,17 +2,20 @@ import * as vscode from 'vscode';
 import { citationLabel } from '../../core/citations';
 import type { z } from 'zod';
 import { EditInput, editTool, parseInput } from '../../core/contract';
+import { screenMemory } from '../../core/screening';
 import { reviewMemory } from '../memories/reviewQuickPick';
 import { queueMemoryWrite } from './playbookToolSupport';
 import {
   callTool,
   fenced,
+  instructionNote,
   md,
   PreviewedVersions,
   previewFailed,
   respond,
   reviewMode,
   reviewWrites,
+  screeningMarkdown,
   type ServicesProvider,
   textResult,
 } from './toolSupport';
@@ -71,6 +74,8 @@ export class EditTool implements vscode.LanguageModelTool<EditToolInput> {
       parts.push(vscode.l10n.t('The code this memory cites has changed; saving anchors its citations to the code as it is now.'));
     }
     if (parts.length === 1) parts.push(vscode.l10n.t('Nothing changes: nothing will be written.'));
+    const warnings = screeningMarkdown(screenMemory({ description: e.description, content: e.content }));
+    if (warnings) parts.push(warnings.trim());
     return {
       invocationMessage,
       confirmationMessages: { title: vscode.l10n.t('Update this team memory?'), message: new vscode.MarkdownString(parts.join('\n\n')) },
@@ -103,7 +108,7 @@ export class EditTool implements vscode.LanguageModelTool<EditToolInput> {
       const r = await callTool(this.services, editTool, input);
       return textResult(
         r.changed
-          ? `Saved version ${r.version} of memory ${r.id} (changed: ${r.changedFields.join(', ')})${note}.`
+          ? `Saved version ${r.version} of memory ${r.id} (changed: ${r.changedFields.join(', ')})${note}.${instructionNote(r.instructionLike)}`
           : `Nothing changed: memory ${r.id} already holds these values; it stays at version ${r.version} and nothing was written.`,
       );
     });
