@@ -13,6 +13,8 @@ import { registerStoreStatus } from './vscode/session/statusBar';
 import { registerTeamCommands } from './vscode/team/teamCommands';
 import { affectsStore } from './vscode/team/teamSettings';
 import { registerTools } from './vscode/tools';
+import { setReviewPolicy } from './vscode/tools/toolSupport';
+import { policyRequiresReview } from './vscode/session/windowServices';
 import { registerMemoryCommands } from './vscode/memories/memoryCommands';
 import { registerGetStartedCommand, registerInstructionsCommand } from './vscode/instructions/instructionsCommand';
 
@@ -45,6 +47,8 @@ export function activate(context: vscode.ExtensionContext): AgentMemoryApi {
 
   registerSearchCommand(context, getService, log);
   registerTools(context, session.getServices);
+  // policy.yaml's review: { agent_writes: required } outranks agentMemory.reviewWrites = never.
+  setReviewPolicy(() => policyRequiresReview(session.storeDir()));
   const { memoryFiles, skillFiles } = registerDocumentFileSystems(context, getService, access, changes);
   const playbook = registerPlaybookViews(context, access, changes, log);
   // Refresh (any view's toolbar) retries a store that failed to open and reloads every view.

@@ -2,6 +2,7 @@ import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/
 import * as C from '../../core/contract';
 import { MemoryError } from '../../core/errors';
 import { findTool, runTool, type ToolContext } from '../../core/tools/runner';
+import { isWriteTool, type Review, reviewedWrite } from './review';
 import { structured } from './tools';
 
 const text = (t: string) => ({ type: 'text' as const, text: t });
@@ -54,11 +55,14 @@ export async function callTool(
   name: string,
   args: Record<string, unknown> | undefined,
   log: (line: string) => void,
+  /** How writes are reviewed; absent or direct: written at once. */
+  review?: Review,
 ): Promise<CallToolResult> {
   const tool = findTool(name);
   if (!tool)
     throw new McpError(ErrorCode.InvalidParams, `unknown tool "${name}"; the tools are ${C.ALL_TOOLS.map((t) => t.name).join(', ')}`);
   try {
+    if (review && review.mode !== 'direct' && isWriteTool(tool.name)) return await reviewedWrite(ctx, tool.name, args, review, log);
     if (tool === C.readTool) {
       const memory = await runTool(C.readTool, ctx, args);
       return { content: [text(provenance(memory)), text(JSON.stringify(memory))], structuredContent: structured(C.readTool, memory) };

@@ -4,13 +4,16 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import pkg from '../../../package.json';
 import type { Services } from '../../core/services';
 import { callTool } from './handlers';
-import { MCP_TOOLS } from './tools';
+import { effectiveReviewMode, type Review, type ReviewMode } from './review';
+import { mcpTools } from './tools';
 
 export interface McpOptions {
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
   /** Diagnostics go to stderr: stdout carries the protocol and nothing else. */
   log?: (line: string) => void;
+  /** How agents' writes reach the store (review.ts); default ask. */
+  review?: ReviewMode;
 }
 
 /**
@@ -32,16 +35,34 @@ export async function serveMcp(services: Services, options: McpOptions = {}): Pr
   const server = new Server({ name: 'agent-memory', version: pkg.version }, { capabilities: { tools: {} } });
   server.onerror = (err) => log(`agent-memory mcp: ${err.message}`);
 
+  const asked = options.review ?? 'ask';
+  /** The mode in force now: the team's policy may require review (a broken policy file counts as requiring it). */
+  const reviewMode = (): ReviewMode => {
+    try {
+      return effectiveReviewMode(asked, services.playbook.policy());
+    } catch (err) {
+      log(`agent-memory mcp: the policy could not be read (${(err as Error).message}); agents' writes are reviewed`);
+      return asked === 'direct' ? 'ask' : asked;
+    }
+  };
+  const review = (): Review => {
+    const mode = reviewMode();
+    // Form elicitation: a client that declares elicitation without modes supports forms (MCP 2025-06-18).
+    const e = server.getClientCapabilities()?.elicitation as { form?: object; url?: object } | undefined;
+    const canAsk = e !== undefined && (e.form !== undefined || e.url === undefined);
+    return { mode, ...(canAsk ? { elicit: (params) => server.elicitInput(params) } : {}) };
+  };
+
   const inFlight = new Set<Promise<CallToolResult>>();
   let stopping = false;
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: MCP_TOOLS }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpTools(reviewMode() !== 'direct') }));
   server.setRequestHandler(CallToolRequestSchema, (request) => {
     // Once stopping, the store is about to close: start nothing new that could write.
     if (stopping) return { content: [{ type: 'text', text: 'the agent-memory server is shutting down; nothing was done' }], isError: true };
     // Proposals name the person the server writes as, and the client that proposed.
     const client = server.getClientVersion()?.name;
     const caller = () => (client ? `${services.author()} (via ${client})` : services.author());
-    const call = callTool({ ...services, caller }, request.params.name, request.params.arguments, log);
+    const call = callTool({ ...services, caller }, request.params.name, request.params.arguments, log, review());
     inFlight.add(call);
     const forget = () => inFlight.delete(call);
     call.then(forget, forget);

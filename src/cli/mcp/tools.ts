@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDefinition } from '../../core/contract';
 import { ALL_TOOLS } from '../../core/contract';
+import { isWriteTool } from './review';
 
 /**
  * MCP's `structuredContent` must be a JSON object and a tool's `outputSchema` must
@@ -25,15 +26,19 @@ function outputSchema(tool: ToolDefinition): Tool['outputSchema'] {
   return z.toJSONSchema(schema, { io: 'output' }) as Tool['outputSchema'];
 }
 
-/** One MCP tool entry, derived from the contract: nothing here restates a name or a description. */
-export function mcpTool(tool: ToolDefinition): Tool {
+/**
+ * One MCP tool entry, derived from the contract: nothing here restates a name or a description.
+ * Under review a write's answer is saved, pending or not saved (told as JSON text), so its
+ * output has no single schema: the entry declares none, and the reply carries no structuredContent.
+ */
+export function mcpTool(tool: ToolDefinition, reviewed = false): Tool {
   return {
     name: tool.name,
     title: tool.displayName,
     description: tool.modelDescription,
     // io: 'input' describes what a caller may send (before tags are normalised, ids lower-cased).
     inputSchema: z.toJSONSchema(tool.input, { io: 'input' }) as Tool['inputSchema'],
-    outputSchema: outputSchema(tool),
+    ...(reviewed && isWriteTool(tool.name) ? {} : { outputSchema: outputSchema(tool) }),
     annotations: {
       title: tool.displayName,
       readOnlyHint: tool.annotations.readOnly,
@@ -45,5 +50,10 @@ export function mcpTool(tool: ToolDefinition): Tool {
   };
 }
 
-/** The MCP tool list: every contract tool, in the contract's order. Computed once per process. */
+/** The MCP tool list: every contract tool, in the contract's order (writes as reviewed or not). */
 export const MCP_TOOLS: Tool[] = ALL_TOOLS.map((t) => mcpTool(t));
+const REVIEWED_TOOLS: Tool[] = ALL_TOOLS.map((t) => mcpTool(t, true));
+
+export function mcpTools(reviewed: boolean): Tool[] {
+  return reviewed ? REVIEWED_TOOLS : MCP_TOOLS;
+}

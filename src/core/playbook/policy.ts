@@ -11,6 +11,7 @@
  *   procedural: { promotion_min_successes: 3 }
  *   working:    { max_tokens: 4000 }
  *   forgetting: { run_every_hours: 24 }
+ *   review:     { agent_writes: required }   # a person confirms every agent write, whatever a client's setting says
  */
 import { z } from 'zod';
 import { ValidationError } from '../errors';
@@ -34,6 +35,11 @@ export interface Policy {
   semantic: TierPolicy & { require_source: boolean; require_confidence: boolean };
   procedural: TierPolicy & { promotion_min_successes: number };
   forgetting: { run_every_hours: number };
+  /**
+   * required: every write an agent makes goes before a person (asked, or queued as a proposal) in
+   * every client; a server flag or an editor setting cannot turn it off. optional: each client's choice.
+   */
+  review: { agent_writes: 'required' | 'optional' };
 }
 
 /** Some keys of a Policy, as a source gives them. */
@@ -46,6 +52,7 @@ export const DEFAULT_POLICY: Readonly<Policy> = Object.freeze<Policy>({
   semantic: { require_source: true, require_confidence: true, owner: null, approvers: [], expired: 'archive' },
   procedural: { promotion_min_successes: 3, owner: null, approvers: [], expired: 'archive' },
   forgetting: { run_every_hours: 24 },
+  review: { agent_writes: 'optional' },
 });
 
 const int = (what: string, min: number, max: number) =>
@@ -75,6 +82,13 @@ const PolicySchema = z
     // At least 2: promotion needs successes recorded by two different authors.
     procedural: z.strictObject({ promotion_min_successes: int('successes', 2, 100), ...tierRoles }).partial(),
     forgetting: z.strictObject({ run_every_hours: int('hours', 1, 24 * 30) }).partial(),
+    review: z
+      .strictObject({
+        agent_writes: z.enum(['required', 'optional'], {
+          error: 'must be required (a person confirms every agent write) or optional (each client decides)',
+        }),
+      })
+      .partial(),
   })
   .partial();
 

@@ -55,3 +55,19 @@ export function buildWindowServices(store: Store, author: () => string, dir: str
     ontology: () => config?.ontology() ?? null,
   });
 }
+
+/**
+ * Whether the repository's policy.yaml (in the store folder) requires a person to confirm every
+ * agent write; a policy file that cannot be read counts as requiring it (fail closed).
+ */
+export function policyRequiresReview(dir: string | undefined): boolean {
+  if (!dir) return false;
+  try {
+    return (
+      (reviewConfigs.get(dir) ?? reviewConfigs.set(dir, new PlaybookConfig(dir)).get(dir)!).policy().review.agent_writes === 'required'
+    );
+  } catch {
+    return true;
+  }
+}
+const reviewConfigs = new Map<string, PlaybookConfig>();

@@ -59,9 +59,18 @@ export function previewFailed(err: unknown, invocationMessage: string, title: st
  */
 type ReviewMode = 'always' | 'never' | 'queue';
 
+/** Whether the team's policy requires review of agents' writes (set at activation; policy.yaml's review.agent_writes). */
+let reviewRequired: () => boolean = () => false;
+
+export function setReviewPolicy(required: () => boolean): void {
+  reviewRequired = required;
+}
+
+/** The setting, except that `never` counts as `always` when the team's policy requires review. */
 export function reviewMode(): ReviewMode {
   const v = vscode.workspace.getConfiguration('agentMemory').get<string>('reviewWrites', 'always');
-  return v === 'never' || v === 'queue' ? v : 'always';
+  if (v === 'queue') return 'queue';
+  return v === 'never' && !reviewRequired() ? 'never' : 'always';
 }
 
 /** Whether writes need a person's confirmation (agentMemory.reviewWrites is not `never`). */

@@ -14,6 +14,14 @@ describe('Lifecycle policy (defaults ← settings ← repository file)', () => {
     assert.equal(DEFAULT_POLICY.semantic.expired, 'archive');
   });
 
+  it('review.agent_writes: optional by default; required in the file; another value refused with the choices', () => {
+    assert.equal(DEFAULT_POLICY.review.agent_writes, 'optional');
+    assert.equal(resolvePolicy({ file: { text: 'review:\n  agent_writes: required\n' } }).review.agent_writes, 'required');
+    assert.equal(resolvePolicy({ file: { text: 'review.agent_writes: required\n' } }).review.agent_writes, 'required');
+    const e = refusal(() => parsePolicyFile('review:\n  agent_writes: sometimes\n'));
+    assert.match(e.message, /line 2.*must be required \(a person confirms every agent write\) or optional/);
+  });
+
   it('parses a repository file, nested or with dotted keys', () => {
     const p = parsePolicyFile(
       'episodic:\n  ttl_days: 30\n  owner: ana@example.com\n  approvers: [bo@example.com]\nsemantic.require_source: false\n',
@@ -32,7 +40,7 @@ describe('Lifecycle policy (defaults ← settings ← repository file)', () => {
       'policy.yaml line 2: unknown key episodic.ttl_day; known keys of episodic: ttl_days, owner, approvers, expired; ' +
         'policy.yaml line 3: episodic.expired: must be archive (kept, hidden) or forget (removed); ' +
         'policy.yaml line 5: forgetting.run_every_hours: is 0; it must be 1–720 hours; ' +
-        'policy.yaml line 6: unknown key foo; known keys: working, episodic, semantic, procedural, forgetting',
+        'policy.yaml line 6: unknown key foo; known keys: working, episodic, semantic, procedural, forgetting, review',
     );
     assert.equal(
       refusal(() => parsePolicyFile('\nepisodic.ttl_days: 5000\n')).message,
