@@ -145,3 +145,40 @@ describe('review of agent writes over MCP (the SDK client, dist/cli.js mcp --rev
     assert.match(r.stderr, /--review: is "sometimes"; it is one of ask, queue, direct/);
   });
 });
+
+describe('the forgetting run of an MCP server', function () {
+  this.timeout(60_000);
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((r) => r.client.close()));
+  });
+  const reports = (store: string) => cli(store, 'lifecycle', 'report') as Array<{ trigger: string; forgottenEpisodes: number }>;
+  const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it('a server opened on a store past its forgetting period runs it once; the next server within the period does not', async () => {
+    const store = tmpDir();
+    const old = new Date(Date.now() - 200 * 24 * 3600_000).toISOString();
+    cli(
+      store,
+      'episode',
+      'record',
+      '--task',
+      'Rotate the staging certificates',
+      '--outcome',
+      'success',
+      '--source',
+      'issue:#7',
+      '--timestamp',
+      old,
+    );
+    assert.deepEqual(reports(store), []);
+    await startServer(store);
+    for (let i = 0; i < 40 && reports(store).length === 0; i++) await wait(250);
+    const [report] = reports(store);
+    assert.deepEqual([report?.trigger, report?.forgottenEpisodes], ['schedule', 1]);
+    // Within the period (24 h by default) a second server leaves it alone.
+    cli(store, 'episode', 'record', '--task', 'Another old episode', '--outcome', 'failure', '--source', 'issue:#8', '--timestamp', old);
+    await startServer(store);
+    await wait(4000);
+    assert.equal(reports(store).length, 1);
+  });
+});

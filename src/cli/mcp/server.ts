@@ -3,6 +3,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import pkg from '../../../package.json';
 import type { Services } from '../../core/services';
+import { ForgettingSchedule } from './forgetting';
 import { callTool } from './handlers';
 import { effectiveReviewMode, type Review, type ReviewMode } from './review';
 import { mcpTools } from './tools';
@@ -84,9 +85,12 @@ export async function serveMcp(services: Services, options: McpOptions = {}): Pr
   process.once('SIGTERM', stop);
   server.onclose = stop;
 
+  const forgetting = new ForgettingSchedule(services, log);
   try {
     await server.connect(new StdioServerTransport(stdin as typeof process.stdin, stdout as typeof process.stdout));
+    forgetting.start();
     await stoppedP;
+    await forgetting.stop();
     await Promise.allSettled([...inFlight]);
     // The SDK sends a handler's answer a few promise ticks after the handler settles; one
     // macrotask lets every finished call's answer out before the transport closes.
