@@ -1,12 +1,13 @@
 /**
- * Retrieval evaluation: loads test/data/eval (or --data DIR) through the real store and
- * service, runs every query through MemoryService.search (limit 10) and prints recall@5,
- * MRR@10 and the mean number of results on no-answer queries, overall and by kind, next to
- * the README's naive baseline computed here on the same data.
+ * Retrieval evaluation: loads each development set (test/data/eval and test/data/eval2, or
+ * only --data DIR) through the real store and service, runs every query through
+ * MemoryService.search (limit 10) and prints recall@5, MRR@10 and the mean number of results
+ * on no-answer queries, overall and by kind, next to the README's naive baseline computed
+ * here on the same data. Exits non-zero when a set falls below its floor (FLOORS below).
  *
- *   npm run eval                        # the table
+ *   npm run eval                        # both sets, one table each, floors checked
  *   npm run eval -- --verbose           # plus, per failing query, expected vs returned
- *   npm run eval -- --data DIR          # another set with the same layout
+ *   npm run eval -- --data DIR          # only that set (floor checked if it has one)
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -39,10 +40,26 @@ const K_RECALL = 5;
 const K_MRR = 10;
 const LIMIT = 10;
 
+const ROOT = path.join(__dirname, '..');
+
+/** The development sets `npm run eval` reports, relative to the repository root. */
+const DEFAULT_SETS = ['test/data/eval', 'test/data/eval2'];
+
+/**
+ * Per set, the figures it must not fall below (overall, answerable queries) and the most
+ * results it may return on average for no-answer queries. Set at the values measured when
+ * the set was added or the ranking last improved, minus a small margin (0.02 for recall and
+ * MRR, +0.5 results for no-answer); raise them when ranking improves.
+ */
+const FLOORS: Record<string, { recall5: number; mrr10: number; maxNoAnswerResults: number }> = {
+  'test/data/eval': { recall5: 0.935, mrr10: 0.942, maxNoAnswerResults: 0.88 },
+  'test/data/eval2': { recall5: 0.909, mrr10: 0.951, maxNoAnswerResults: 2.63 },
+};
+
 const args = process.argv.slice(2);
 const verbose = args.includes('--verbose') || args.includes('-v');
 const dataArg = args.indexOf('--data');
-const dataDir = path.resolve(dataArg >= 0 && args[dataArg + 1] ? args[dataArg + 1]! : path.join(__dirname, '..', 'test', 'data', 'eval'));
+const dataDirs = dataArg >= 0 && args[dataArg + 1] ? [path.resolve(args[dataArg + 1]!)] : DEFAULT_SETS.map((d) => path.join(ROOT, d));
 
 function readJsonl<T>(file: string): T[] {
   return fs
@@ -106,7 +123,8 @@ function summarize(queries: EvalQuery[], scores: Scores[]): Summary {
 
 const fmt = (x: number, digits = 3) => (Number.isNaN(x) ? '–' : x.toFixed(digits));
 
-async function main(): Promise<void> {
+/** Evaluates one set; returns false when it falls below its floor. */
+async function evalSet(dataDir: string): Promise<boolean> {
   const memories = readJsonl<EvalMemory>(path.join(dataDir, 'memories.jsonl'));
   const queries = readJsonl<EvalQuery>(path.join(dataDir, 'queries.jsonl'));
 
@@ -193,10 +211,37 @@ async function main(): Promise<void> {
         for (const id of missing) console.log(`   --${show(id, relevant)}`);
       });
     }
+    const all = summarize(queries, oursScores);
+    const key = path.relative(ROOT, dataDir).split(path.sep).join('/');
+    const floor = FLOORS[key];
+    if (!floor) {
+      console.log(`\nNo floor set for ${key} (see FLOORS in scripts/eval.ts).`);
+      return true;
+    }
+    const failures: string[] = [];
+    if (all.recall5 < floor.recall5) failures.push(`recall@5 ${fmt(all.recall5)} < floor ${fmt(floor.recall5)}`);
+    if (all.mrr10 < floor.mrr10) failures.push(`MRR@10 ${fmt(all.mrr10)} < floor ${fmt(floor.mrr10)}`);
+    if (all.noAnswerResults > floor.maxNoAnswerResults)
+      failures.push(`no-answer results ${fmt(all.noAnswerResults, 2)} > ceiling ${fmt(floor.maxNoAnswerResults, 2)}`);
+    console.log(
+      failures.length
+        ? `\nBELOW FLOOR (${key}): ${failures.join('; ')}`
+        : `\nFloor OK (${key}): recall@5 >= ${fmt(floor.recall5)}, MRR@10 >= ${fmt(floor.mrr10)}, no-answer results <= ${fmt(floor.maxNoAnswerResults, 2)}`,
+    );
+    return failures.length === 0;
   } finally {
     await store.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+async function main(): Promise<void> {
+  let ok = true;
+  for (const [i, dir] of dataDirs.entries()) {
+    if (i > 0) console.log('\n' + '-'.repeat(80) + '\n');
+    if (!(await evalSet(dir))) ok = false;
+  }
+  if (!ok) process.exitCode = 1;
 }
 
 main().catch((err) => {
