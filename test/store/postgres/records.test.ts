@@ -7,7 +7,7 @@ import { analyzeQuery } from '../../../src/core/search/query';
 import { PgStore } from '../../../src/store/postgres/pgStore';
 import { advanceRecordHeads, insertRecords } from '../../../src/store/postgres/recordRows';
 import { MIGRATIONS } from '../../../src/store/postgres/schema';
-import { advanceHeads, insertVersions } from '../../../src/store/postgres/versionRows';
+import { advanceHeads } from '../../../src/store/postgres/versionRows';
 import type { StoredRecord } from '../../../src/core/ports/records';
 import type { StoredVersion } from '../../../src/core/ports/store';
 import { memory, openPg } from '../../helpers/builders';
@@ -106,8 +106,18 @@ describe('PostgreSQL store: records (what only the server has)', function () {
           description: 'kept memory 0, edited',
           changedAt: '2026-01-02T00:00:00.000Z',
         });
+        // Inserted with release 3's columns (insertVersions writes the columns of later schemas).
         await c.query('BEGIN');
-        await advanceHeads(c, 'p', await insertVersions(c, 'p', rows));
+        const inserted: Array<StoredVersion & { seq: string }> = [];
+        for (const r of rows) {
+          const { rows: out } = await c.query<{ seq: string }>(
+            `INSERT INTO memory_versions (project, row_id, id, version, op, description, tags, content, changed_at, deleted_at, author, restored_from)
+             VALUES ('p', $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING seq`,
+            [r.rowId, r.id, r.version, r.op, r.description, r.tags, r.content, r.changedAt, r.deletedAt, r.author, r.restoredFrom],
+          );
+          inserted.push({ ...r, seq: out[0]!.seq });
+        }
+        await advanceHeads(c, 'p', inserted);
         await c.query('COMMIT');
       });
       const store = await PgStore.open({ connectionString: url, project: 'p', localIndex: 'off' });
@@ -117,7 +127,7 @@ describe('PostgreSQL store: records (what only the server has)', function () {
         );
         assert.deepEqual(
           versions.rows.map((r) => r.version),
-          [1, 2, 3, 4],
+          MIGRATIONS.map((m) => m.version),
         );
         assert.deepEqual(
           (await store.history(ids[0]!)).map((v) => `${v.version}:${v.description}`),
