@@ -57,7 +57,7 @@ export class SqlJsStore implements Store {
       (w) => this.warn(w),
     );
     this.checkpointEvery = options.checkpointEvery ?? 1000;
-    this.lock = new WriteLock(this.location, path.join(this.location, 'write.lock'), {
+    this.lock = new WriteLock(path.join(this.location, 'write.lock'), {
       staleMs: options.lockStaleMs,
       onWarning: (message) => this.warn({ code: 'lock', message }),
     });
