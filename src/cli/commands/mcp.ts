@@ -1,5 +1,5 @@
 import type { CommandGroup } from '../command';
-import { serveMcp } from '../mcp/server';
+import type * as McpServer from '../mcp/server';
 
 /** `agent-memory mcp`: the agent tools for an MCP client, over the store the global flags name. */
 export const MCP_COMMANDS: CommandGroup = {
@@ -11,6 +11,10 @@ export const MCP_COMMANDS: CommandGroup = {
     positionals: 'none',
     longLived: true,
     // Resolves when the client is gone; main then closes the store, after the last call finished.
-    run: (ctx) => serveMcp(ctx.services, { log: (line) => ctx.io.stderr(`${line}\n`) }),
+    // Loaded on use: the MCP SDK and the tools' JSON Schemas would slow every other command.
+    run: async (ctx) => {
+      const server: typeof McpServer = await import('../mcp/server');
+      await server.serveMcp(ctx.services, { log: (line) => ctx.io.stderr(`${line}\n`) });
+    },
   },
 };
