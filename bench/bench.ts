@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- --n 1000,10000 [--facts 100000] [--only memories|facts|lock|cli] [--iters 200] [--trials 20] [--seed 42] [--keep] [--cpu-prof DIR]`
+ * `npm run bench -- --n 1000,10000 [--facts 100000] [--only memories|facts|lock|cli] [--iters 200] [--trials 20] [--cli FILE] [--seed 42] [--keep] [--cpu-prof DIR]`
  *
  * For each N: generates N memories with history (deterministic), loads them through the
  * real store (importVersions in batches, then a checkpoint), builds the naive baseline from
@@ -9,7 +9,8 @@
  * Then the facts benchmark (facts.ts) with --facts N facts (default 100000; 0 skips it) on the
  * workspace store and, when it answers, PostgreSQL. Then the write lock (lockTakeover.ts: the
  * first write after a writer was killed holding the lock, --trials kills) and the one-shot CLI
- * (cliStart.ts: whole `node dist/cli.js` processes beside `node -e 0`, --trials runs each).
+ * (cliStart.ts: whole `node dist/cli.js` processes beside `node -e 0`, --trials runs each; --cli
+ * FILE measures another bundle, e.g. an older build).
  * --only runs one of the four.
  * --keep leaves the temporary folders in place; --cpu-prof DIR profiles every child process.
  * --report FILE also writes what it prints (the tables) to FILE as Markdown, with the date, the
@@ -39,6 +40,8 @@ interface Args {
   iters: number;
   /** Kill trials of the lock benchmark, and processes of each kind of the CLI benchmark. */
   trials: number;
+  /** The CLI bundle the CLI benchmark runs (default dist/cli.js). */
+  cli?: string;
   seed: number;
   keep: boolean;
   cpuProf?: string;
@@ -72,13 +75,14 @@ function parseArgs(argv: string[]): Args {
       args.only = v;
     } else if (a === '--iters') args.iters = int(value());
     else if (a === '--trials') args.trials = int(value());
+    else if (a === '--cli') args.cli = path.resolve(value());
     else if (a === '--seed') args.seed = int(value());
     else if (a === '--keep') args.keep = true;
     else if (a === '--cpu-prof') args.cpuProf = path.resolve(value());
     else if (a === '--report') args.report = path.resolve(value());
     else
       throw new Error(
-        `unknown argument ${a}; use --n 1000,10000 --facts 100000 --only memories|facts|lock|cli --iters 200 --trials 20 --seed 42 --keep --cpu-prof DIR --report FILE`,
+        `unknown argument ${a}; use --n 1000,10000 --facts 100000 --only memories|facts|lock|cli --iters 200 --trials 20 --cli FILE --seed 42 --keep --cpu-prof DIR --report FILE`,
       );
   }
   if (args.only === 'facts' && args.facts === 0) throw new Error('--only facts with --facts 0 measures nothing');
@@ -213,7 +217,7 @@ async function main(): Promise<void> {
       log('write lock takeover measured');
     }
     if (args.only === undefined || args.only === 'cli') {
-      print(`${cliTable(await runCliStart(args.trials, root))}\n`);
+      print(`${cliTable(await runCliStart(args.trials, root, args.cli))}\n`);
       log('one-shot CLI measured');
     }
   } finally {
