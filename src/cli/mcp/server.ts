@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import pkg from '../../../package.json';
+import { version } from '../../../package.json';
 import type { Services } from '../../core/services';
 import { callTool } from './handlers';
 import { MCP_TOOLS } from './tools';
@@ -29,7 +29,7 @@ export async function serveMcp(services: Services, options: McpOptions = {}): Pr
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const server = new Server({ name: 'agent-memory', version: pkg.version }, { capabilities: { tools: {} } });
+  const server = new Server({ name: 'agent-memory', version }, { capabilities: { tools: {} } });
   server.onerror = (err) => log(`agent-memory mcp: ${err.message}`);
 
   const inFlight = new Set<Promise<CallToolResult>>();

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Author, Content, Description, Keyword, LIMITS, MemoryId, TagFilter, Tags, Tag, Timestamp, Version } from './fields';
 
 /** What search returns per hit, and what list returns per item (plus changedAt). */

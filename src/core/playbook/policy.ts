@@ -12,7 +12,7 @@
  *   working:    { max_tokens: 4000 }
  *   forgetting: { run_every_hours: 24 }
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ValidationError } from '../errors';
 import { dotted, YamlSource, zodProblems } from './yamlSource';
 
