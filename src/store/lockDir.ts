@@ -14,6 +14,8 @@ export type LockState =
   | 'stale';
 
 const isCode = (err: unknown, code: string) => (err as NodeJS.ErrnoException).code === code;
+/** Windows refuses to rename a folder while a file in it is open (a waiter reading the owner): try again later. */
+const isBusy = (err: unknown) => ['EPERM', 'EBUSY', 'EACCES'].includes((err as NodeJS.ErrnoException).code ?? '');
 
 /** Locks this process holds, released if it exits while holding them. */
 const held = new Set<LockDir>();
@@ -105,7 +107,14 @@ export class LockDir {
     held.delete(this);
     if (h.lost || readOwner(this.path)?.token !== h.token) return; // someone else's now: not ours to remove
     const tomb = `${this.path}.released-${h.token}`;
-    fs.renameSync(this.path, tomb);
+    try {
+      fs.renameSync(this.path, tomb);
+    } catch (err) {
+      if (!isBusy(err)) throw err;
+      // Remove it in place instead (retried while busy): waiters see it ownerless, then gone.
+      fs.rmSync(this.path, { recursive: true, force: true, maxRetries: 5, retryDelay: 10 });
+      return;
+    }
     fs.rmSync(tomb, { recursive: true, force: true });
   }
 
@@ -153,6 +162,7 @@ export class LockDir {
         fs.renameSync(this.path, tomb);
       } catch (err) {
         if (isCode(err, 'ENOENT')) return true;
+        if (isBusy(err)) return false;
         throw err;
       }
       fs.rmSync(tomb, { recursive: true, force: true });
