@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- --n 1000,10000 [--facts 100000] [--only memories|facts] [--iters 200] [--seed 42] [--keep] [--cpu-prof DIR]`
+ * `npm run bench -- --n 1000,10000 [--facts 100000] [--only memories|facts|lock|cli] [--iters 200] [--trials 20] [--cli FILE] [--seed 42] [--keep] [--cpu-prof DIR]`
  *
  * For each N: generates N memories with history (deterministic), loads them through the
  * real store (importVersions in batches, then a checkpoint), builds the naive baseline from
@@ -7,7 +7,11 @@
  * searches, durable writes, file sizes, RSS. Prints one table per N, a README table and the
  * issue's targets with PASS/FAIL. Timings live here, never in tests.
  * Then the facts benchmark (facts.ts) with --facts N facts (default 100000; 0 skips it) on the
- * workspace store and, when it answers, PostgreSQL. --only runs one of the two.
+ * workspace store and, when it answers, PostgreSQL. Then the write lock (lockTakeover.ts: the
+ * first write after a writer was killed holding the lock, --trials kills) and the one-shot CLI
+ * (cliStart.ts: whole `node dist/cli.js` processes beside `node -e 0`, --trials runs each; --cli
+ * FILE measures another bundle, e.g. an older build).
+ * --only runs one of the four.
  * --keep leaves the temporary folders in place; --cpu-prof DIR profiles every child process.
  * --report FILE also writes what it prints (the tables) to FILE as Markdown, with the date, the
  * commit and the command line: docs/performance.md's figures are regenerated that way.
@@ -22,6 +26,8 @@ import { factsDetailTable, factsSummaryTable } from './factsReport';
 import { generate, prng } from './generate';
 import { loadOurs } from './ours';
 import { type NaiveFigures, type OpenFigures, type OursFigures, type Plan } from './plan';
+import { cliTable, runCliStart } from './cliStart';
+import { lockTable, runLockTakeover } from './lockTakeover';
 import { checkTargets, detailTable, readmeTable, targetTable, type RunResult } from './report';
 import { runChild } from './spawn';
 import { mb } from './stats';
@@ -30,8 +36,12 @@ interface Args {
   ns: number[];
   /** Facts for the facts benchmark; 0 skips it. */
   facts: number;
-  only?: 'memories' | 'facts';
+  only?: 'memories' | 'facts' | 'lock' | 'cli';
   iters: number;
+  /** Kill trials of the lock benchmark, and processes of each kind of the CLI benchmark. */
+  trials: number;
+  /** The CLI bundle the CLI benchmark runs (default dist/cli.js). */
+  cli?: string;
   seed: number;
   keep: boolean;
   cpuProf?: string;
@@ -40,7 +50,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { ns: [10_000], facts: 100_000, iters: 200, seed: 42, keep: false };
+  const args: Args = { ns: [10_000], facts: 100_000, iters: 200, trials: 20, seed: 42, keep: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const value = () => {
@@ -60,16 +70,19 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--facts') args.facts = int(value(), true);
     else if (a === '--only') {
       const v = value();
-      if (v !== 'memories' && v !== 'facts') throw new Error(`--only takes memories or facts, not "${v}"`);
+      if (v !== 'memories' && v !== 'facts' && v !== 'lock' && v !== 'cli')
+        throw new Error(`--only takes memories, facts, lock or cli, not "${v}"`);
       args.only = v;
     } else if (a === '--iters') args.iters = int(value());
+    else if (a === '--trials') args.trials = int(value());
+    else if (a === '--cli') args.cli = path.resolve(value());
     else if (a === '--seed') args.seed = int(value());
     else if (a === '--keep') args.keep = true;
     else if (a === '--cpu-prof') args.cpuProf = path.resolve(value());
     else if (a === '--report') args.report = path.resolve(value());
     else
       throw new Error(
-        `unknown argument ${a}; use --n 1000,10000 --facts 100000 --only memories|facts --iters 200 --seed 42 --keep --cpu-prof DIR --report FILE`,
+        `unknown argument ${a}; use --n 1000,10000 --facts 100000 --only memories|facts|lock|cli --iters 200 --trials 20 --cli FILE --seed 42 --keep --cpu-prof DIR --report FILE`,
       );
   }
   if (args.only === 'facts' && args.facts === 0) throw new Error('--only facts with --facts 0 measures nothing');
@@ -189,15 +202,23 @@ async function main(): Promise<void> {
   const results: RunResult[] = [];
   let facts: FactsResult | undefined;
   try {
-    for (const n of args.only === 'facts' ? [] : args.ns) {
+    for (const n of args.only === undefined || args.only === 'memories' ? args.ns : []) {
       const r = await runN(args, n, root);
       results.push(r);
       print(`${detailTable(r)}\n`);
     }
-    if (args.only !== 'memories' && args.facts > 0) {
+    if ((args.only === undefined || args.only === 'facts') && args.facts > 0) {
       facts = await runFacts({ n: args.facts, iters: args.iters, seed: args.seed, keep: args.keep, cpuProf: args.cpuProf }, root);
       for (const b of facts.backends) print(`${factsDetailTable(facts, b)}\n`);
       if (facts.pgSkipped) print(`PostgreSQL not measured: ${facts.pgSkipped}.\n`);
+    }
+    if (args.only === undefined || args.only === 'lock') {
+      print(`${lockTable(await runLockTakeover(args.trials, root))}\n`);
+      log('write lock takeover measured');
+    }
+    if (args.only === undefined || args.only === 'cli') {
+      print(`${cliTable(await runCliStart(args.trials, root, args.cli))}\n`);
+      log('one-shot CLI measured');
     }
   } finally {
     cleanup();

@@ -2,8 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ValidationError } from '../core/errors';
 import { defaultStoreDir } from './storeLocation';
-import { hasPassword } from '../store/postgres/connection';
-import { PgStore, type PgStoreOptions } from '../store/postgres/pgStore';
+import { hasPassword } from '../store/postgres/url';
+import type { PgStoreOptions } from '../store/postgres/pgStore';
 import { SqlJsStore } from '../store/sqljs/sqljsStore';
 import type { Store, StoreWarning } from '../core/ports/store';
 
@@ -74,16 +74,20 @@ export function describeStore(spec: StoreSpec): string {
   return spec.kind === 'dir' ? spec.dir : `${spec.url.replace(/\?.*$/, '')} (project ${spec.project})`;
 }
 
-/** The one place a store is opened, for every entry point (CLI, MCP server, VS Code). */
-export function openStore(spec: StoreSpec, options: OpenStoreOptions = {}): Promise<Store> {
+/**
+ * The one place a store is opened, for every entry point (CLI, MCP server, VS Code). pg is
+ * loaded only for a database: loading it costs a one-shot CLI call on a folder store more
+ * than its whole search (bench: --only cli).
+ */
+export async function openStore(spec: StoreSpec, options: OpenStoreOptions = {}): Promise<Store> {
   const { onWarning } = options;
-  return spec.kind === 'postgres'
-    ? PgStore.open({
-        connectionString: spec.url,
-        project: spec.project,
-        onWarning,
-        localIndex: options.localIndex ?? 'off',
-        ...(spec.pool ? { pool: spec.pool } : {}),
-      })
-    : SqlJsStore.open({ dir: spec.dir, wasmPath: bundledWasm(), onWarning });
+  if (spec.kind === 'dir') return SqlJsStore.open({ dir: spec.dir, wasmPath: bundledWasm(), onWarning });
+  const { PgStore } = await import('../store/postgres/pgStore');
+  return PgStore.open({
+    connectionString: spec.url,
+    project: spec.project,
+    onWarning,
+    localIndex: options.localIndex ?? 'off',
+    ...(spec.pool ? { pool: spec.pool } : {}),
+  });
 }

@@ -1,52 +1,34 @@
-import * as fs from 'node:fs';
-import * as lockfile from 'proper-lockfile';
 import { StorageError } from '../core/errors';
+import { LockDir } from './lockDir';
 
 export interface WriteLockOptions {
-  /** A lock not refreshed for this long belongs to a dead process and is taken over. */
+  /** A lock not refreshed for this long is taken over (its holder is on another machine, or unknown). */
   staleMs?: number;
   /** How long to wait for another process before giving up. */
   timeoutMs?: number;
   onWarning?: (message: string) => void;
 }
 
-/**
- * The file operations proper-lockfile uses, and nothing else. Its synchronous API copies
- * the `fs` it is given on every call, and its default (graceful-fs, the whole module) took
- * a tenth of a millisecond per write to copy. These are the same Node functions that
- * graceful-fs hands through for these operations (it patches only stat, for old Node's
- * negative uids).
- */
-const LOCK_FS = {
-  mkdir: fs.mkdir,
-  mkdirSync: fs.mkdirSync,
-  realpath: fs.realpath,
-  realpathSync: fs.realpathSync,
-  stat: fs.stat,
-  statSync: fs.statSync,
-  rmdir: fs.rmdir,
-  rmdirSync: fs.rmdirSync,
-  utimes: fs.utimes,
-  utimesSync: fs.utimesSync,
-};
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * Serialises writers: first within this process (a promise queue, since proper-lockfile
- * refuses a second lock from its own holder), then across processes (a lock directory
- * that proper-lockfile refreshes while held and treats as stale once its owner dies).
+ * Serialises writers: first within this process (a promise queue), then across processes
+ * (a lock directory, LockDir). A lock whose holder died on this machine is taken over at
+ * once; one held from another machine (a shared folder) only once it is stale.
  */
 export class WriteLock {
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly staleMs: number;
   private readonly timeoutMs: number;
+  private readonly dirLock: LockDir;
 
+  /** `lockPath`: the lock directory, inside the folder it guards (whose parent must exist). */
   constructor(
-    private readonly dir: string,
     private readonly lockPath: string,
     private readonly options: WriteLockOptions = {},
   ) {
-    this.staleMs = Math.max(2000, options.staleMs ?? 10_000);
-    this.timeoutMs = options.timeoutMs ?? this.staleMs * 3;
+    const staleMs = Math.max(2000, options.staleMs ?? 10_000);
+    this.timeoutMs = options.timeoutMs ?? staleMs * 3;
+    this.dirLock = new LockDir(lockPath, staleMs, (message) => options.onWarning?.(`the store's write lock was lost: ${message}`));
   }
 
   /** Resolves when every write queued in this process so far has finished. */
@@ -61,35 +43,27 @@ export class WriteLock {
     return result;
   }
 
-  private lockOptions(): lockfile.LockOptions {
-    return {
-      lockfilePath: this.lockPath,
-      realpath: false,
-      fs: LOCK_FS,
-      stale: this.staleMs,
-      update: Math.floor(this.staleMs / 2),
-      onCompromised: (err) => this.options.onWarning?.(`the store's write lock was lost: ${err.message}`),
-    };
-  }
-
-  /** Uncontended: take the lock synchronously (no thread-pool round trips); else wait with retries. */
-  private async acquire(): Promise<() => Promise<void> | void> {
-    try {
-      return lockfile.lockSync(this.dir, this.lockOptions());
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
+  /**
+   * Uncontended: one mkdir, synchronously (no thread-pool round trips). Else look at the
+   * holder: dead or stale, take it over and try again at once; busy, wait a little (1–50 ms,
+   * growing) until the timeout.
+   */
+  private async acquire(): Promise<void> {
+    const deadline = Date.now() + this.timeoutMs;
+    let delay = 1;
+    for (;;) {
+      if (this.dirLock.tryTake()) return;
+      const state = this.dirLock.inspect();
+      if (state === 'free' || (state !== 'busy' && this.dirLock.reap())) continue;
+      if (Date.now() >= deadline) throw Object.assign(new Error('the lock is held'), { code: 'ELOCKED' });
+      await sleep(delay * (0.5 + Math.random()));
+      delay = Math.min(50, delay * 1.3);
     }
-    const maxTimeout = 50;
-    return lockfile.lock(this.dir, {
-      ...this.lockOptions(),
-      retries: { retries: Math.ceil(this.timeoutMs / maxTimeout) + 20, minTimeout: 1, maxTimeout, factor: 1.3, randomize: true },
-    });
   }
 
   private async holdAcrossProcesses<T>(fn: () => T | Promise<T>): Promise<T> {
-    let release: () => Promise<void> | void;
     try {
-      release = await this.acquire();
+      await this.acquire();
     } catch (err) {
       throw new StorageError(
         (err as NodeJS.ErrnoException).code === 'ELOCKED'
@@ -102,7 +76,7 @@ export class WriteLock {
       return await fn();
     } finally {
       try {
-        await release();
+        this.dirLock.release();
       } catch (err) {
         this.options.onWarning?.(`releasing the write lock failed: ${(err as Error).message}`);
       }

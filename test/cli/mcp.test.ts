@@ -194,7 +194,7 @@ describe('MCP server (dist/cli.js mcp in a child process)', function () {
     await ok(s, create, memory({ description: 'before the signal' })); // the store exists
     // Hold the store's write lock from this process so the creates stay in flight.
     let release!: () => void;
-    const held = new WriteLock(store, path.join(store, 'write.lock')).run(() => new Promise<void>((r) => (release = r)));
+    const held = new WriteLock(path.join(store, 'write.lock')).run(() => new Promise<void>((r) => (release = r)));
     const calls = Array.from({ length: 10 }, (_, i) => call(s, create, memory({ description: `in flight at the signal ${i}` })));
     // Requests are handled in order: once this read-only answer arrives, all ten creates have started.
     await ok(s, tags);

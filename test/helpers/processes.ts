@@ -1,11 +1,11 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import * as path from 'node:path';
 
 export const WRITER = path.join(__dirname, '..', 'store', 'workers', 'writer.ts');
 export const PG_WRITER = path.join(__dirname, '..', 'store', 'workers', 'pgWriter.ts');
 
 /** Runs a writer worker (default: the sql.js one) in its own Node process; resolves with its acknowledged lines. */
-export function runWriter(args: string[], worker = WRITER): Promise<{ code: number | null; acks: string[]; stderr: string }> {
+export function runWriter(args: string[], worker = WRITER): Promise<{ code: number | null; acks: string[]; stderr: string; pid: number }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', worker, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -13,7 +13,7 @@ export function runWriter(args: string[], worker = WRITER): Promise<{ code: numb
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, acks: out.split('\n').filter((l) => l.startsWith('ack ')), stderr: err }));
+    child.on('close', (code) => resolve({ code, acks: out.split('\n').filter((l) => l.startsWith('ack ')), stderr: err, pid: child.pid! }));
   });
 }
 
@@ -40,5 +40,41 @@ export function killWriterAfter(dir: string, afterMs: number): Promise<string[]>
           .map((l) => l.split(' ')[1]!),
       ),
     );
+  });
+}
+
+export const LOCKER = path.join(__dirname, '..', 'store', 'workers', 'locker.ts');
+
+/** Starts a process that takes the store's write lock inside a write and keeps it; resolves once it holds it. */
+export function holdLockInChild(dir: string): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', LOCKER, dir, 'hold'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (out.includes('held\n')) resolve(child);
+    });
+    child.on('error', reject);
+    child.on('close', (code) => reject(new Error(`the lock holder ended (${code}) before holding the lock`)));
+  });
+}
+
+/** Runs the locker worker with `args` after DIR (see locker.ts) to its end. */
+export function runLocker(dir: string, args: string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', LOCKER, dir, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
+/** SIGKILLs a child and resolves once it is gone (reaped, so its pid no longer exists). */
+export function killHard(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('close', () => resolve());
+    child.kill('SIGKILL');
   });
 }

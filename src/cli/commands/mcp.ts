@@ -1,8 +1,8 @@
 import { ValidationError } from '../../core/errors';
 import type { CommandGroup } from '../command';
 import { str } from '../flags';
-import { REVIEW_MODES, type ReviewMode } from '../mcp/review';
-import { serveMcp } from '../mcp/server';
+import type * as McpServer from '../mcp/server';
+import { REVIEW_MODES, type ReviewMode } from '../mcp/reviewModes';
 
 /** `agent-memory mcp`: the agent tools for an MCP client, over the store the global flags name. */
 export const MCP_COMMANDS: CommandGroup = {
@@ -16,12 +16,14 @@ export const MCP_COMMANDS: CommandGroup = {
     positionals: 'none',
     longLived: true,
     // Resolves when the client is gone; main then closes the store, after the last call finished.
-    run: (ctx) => {
+    // Loaded on use: the MCP SDK and the tools' JSON Schemas would slow every other command.
+    run: async (ctx) => {
       const review = str(ctx.flags, 'review') ?? 'ask';
       if (!(REVIEW_MODES as readonly string[]).includes(review)) {
         throw new ValidationError('review', `is ${JSON.stringify(review)}; it is one of ${REVIEW_MODES.join(', ')}`);
       }
-      return serveMcp(ctx.services, { log: (line) => ctx.io.stderr(`${line}\n`), review: review as ReviewMode });
+      const server: typeof McpServer = await import('../mcp/server');
+      await server.serveMcp(ctx.services, { log: (line) => ctx.io.stderr(`${line}\n`), review: review as ReviewMode });
     },
   },
 };

@@ -4,14 +4,7 @@ import * as C from '../../core/contract';
 import { ValidationError } from '../../core/errors';
 import { findTool, proposeMemoryWrite, runTool, type ToolContext } from '../../core/tools/runner';
 
-/**
- * How the MCP server treats an agent's writes. ask: a person confirms each one through the
- * client (MCP elicitation); a client that cannot ask gets it queued as a proposal instead.
- * queue: always a proposal for the Pending queue. direct: written at once (refused by a
- * policy that requires review: `review: { agent_writes: required }` in policy.yaml).
- */
-export const REVIEW_MODES = ['ask', 'queue', 'direct'] as const;
-export type ReviewMode = (typeof REVIEW_MODES)[number];
+import type { ReviewMode } from './reviewModes';
 
 /** The tools that write; every other tool only reads (or proposes, which is already a queue). */
 const WRITES = new Set<string>([C.createTool.name, C.editTool.name, C.deleteTool.name, C.recordEpisodeTool.name, C.retractFactTool.name]);

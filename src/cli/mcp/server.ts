@@ -1,11 +1,12 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import pkg from '../../../package.json';
+import { version } from '../../../package.json';
 import type { Services } from '../../core/services';
 import { ForgettingSchedule } from './forgetting';
 import { callTool } from './handlers';
-import { effectiveReviewMode, type Review, type ReviewMode } from './review';
+import { effectiveReviewMode, type Review } from './review';
+import type { ReviewMode } from './reviewModes';
 import { mcpTools } from './tools';
 
 export interface McpOptions {
@@ -33,7 +34,7 @@ export async function serveMcp(services: Services, options: McpOptions = {}): Pr
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const server = new Server({ name: 'agent-memory', version: pkg.version }, { capabilities: { tools: {} } });
+  const server = new Server({ name: 'agent-memory', version }, { capabilities: { tools: {} } });
   server.onerror = (err) => log(`agent-memory mcp: ${err.message}`);
 
   const asked = options.review ?? 'ask';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const CITATIONS_MAX = 10;
 /** Longest cited range, in lines: a citation points at a passage, not a module. */

@@ -1,5 +1,5 @@
 /** Working memory: the context tool's input and output. */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const CONTEXT_TOKENS = { min: 200, max: 32_000, default: 4000 } as const;
 

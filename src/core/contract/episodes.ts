@@ -3,7 +3,7 @@
  * what looks like a pasted conversation (agents tend to dump the chat into "resolution" or
  * "source", or spread it over "errors"), with a message that says what to write instead.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { Cursor, PageLimit, RecordId, Tag, Timestamp } from './fields';
 
 export const EPISODE_LIMITS = {

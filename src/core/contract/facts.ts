@@ -3,7 +3,7 @@
  * call (semantic.require_source / require_confidence), checked by the service, so the schemas
  * accept them as optional and the service's message names the policy key.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { Author, Cursor, PageLimit, RecordId, Timestamp } from './fields';
 
 export const FACT_LIMITS = {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { findSecret } from '../secrets';
 import { invisibleCharacterProblem } from '../screening';
 import { normalizeTag, tagProblem, TAG_RULE } from '../tags';

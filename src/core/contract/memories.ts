@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Citations, CitationView, CITATIONS_MAX, Freshness, StoredCitation } from './citations';
 import { Author, Content, Description, Keyword, LIMITS, MemoryId, TagFilter, Tags, Tag, Timestamp, Version } from './fields';
 

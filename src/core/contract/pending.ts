@@ -1,5 +1,5 @@
 /** The pending queue: a proposal's input, the decisions on it, and what a model is told after proposing. */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const PROPOSAL_TARGETS = ['fact', 'skill', 'memory'] as const;
 const Who = z.string({ error: 'say who (an author name)' }).trim().min(1, { error: 'say who (an author name)' }).max(200);

@@ -1,5 +1,5 @@
 /** Skills: the playbook document a person or a model writes, and the skill tools' inputs and outputs. */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Limits of a skill, stated in every message that enforces them. */
 export const SKILL_LIMITS = {

@@ -21,7 +21,7 @@
  * does not look (VS Code: workspaceState) and passes it to `isDue`.
  */
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RecordCursor, RecordKind, RecordStore, StoredRecord } from '../ports/records';
 import { parseInput } from '../contract/validate';
 import { isPastDue, LIVE_STATUSES, nextFactVersion, releasePartners } from './factRules';

@@ -13,7 +13,7 @@
  *   forgetting: { run_every_hours: 24 }
  *   review:     { agent_writes: required }   # a person confirms every agent write, whatever a client's setting says
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ValidationError } from '../errors';
 import { dotted, YamlSource, zodProblems } from './yamlSource';
 

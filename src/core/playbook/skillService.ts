@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RecordReader, StoredRecord } from '../ports/records';
 import type { Store } from '../ports/store';
 import { parseInput } from '../contract/validate';

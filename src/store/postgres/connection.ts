@@ -36,16 +36,6 @@ export function parseTarget(connectionString: string): PgTarget {
   };
 }
 
-/** True when the URL carries a password, as user:password@ or ?password= (refused: it belongs in PGPASSWORD or the secret store). */
-export function hasPassword(connectionString: string): boolean {
-  try {
-    const url = new URL(connectionString);
-    return url.password !== '' || url.searchParams.has('password');
-  } catch {
-    return false;
-  }
-}
-
 /** postgres://user@host:port/database, the password left out. */
 export function describeTarget(t: PgTarget): string {
   return `postgres://${t.user ? `${encodeURIComponent(t.user)}@` : ''}${t.host}:${t.port}/${t.database}`;

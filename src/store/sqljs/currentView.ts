@@ -63,6 +63,11 @@ export class CurrentView {
     return true;
   }
 
+  /** Whether any version of `id` was applied, or it was purged: when not, the database holds no row of it either. */
+  knows(id: string): boolean {
+    return this.heads.has(id) || this.purged.has(id);
+  }
+
   purge(id: string): void {
     this.purged.add(id);
     this.heads.delete(id);

@@ -5,7 +5,7 @@ import { CurrentView } from './currentView';
 import { entryLine, parseLine, type JournalEntry } from './entries';
 import { EMPTY_POSITION, type JournalFile, sha1 } from './journal';
 import { JournalCursor } from './journalCursor';
-import { loadSnapshot, writeSnapshot } from './snapshot';
+import { loadSnapshot, snapshotFromNewerRelease, writeSnapshot } from './snapshot';
 import { loadSqlJs } from './sqljsOptions';
 import { VersionTable } from './versionTable';
 
@@ -69,6 +69,17 @@ export class JournalSync {
    */
   catchUp(): Promise<boolean> | boolean {
     return this.cursor.diverged() ? this.load() : this.applyLines();
+  }
+
+  /**
+   * Whether a write of memory `id` can be decided without the database: it is not loaded (else
+   * it is as cheap to ask), the caught-up view has never seen `id` (so neither has the
+   * database: the view holds every id's head, deleted ones included, and every purge), and
+   * the snapshot is not a newer release's (which the database would refuse). The database
+   * replays what is appended meanwhile whenever it loads.
+   */
+  decidesWithoutTable(id: string): boolean {
+    return !this.db && !this.view.knows(id) && !snapshotFromNewerRelease(this.files.snapshot);
   }
 
   /** The database, loaded on first use and brought to the view's journal position. */
@@ -168,7 +179,10 @@ export class JournalSync {
     }
   }
 
-  /** Appends entries durably and applies them here. Must run under the lock, caught up, database loaded. */
+  /**
+   * Appends entries durably and applies them here. Must run under the lock, caught up, with the
+   * database loaded unless the view alone decided the entries (a memory id it has never seen).
+   */
   append(entries: JournalEntry[]): void {
     const text = entries.map(entryLine).join('\n') + '\n';
     const stat = this.files.journal.append(text, this.cursor.position.offset);

@@ -5,7 +5,7 @@ import { StorageError } from '../../core/errors';
 import type { StoreWarning } from '../../core/ports/store';
 import { writeFileAtomic } from './atomicFile';
 import { type JournalFile, type JournalPosition, EMPTY_POSITION, stamp } from './journal';
-import { CITATIONS_SCHEMA, getMeta, migrate, RECORDS_SCHEMA, setMeta } from './schema';
+import { CITATIONS_SCHEMA, getMeta, migrate, RECORDS_SCHEMA, SCHEMA_VERSION, setMeta } from './schema';
 
 /** A database to continue from, and the journal position it already contains. */
 export interface Loaded {
@@ -75,6 +75,27 @@ export function loadSnapshot(SQL: SqlJsStatic, file: string, journal: JournalFil
     return { db, position: { ...EMPTY_POSITION, ino } };
   }
   return { db, position: { ...position, ino } };
+}
+
+/**
+ * Whether the snapshot was saved by a newer release (its schema, SQLite's user_version, read
+ * from the file header at byte 60): such a store is refused, and a write that needs no
+ * database must not slip past that. False when there is no snapshot or it is not SQLite.
+ */
+export function snapshotFromNewerRelease(file: string): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    const header = Buffer.alloc(64);
+    const n = fs.readSync(fd, header, 0, 64, 0);
+    return n === 64 && header.toString('latin1', 0, 16) === 'SQLite format 3\0' && header.readUInt32BE(60) > SCHEMA_VERSION;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /**

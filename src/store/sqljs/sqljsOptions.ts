@@ -1,4 +1,4 @@
-import initSqlJs, { type SqlJsStatic } from 'sql.js';
+import type { SqlJsStatic } from 'sql.js';
 import type { StoreWarning } from '../../core/ports/store';
 
 export interface SqlJsStoreOptions {
@@ -14,9 +14,12 @@ export interface SqlJsStoreOptions {
   onWarning?: (warning: StoreWarning) => void;
 }
 
-/** One sql.js instance per process: compiling the WebAssembly module is the expensive part. */
+/**
+ * One sql.js instance per process: compiling the WebAssembly module is the expensive part.
+ * Its code is loaded on first use too: a process that only searches or creates never needs it.
+ */
 let sqlJs: Promise<SqlJsStatic> | undefined;
 export function loadSqlJs(wasmPath?: string): Promise<SqlJsStatic> {
-  sqlJs ??= initSqlJs(wasmPath ? { locateFile: () => wasmPath } : undefined);
+  sqlJs ??= import('sql.js').then(({ default: initSqlJs }) => initSqlJs(wasmPath ? { locateFile: () => wasmPath } : undefined));
   return sqlJs;
 }

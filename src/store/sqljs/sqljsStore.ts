@@ -58,7 +58,7 @@ export class SqlJsStore implements Store {
       (w) => this.warn(w),
     );
     this.checkpointEvery = options.checkpointEvery ?? 1000;
-    this.lock = new WriteLock(this.location, path.join(this.location, 'write.lock'), {
+    this.lock = new WriteLock(path.join(this.location, 'write.lock'), {
       staleMs: options.lockStaleMs,
       onWarning: (message) => this.warn({ code: 'lock', message }),
     });
@@ -99,6 +99,11 @@ export class SqlJsStore implements Store {
 
   /** Runs `fn` under the write lock with the database loaded and every other process's writes applied. */
   private exclusive<T>(fn: (table: VersionTable) => T | Promise<T>): Promise<T> {
+    return this.underLock(async () => fn(await this.sync.table()));
+  }
+
+  /** Runs `fn` under the write lock with every other process's writes applied to the view (the database, if loaded). */
+  private underLock<T>(fn: () => T | Promise<T>): Promise<T> {
     try {
       // A folder the store creates gets the git files at once, so its caches are never
       // committed by accident (docs/ARCHITECTURE.md, "Sharing through git"); so does a folder
@@ -113,7 +118,7 @@ export class SqlJsStore implements Store {
       .run(async () => {
         // Catch up first: a replaced journal reloads everything, the database included.
         await this.catchUp(true);
-        return fn(await this.sync.table());
+        return fn();
       })
       .finally(() => {
         if (this.sync.linesSinceCheckpoint >= this.checkpointEvery) this.scheduleCheckpoint();
@@ -163,8 +168,10 @@ export class SqlJsStore implements Store {
   }
 
   write(id: string, decide: WriteDecision): Promise<StoredVersion | null> {
-    return this.exclusive((t) => {
-      const row = decide(t.current(id), t.maxVersion(id));
+    return this.underLock(async () => {
+      // A new id (every create's) is decided from the view: a one-shot create does not start sql.js.
+      const table = this.sync.decidesWithoutTable(id) ? undefined : await this.sync.table();
+      const row = table ? decide(table.current(id), table.maxVersion(id)) : decide(undefined, 0);
       if (row) this.sync.append([{ v: 1, type: 'memory.version', row }]);
       return row;
     });

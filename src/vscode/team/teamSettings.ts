@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { hasPassword } from '../../store/postgres/connection';
+import { hasPassword } from '../../store/postgres/url';
 import type { StoreSpec } from '../../platform/openStore';
 
 export type Backend = 'workspace' | 'postgres';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ALL_TOOLS } from '../../core/contract';
 import type { ToolDefinition } from '../../core/contract';
 

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { Pool } from 'pg';
-import { createPool, hasPassword } from '../../../src/store/postgres/connection';
+import { createPool } from '../../../src/store/postgres/connection';
+import { hasPassword } from '../../../src/store/postgres/url';
 
 /** The settings a pool hands each new client (no server is contacted: a pool connects lazily). */
 async function optionsOf(connectionString: string, pool?: Record<string, unknown>): Promise<Record<string, unknown>> {

@@ -184,6 +184,38 @@ describe('sql.js store: durability, corruption, schema', () => {
     await again.store.close();
   });
 
+  it('creates from the saved index without loading the database; the database replays the line when it loads', async () => {
+    const { dir, store, service } = await openService();
+    const a = await service.create(memory({ description: 'Before the checkpoint' }));
+    store.checkpoint();
+    await store.close();
+    // Only an operation that loads the database can notice a broken snapshot.
+    fs.writeFileSync(snapshot(dir), 'not a database');
+
+    const one = await reopen(dir);
+    const b = await one.service.create(memory({ description: 'Created without sql.js' }));
+    assert.deepEqual(one.store.warnings(), [], 'the database was not loaded for a create');
+    assert.deepEqual(
+      (await one.service.search({ keywords: ['sql.js'] })).map((h) => h.id),
+      [b.id],
+    );
+    await one.store.close();
+
+    const two = await reopen(dir);
+    // A known id is decided by the database: the edit numbers past version 1.
+    assert.equal((await two.service.edit({ id: b.id, content: 'edited' })).version, 2);
+    assert.deepEqual(
+      two.store.warnings().map((w) => w.code),
+      ['corrupt-snapshot'],
+    );
+    assert.deepEqual(
+      (await two.service.history({ id: b.id })).map((h) => h.version),
+      [1, 2],
+    );
+    assert.equal((await two.service.read({ id: a.id })).version, 1);
+    await two.store.close();
+  });
+
   it('rebuilds a saved index made by another analysis, and says so', async () => {
     const { dir, store, service } = await openService();
     const { id } = await service.create(memory({ description: 'Rebuilt gamma' }));
