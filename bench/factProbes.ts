@@ -6,7 +6,7 @@
  * often), the context tool's entity lists, and three kinds of assertion whose outcome is known
  * in advance (a new fact, the same triple again, a contradiction on a single-valued relation).
  */
-import { entityCandidates } from '../src/core/playbook/contextService';
+import { entityCandidates } from '../src/core/playbook/taskEntities';
 import type { FactData } from '../src/core/playbook/kinds';
 import type { FactSet, GenFact } from './factData';
 import { relationsFrom } from './factOntology';

@@ -9,7 +9,7 @@ export interface WriterOptions {
 }
 
 /** How far ahead of the clock a time a caller gives may be (clocks of teammates differ a little). */
-const CLOCK_SKEW_MS = 5 * 60_000;
+export const CLOCK_SKEW_MS = 5 * 60_000;
 
 /** The author and the clock of a service: the one place both are resolved. */
 export class Writer {

@@ -95,8 +95,12 @@ describe('MCP server: the playbook tools (dist/cli.js mcp in a child process)', 
     const packed = ctx.structuredContent as { usedTokens: number; items: Array<{ provenance: { kind: string; id: string } }> };
     assert.ok(packed.usedTokens <= 500);
     assert.deepEqual(
-      packed.items.map((i) => i.provenance.kind),
-      ['skill'],
+      packed.items.map((i) => [i.provenance.kind, i.provenance.id]),
+      [
+        ['skill', packed.items[0]!.provenance.id],
+        ['episode', id],
+      ],
+      'the skill, then the episode that shipped a hotfix',
     );
     assert.deepEqual(JSON.parse(texts(ctx)[0]!), ctx.structuredContent);
   });
@@ -149,5 +153,74 @@ describe('MCP server: the playbook tools (dist/cli.js mcp in a child process)', 
     );
     assert.equal((person(store, ['fact', 'retract', verified.id, '--reason', 'moved']) as { status: string }).status, 'retracted');
     assert.match(errorText(await call(s, 'agent-memory_queryFacts', {})), /at least one of subject, predicate or object/);
+  });
+
+  it("finds a teammate's failed episode by its task and error words, and context packs it first with its resolution", async () => {
+    const store = tmpDir();
+    const failed = person(store, [
+      'episode',
+      'record',
+      '--task',
+      'Migrate the invoices table to the new ledger schema',
+      '--outcome',
+      'failure',
+      '--error',
+      'deadlock detected while migrating invoices',
+      '--resolution',
+      'Run the migration in batches of 1000 rows outside business hours',
+      '--source',
+      'issue:#311',
+      '--tags',
+      'ledger,migration',
+    ]) as { id: string };
+    const s = await startServer(store);
+    const worked = await ok<{ id: string }>(s, 'agent-memory_recordEpisode', {
+      task: 'Migrate the payments table to the new ledger schema',
+      outcome: 'success',
+      tags: ['ledger'],
+      source: { type: 'pull-request', ref: '#312' },
+    });
+    type Found = {
+      items: Array<{ id: string; outcome: string; errors: string[]; resolution: string; author: string; score: number }>;
+      nextCursor: string | null;
+      searchedAll: boolean;
+    };
+    const found = await ok<Found>(s, 'agent-memory_findEpisodes', { query: 'migrate invoices ledger schema' });
+    assert.deepEqual(
+      found.items.map((e) => [e.id, e.outcome, e.author]),
+      [
+        [failed.id, 'failure', 'lead@example.com'],
+        [worked.id, 'success', 'mcp-test@example.com'],
+      ],
+    );
+    assert.deepEqual(found.items[0]!.errors, ['deadlock detected while migrating invoices']);
+    assert.equal(found.items[0]!.resolution, 'Run the migration in batches of 1000 rows outside business hours');
+    assert.ok(found.items[0]!.score > found.items[1]!.score);
+    assert.equal(found.searchedAll, true);
+    const byError = await ok<Found>(s, 'agent-memory_findEpisodes', { query: 'deadlock detected', outcome: 'failure', tags: ['Ledger'] });
+    assert.deepEqual(
+      byError.items.map((e) => e.id),
+      [failed.id],
+    );
+    assert.deepEqual((await ok<Found>(s, 'agent-memory_findEpisodes', { outcome: 'partial' })).items, []);
+    assert.match(
+      errorText(await call(s, 'agent-memory_findEpisodes', { outcome: 'failed', since: 'yesterday', limit: 500 })),
+      /outcome: is one of success, failure, partial.*since: must be an ISO-8601 time.*limit: .*at most 50/s,
+    );
+
+    const ctx = await call(s, 'agent-memory_context', { task: 'migrate the invoices table to the ledger schema', maxTokens: 2000 });
+    const packed = ctx.structuredContent as {
+      items: Array<{ provenance: { kind: string; id: string; author: string }; resolution?: string }>;
+      omitted: { episodes: number };
+    };
+    const episodes = packed.items.filter((i) => i.provenance.kind === 'episode');
+    assert.deepEqual(
+      episodes.map((e) => e.provenance.id),
+      [failed.id, worked.id],
+      'the failure first',
+    );
+    assert.equal(episodes[0]!.resolution, 'Run the migration in batches of 1000 rows outside business hours');
+    assert.equal(episodes[0]!.provenance.author, 'lead@example.com');
+    assert.equal(packed.omitted.episodes, 0);
   });
 });

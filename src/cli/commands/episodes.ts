@@ -1,5 +1,7 @@
 import { EpisodeSource } from '../../core/contract';
 import { ValidationError } from '../../core/errors';
+import type { FoundEpisodeView } from '../../core/playbook/episodeService';
+import { escapeInvisible } from '../../core/screening';
 import type { CommandGroup } from '../command';
 import { given, list, many, pageFlags, str } from '../flags';
 import { show, showPage } from '../format';
@@ -26,6 +28,20 @@ function skillRef(value: string | undefined): { name: string; version: number } 
   const m = /^(.+)@(\d+)$/.exec(value.trim());
   if (!m) throw new ValidationError('skill', 'give it as NAME@VERSION, e.g. release-hotfix@3');
   return { name: m[1]!, version: Number(m[2]) };
+}
+
+/** Stored text on one terminal line: control and invisible characters escaped, newlines as \n. */
+const line = (text: string) => escapeInvisible(text, false);
+
+/** A found episode: its line, then for one that met errors or was resolved, those indented. */
+function foundText(e: FoundEpisodeView): string {
+  const head =
+    `${e.id}  ${e.timestamp}  ${e.outcome.padEnd(7)}  ${line(e.task)}` +
+    (e.skill ? `  (skill ${line(e.skill.name)}@${e.skill.version})` : '') +
+    (e.tags.length ? `  [${e.tags.join(', ')}]` : '') +
+    (e.score !== undefined ? `  score ${e.score}` : '');
+  const detail = [...e.errors.map((x) => `    error: ${line(x)}`), ...(e.resolution ? [`    resolution: ${line(e.resolution)}`] : [])];
+  return [head, ...detail].join('\n');
 }
 
 /** Episodes: what was tried and how it ended. */
@@ -85,6 +101,39 @@ export const EPISODE_COMMANDS: CommandGroup = {
         (e) => `${e.id}  ${e.timestamp}  ${e.outcome.padEnd(7)}  ${e.task}${e.skill ? `  (skill ${e.skill.name}@${e.skill.version})` : ''}`,
         'No episodes.',
       );
+    },
+  },
+  'episode find': {
+    usage:
+      'episode find [WORDS…] [--tags a,b] [--outcome success|failure|partial] [--skill NAME] [--since ISO] [--until ISO] [--limit N] [--cursor C]',
+    summary: 'episodes matching task or error words, best first (newest first without words), with their errors and resolution',
+    details:
+      "WORDS are matched (stemmed) against each episode's task and tags, and more weakly its errors and resolution; " +
+      'with words, only the newest 5000 episodes of the window are searched (the output says when older ones were not).\n' +
+      '--tags keeps episodes carrying every tag; --since is inclusive and --until exclusive (ISO-8601, e.g. 2026-01-01T00:00:00Z); ' +
+      '--limit is 1–50 (default 10).',
+    options: {
+      tags: { type: 'string' },
+      outcome: { type: 'string' },
+      skill: { type: 'string' },
+      since: { type: 'string' },
+      until: { type: 'string' },
+      limit: { type: 'string' },
+      cursor: { type: 'string' },
+    },
+    positionals: 'many',
+    run: async (ctx) => {
+      const query = ctx.args.join(' ');
+      const out = await ctx.services.playbook.episodes.find({
+        ...(ctx.args.length ? { query } : {}),
+        ...given(ctx.flags, { outcome: 'outcome', skill: 'skill', since: 'since', until: 'until' }),
+        ...(ctx.flags.tags !== undefined ? { tags: list(ctx.flags, 'tags') } : {}),
+        ...pageFlags(ctx.flags),
+      });
+      const more = out.nextCursor ? `… more: --cursor ${out.nextCursor}\n` : '';
+      const note = out.note ? `(${out.note})\n` : '';
+      const text = out.items.length ? `${out.items.map(foundText).join('\n')}\n${more}${note}` : `No episodes match.\n${note}`;
+      show(ctx, out, text);
     },
   },
   'episode show': {

@@ -19,7 +19,7 @@ export const ContextInput = z.strictObject({
 
 /** Where a context item comes from: handed to the model so the item reads as data, not instructions. */
 export const Provenance = z.object({
-  kind: z.enum(['memory', 'fact', 'skill']),
+  kind: z.enum(['memory', 'fact', 'skill', 'episode']),
   id: z.string(),
   version: z.number(),
   author: z.string(),
@@ -33,5 +33,13 @@ export const ContextOutput = z.object({
   usedTokens: z.number(),
   items: z.array(z.looseObject({ provenance: Provenance })),
   /** Items of each kind left out for lack of budget, and items included in short form only. */
-  omitted: z.object({ memories: z.number(), facts: z.number(), skills: z.number(), memoryDetails: z.number(), skillDetails: z.number() }),
+  omitted: z.object({
+    memories: z.number(),
+    facts: z.number(),
+    skills: z.number(),
+    episodes: z.number(),
+    memoryDetails: z.number(),
+    skillDetails: z.number(),
+    episodeDetails: z.number(),
+  }),
 });

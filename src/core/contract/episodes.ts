@@ -6,6 +6,8 @@
 import * as z from 'zod';
 import { Cursor, PageLimit, RecordId, Tag, Timestamp } from './fields';
 
+export const OUTCOMES = ['success', 'failure', 'partial'] as const;
+
 export const EPISODE_LIMITS = {
   taskMax: 500,
   toolsMax: 30,
@@ -25,6 +27,9 @@ export const EPISODE_LIMITS = {
   speakerMarkersMax: 2,
   listDefault: 20,
   listMax: 100,
+  findDefault: 10,
+  findMax: 50,
+  queryMax: 1000,
 } as const;
 
 const SOURCE_TYPES = ['commit', 'issue', 'pull-request', 'chat', 'url', 'file', 'other'] as const;
@@ -116,7 +121,7 @@ export const RecordEpisodeInput = z
     task: Summary('task', EPISODE_LIMITS.taskMax).describe(
       `What the task was, in one or two sentences (at most ${EPISODE_LIMITS.taskMax} characters).`,
     ),
-    outcome: z.enum(['success', 'failure', 'partial'], { error: 'outcome is one of success, failure, partial' }),
+    outcome: z.enum(OUTCOMES, { error: 'outcome is one of success, failure, partial' }),
     tools: z
       .array(
         z
@@ -194,7 +199,7 @@ export type RecordEpisodeInput = z.output<typeof RecordEpisodeInput>;
 
 export const ListEpisodesInput = z
   .object({
-    outcome: z.enum(['success', 'failure', 'partial']).optional(),
+    outcome: z.enum(OUTCOMES, { error: 'outcome is one of success, failure, partial' }).optional(),
     skill: z.string().trim().min(1).max(EPISODE_LIMITS.skillNameMax).optional().describe('Only episodes that followed this skill.'),
     limit: PageLimit(EPISODE_LIMITS.listMax, EPISODE_LIMITS.listDefault),
     cursor: Cursor,
@@ -204,3 +209,78 @@ export const ListEpisodesInput = z
 export const ShowEpisodeInput = z.object({ id: RecordId('an episode') }).strict();
 
 export const RecordEpisodeOutput = z.object({ id: z.string() });
+
+const SkillFilter = z
+  .string({ error: 'skill must be a skill name' })
+  .trim()
+  .min(1, { error: 'skill is empty; give a skill name (agent-memory_findSkills lists them) or leave it out' })
+  .max(EPISODE_LIMITS.skillNameMax, length('skill', EPISODE_LIMITS.skillNameMax));
+
+export const FindEpisodesInput = z
+  .object({
+    query: z
+      .string({ error: 'query must be text: words of the task, an error message' })
+      .trim()
+      .min(1, { error: 'query is empty; give words of the task or of the error, or leave it out to list the newest episodes' })
+      .max(EPISODE_LIMITS.queryMax, length('query', EPISODE_LIMITS.queryMax))
+      .optional()
+      .describe(
+        "Words of the task or of an error message, matched (stemmed) against each episode's task and tags, and more weakly its errors and resolution. Without it, the newest episodes come first.",
+      ),
+    tags: z
+      .array(Tag, { error: 'tags must be a list of tags' })
+      .max(EPISODE_LIMITS.tagsMax, {
+        error: (iss) => `${(iss.input as unknown[]).length} tags given; the limit is ${EPISODE_LIMITS.tagsMax}`,
+      })
+      .transform((tags) => [...new Set(tags)])
+      .optional()
+      .describe('Only episodes that carry every one of these tags.'),
+    outcome: z
+      .enum(OUTCOMES, { error: 'outcome is one of success, failure, partial' })
+      .optional()
+      .describe('Only episodes that ended this way.'),
+    skill: SkillFilter.optional().describe('Only episodes that followed this skill (by name).'),
+    since: Timestamp.optional().describe('Only episodes that happened at or after this ISO-8601 time, e.g. 2026-01-01T00:00:00Z.'),
+    until: Timestamp.optional().describe('Only episodes that happened before this ISO-8601 time.'),
+    limit: PageLimit(EPISODE_LIMITS.findMax, EPISODE_LIMITS.findDefault),
+    cursor: Cursor,
+  })
+  .strict()
+  .superRefine((f, ctx) => {
+    if (f.since !== undefined && f.until !== undefined && f.since >= f.until)
+      ctx.addIssue({ code: 'custom', path: ['until'], message: `is not after since (${f.since}); give a window where since comes first` });
+  });
+export type FindEpisodesInput = z.output<typeof FindEpisodesInput>;
+
+/** One episode as find returns it: the whole record, and its score when a query ranked it. */
+export const FoundEpisode = z.object({
+  id: z.string(),
+  task: z.string(),
+  outcome: z.enum(OUTCOMES),
+  /** When it happened. */
+  timestamp: z.string(),
+  /** When it was recorded. */
+  recordedAt: z.string(),
+  skill: z.object({ name: z.string(), version: z.number() }).nullable(),
+  tags: z.array(z.string()),
+  executor: z.string(),
+  author: z.string(),
+  tools: z.array(z.string()),
+  inputs: z.array(z.string()),
+  errors: z.array(z.string()),
+  resolution: z.string(),
+  source: z.object({ type: z.string(), ref: z.string() }),
+  /** How well the query matched, 0–1 (absent without a query). */
+  score: z.number().optional(),
+});
+
+export const FindEpisodesOutput = z.object({
+  items: z.array(FoundEpisode),
+  nextCursor: z.string().nullable(),
+  /**
+   * False when a query was matched against only the newest episodes of the window (the bound
+   * is stated in `note`): older ones were not searched; narrow with since, until, outcome or skill.
+   */
+  searchedAll: z.boolean(),
+  note: z.string().optional(),
+});

@@ -3,7 +3,7 @@
  * defined like the memory tools; ALL_TOOLS (tools.ts) lists both.
  */
 import { ContextInput, ContextOutput } from './context';
-import { RecordEpisodeInput, RecordEpisodeOutput } from './episodes';
+import { FindEpisodesInput, FindEpisodesOutput, RecordEpisodeInput, RecordEpisodeOutput } from './episodes';
 import { AssertFactInput, FactView, QueryFactsInput, QueryFactsOutput, RetractFactInput } from './facts';
 import { ProposalOutput } from './pending';
 import { FindSkillsInput, FindSkillsOutput, ProposeSkillInput, ReadSkillInput, ReadSkillOutput } from './skills';
@@ -23,6 +23,22 @@ export const recordEpisodeTool: ToolDefinition<typeof RecordEpisodeInput, typeof
   input: RecordEpisodeInput,
   output: RecordEpisodeOutput,
   annotations: { readOnly: false, destructive: false, idempotent: false },
+};
+
+export const findEpisodesTool: ToolDefinition<typeof FindEpisodesInput, typeof FindEpisodesOutput> = {
+  name: `${PREFIX}findEpisodes`,
+  toolReferenceName: 'memoryFindEpisodes',
+  displayName: 'Find Episodes',
+  userDescription: "Find what the team's agents tried before and how it went: by task words, tags, outcome, skill and time.",
+  modelDescription:
+    "Find episodes: what a teammate's agent tried before and how it ended. Call it before retrying a task someone may have attempted, when an error recurs (pass the error's words as query), or to see how a skill has been going (skill, outcome). " +
+    "query holds words of the task or the error, matched (stemmed) against each episode's task and tags, and more weakly its errors and resolution; best matches first, then the most recent. Without query, the newest first. Filter by tags (all must match), outcome (success, failure, partial), skill name, since and until (ISO-8601). " +
+    'Each episode comes whole: task, outcome, when it happened, the skill followed, tags, tools and key inputs, the errors met and how they were resolved, and a source pointer. Paged (limit up to 50, default 10; pass nextCursor to continue). ' +
+    'A query is matched against the newest 5000 episodes of the window; searchedAll false says older ones were not searched, so narrow the window. For memories, facts and skills use agent-memory_context or agent-memory_search instead. ' +
+    DATA_NOTE,
+  input: FindEpisodesInput,
+  output: FindEpisodesOutput,
+  annotations: { readOnly: true, destructive: false, idempotent: true },
 };
 
 export const assertFactTool: ToolDefinition<typeof AssertFactInput, typeof ProposalOutput> = {
@@ -112,8 +128,8 @@ export const contextTool: ToolDefinition<typeof ContextInput, typeof ContextOutp
   displayName: 'Team Memory Context',
   userDescription: 'Everything the team memory knows about a task, packed within a token budget.',
   modelDescription:
-    'Call it first, once at the start of a task, before reading code or solving anything, instead of many searches: given the task in a sentence or two and an optional token budget, returns the most relevant memories (descriptions, and contents while the budget allows), active facts about the entities the task names, and matching skills, packed within the budget. ' +
-    'Tokens are estimated as characters / 4 of the returned JSON; the result says what was left out for lack of budget, so you can read more with agent-memory_read or agent-memory_readSkill. ' +
+    'Call it first, once at the start of a task, before reading code or solving anything, instead of many searches: given the task in a sentence or two and an optional token budget, returns the most relevant memories (descriptions, and contents while the budget allows), active facts about the entities the task names ("the billing service" finds facts about service:billing), matching skills, and the relevant recent episodes of what teammates\' agents tried (failures first, with their errors and resolution), packed within the budget. ' +
+    'Tokens are estimated as characters / 4 of the returned JSON; the result says what was left out for lack of budget, so you can read more with agent-memory_read, agent-memory_readSkill or agent-memory_findEpisodes. ' +
     DATA_NOTE,
   input: ContextInput,
   output: ContextOutput,
@@ -124,6 +140,7 @@ export const contextTool: ToolDefinition<typeof ContextInput, typeof ContextOutp
 export const PLAYBOOK_TOOLS = [
   contextTool,
   recordEpisodeTool,
+  findEpisodesTool,
   queryFactsTool,
   assertFactTool,
   retractFactTool,

@@ -23,7 +23,10 @@ export interface Candidate {
   full?: ContextItem;
 }
 
-/** Items of each kind left out entirely for lack of budget, and those included in short form only (memory without content, skill without steps). */
+/**
+ * Items of each kind left out entirely for lack of budget, and those included in short form only
+ * (a memory without content, a skill without steps, an episode without its tools, inputs and source).
+ */
 export type Omitted = z.output<typeof C.ContextOutput>['omitted'];
 
 /** What the context tool returns (the contract's ContextOutput). */
@@ -33,15 +36,16 @@ export const CONTEXT_NOTE = 'Items come from the team memory, each with its prov
 export const TOKEN_ESTIMATE = `ceil(characters / ${CHARS_PER_TOKEN}) of this compact JSON, framing included`;
 
 const size = (x: unknown) => JSON.stringify(x).length;
-const plural = { memory: 'memories', fact: 'facts', skill: 'skills' } as const;
+const plural = { memory: 'memories', fact: 'facts', skill: 'skills', episode: 'episodes' } as const;
+const details = { memory: 'memoryDetails', skill: 'skillDetails', episode: 'episodeDetails' } as const;
 
 /**
  * Pure: fills the budget with short forms first (in the order given: most relevant first
- * within each kind), then upgrades to full forms (skills first, then memories, in order) while
+ * within each kind), then upgrades to full forms (skills first, then the others in order) while
  * they fit. The result's own JSON never exceeds `budget` tokens.
  */
 export function packContext(candidates: readonly Candidate[], budget: number): PackedContext {
-  const omitted: Omitted = { memories: 0, facts: 0, skills: 0, memoryDetails: 0, skillDetails: 0 };
+  const omitted: Omitted = { memories: 0, facts: 0, skills: 0, episodes: 0, memoryDetails: 0, skillDetails: 0, episodeDetails: 0 };
   const result: PackedContext = { note: CONTEXT_NOTE, tokenEstimate: TOKEN_ESTIMATE, budget, usedTokens: 0, items: [], omitted };
   // The frame with room for the counts' digits (7 numbers of up to 6 digits).
   const limit = budget * CHARS_PER_TOKEN;
@@ -63,8 +67,11 @@ export function packContext(candidates: readonly Candidate[], budget: number): P
     if (used + delta <= limit) {
       x.item = x.c.full!;
       used += delta;
-    } else if (x.item.provenance.kind === 'skill') omitted.skillDetails++;
-    else omitted.memoryDetails++;
+    } else {
+      const kind = x.item.provenance.kind;
+      // Facts have no full form, so never reach here.
+      if (kind !== 'fact') omitted[details[kind]]++;
+    }
   }
   result.items = chosen.map((x) => x.item);
   // Measured, not summed: the figure reported is the size of what is returned.

@@ -1,14 +1,17 @@
 import { CONTEXT_TOKENS, ContextInput } from '../contract/context';
-import type { StoredRecord } from '../ports/records';
+import { KEY_MATCH_MAX, type StoredRecord } from '../ports/records';
 import type { Store } from '../ports/store';
 import { LIMITS } from '../contract/fields';
 import { parseInput } from '../contract/validate';
 import type { MemoryService } from '../memoryService';
 import { isStopWord, words } from '../text';
 import { packContext, type Candidate, type PackedContext, type Provenance } from './contextPacking';
+import type { EpisodeService } from './episodeService';
 import { LIVE_STATUSES } from './factRules';
-import { asFact, normalizeKey } from './kinds';
+import { asFact } from './kinds';
+import type { Ontology } from './ontology';
 import type { SkillService } from './skillService';
+import { entityCandidates, typedEntityCandidates } from './taskEntities';
 
 /** How many of each kind are considered before packing: more could never fit a useful budget. */
 const MAX_MEMORIES = 20;
@@ -16,12 +19,20 @@ const MAX_FACTS = 50;
 const MAX_SKILLS = 5;
 /** Keywords per window search (see relevantMemories). */
 const WINDOW = 3;
-/** The record store matches at most 500 key values at once. */
-const MAX_ENTITY_CANDIDATES = 500;
+const MAX_EPISODES = 5;
+/** Episodes read to find the relevant ones: the newest of the store (episodeFind.ts); context runs at every task's start. */
+const EPISODES_SCANNED = 1000;
+/** The record store matches at most this many key values at once. */
+const KEYS_PER_QUERY = KEY_MATCH_MAX;
+/** A failure's errors in its short form; the full form has them all. */
+const SHORT_ERRORS = 2;
 
 export interface ContextServiceOptions {
   memories: MemoryService;
   skills: SkillService;
+  episodes: EpisodeService;
+  /** The workspace ontology, whose types name the task's entities (`billing` → `service:billing`); none by default. */
+  ontology?: () => Ontology | null;
   /** The policy's working.max_tokens: the budget when a call gives none. */
   defaultMaxTokens?: number | (() => number);
   now?: () => Date;
@@ -30,29 +41,6 @@ export interface ContextServiceOptions {
 /** Search keywords of a task: its distinct words without stop words, as many as a search takes. */
 export function taskKeywords(task: string): string[] {
   return [...new Set(words(task).filter((w) => w.length >= 2 && !isStopWord(w)))].slice(0, LIMITS.keywordsMax);
-}
-
-/**
- * The entities a task may name, as fact keys (normalizeKey): identifiers as written
- * (`service-a`, `src/store/records.ts`, `PgStore`), single words, and 2–3 word phrases of
- * consecutive words that neither start nor end with a stop word (`payments service`).
- */
-export function entityCandidates(task: string): string[] {
-  const raw = task
-    .split(/\s+/)
-    .map((t) => t.replace(/^[\s"'`([{<]+|[\s"'`)\]}>,;:!?.]+$/g, ''))
-    .filter(Boolean);
-  const out = new Set<string>();
-  for (const t of raw) if (t.length >= 2) out.add(normalizeKey(t));
-  for (const w of words(task)) if (w.length >= 2 && !isStopWord(w)) out.add(w);
-  const lower = raw.map((t) => t.toLowerCase());
-  for (let n = 2; n <= 3; n++) {
-    for (let i = 0; i + n <= lower.length; i++) {
-      const phrase = lower.slice(i, i + n);
-      if (!isStopWord(phrase[0]!) && !isStopWord(phrase[n - 1]!)) out.add(normalizeKey(phrase.join(' ')));
-    }
-  }
-  return [...out].filter((c) => !isStopWord(c)).slice(0, MAX_ENTITY_CANDIDATES);
 }
 
 const provenance = (kind: Provenance['kind'], r: { id: string; version: number; author: string; changedAt: string }): Provenance => ({
@@ -65,8 +53,9 @@ const provenance = (kind: Provenance['kind'], r: { id: string; version: number; 
 
 /**
  * Working memory: one call at the start of a task returns the most relevant memories, the
- * active facts about the entities it names, and the skills that match it, packed within a
- * token budget (contextPacking.ts states the estimate), each item with its provenance.
+ * active facts about the entities it names, the skills that match it and the relevant recent
+ * episodes, packed within a token budget (contextPacking.ts states the estimate), in that order
+ * of kinds, each item with its provenance.
  */
 export class ContextService {
   private readonly now: () => Date;
@@ -86,12 +75,13 @@ export class ContextService {
   async context(input: unknown): Promise<PackedContext> {
     const c = parseInput(ContextInput, input);
     const budget = Math.min(CONTEXT_TOKENS.max, Math.max(CONTEXT_TOKENS.min, c.maxTokens ?? this.defaultMaxTokens()));
-    const [memories, facts, skills] = await Promise.all([
+    const [memories, facts, skills, episodes] = await Promise.all([
       this.memoryCandidates(c.task),
       this.factCandidates(c.task),
       this.skillCandidates(c.task),
+      this.episodeCandidates(c.task),
     ]);
-    return packContext([...memories, ...facts, ...skills], budget);
+    return packContext([...memories, ...facts, ...skills, ...episodes], budget);
   }
 
   private async memoryCandidates(task: string): Promise<Candidate[]> {
@@ -138,19 +128,28 @@ export class ContextService {
     return [...first, ...rest].slice(0, MAX_MEMORIES);
   }
 
-  /** Active or disputed facts whose subject or object is one of the task's entities, unexpired, by confidence. */
+  /**
+   * Active or disputed facts whose subject or object is one of the task's entities, as written
+   * or typed (`billing service` → `service:billing`, taskEntities.ts), unexpired, by confidence.
+   * Exact lookups on the key columns, KEYS_PER_QUERY values at a time.
+   */
   private async factCandidates(task: string): Promise<Candidate[]> {
-    const keys = entityCandidates(task);
+    const types = this.options.ontology?.()?.types ?? null;
+    const keys = [...new Set([...entityCandidates(task), ...typedEntityCandidates(task, types)])];
     if (keys.length === 0) return [];
     const status = LIVE_STATUSES;
-    const [bySubject, byObject] = await Promise.all([
-      this.store.records.query({ kind: 'fact', keys: [keys], status, limit: MAX_FACTS }),
-      this.store.records.query({ kind: 'fact', keys: [undefined, undefined, keys], status, limit: MAX_FACTS }),
-    ]);
+    const chunks: string[][] = [];
+    for (let i = 0; i < keys.length; i += KEYS_PER_QUERY) chunks.push(keys.slice(i, i + KEYS_PER_QUERY));
+    const found = await Promise.all(
+      chunks.flatMap((chunk) => [
+        this.store.records.query({ kind: 'fact', keys: [chunk], status, limit: MAX_FACTS }),
+        this.store.records.query({ kind: 'fact', keys: [undefined, undefined, chunk], status, limit: MAX_FACTS }),
+      ]),
+    );
     const now = this.now().toISOString();
     const seen = new Set<string>();
     const rows: StoredRecord[] = [];
-    for (const r of [...bySubject, ...byObject]) {
+    for (const r of found.flat()) {
       const f = asFact(r);
       if (seen.has(r.id) || (f.validUntil !== null && f.validUntil <= now)) continue;
       seen.add(r.id);
@@ -170,6 +169,42 @@ export class ContextService {
           source: f.source,
           validUntil: f.validUntil,
           verified: f.verification.state === 'verified',
+        },
+      };
+    });
+  }
+
+  /**
+   * The episodes most relevant to the task among the newest EPISODES_SCANNED, failures and
+   * partial successes first (what went wrong and how it was resolved is what a retry needs), then
+   * successes, each group best first. Short form: what, how it ended, when, and for a failure
+   * its first errors and its resolution; full form: the whole episode.
+   */
+  private async episodeCandidates(task: string): Promise<Candidate[]> {
+    const found = await this.options.episodes.relevant(task, MAX_EPISODES, EPISODES_SCANNED);
+    const ordered = [...found.filter((e) => e.outcome !== 'success'), ...found.filter((e) => e.outcome === 'success')];
+    return ordered.map((e) => {
+      const failed = e.outcome !== 'success';
+      const summary = {
+        provenance: provenance('episode', { id: e.id, version: e.version, author: e.author, changedAt: e.recordedAt }),
+        task: e.task,
+        outcome: e.outcome,
+        timestamp: e.timestamp,
+        skill: e.skill,
+        tags: e.tags,
+        ...(failed && e.errors.length ? { errors: e.errors.slice(0, SHORT_ERRORS) } : {}),
+        ...(failed && e.resolution ? { resolution: e.resolution } : {}),
+      };
+      return {
+        summary,
+        full: {
+          ...summary,
+          errors: e.errors,
+          resolution: e.resolution,
+          tools: e.tools,
+          inputs: e.inputs,
+          source: e.source,
+          executor: e.executor,
         },
       };
     });

@@ -7,8 +7,18 @@ import { randomUUID } from 'node:crypto';
 import type { RecordStore, StoredRecord } from '../ports/records';
 import { parseInput } from '../contract/validate';
 import { NotFoundError } from '../errors';
+import { terms } from '../text';
 import { asEpisode, episodeColumns, normalizeKey, type EpisodeData } from './kinds';
-import { EPISODE_LIMITS, ListEpisodesInput, RecordEpisodeInput, ShowEpisodeInput } from '../contract/episodes';
+import {
+  EPISODE_LIMITS,
+  FindEpisodesInput,
+  type FoundEpisode,
+  ListEpisodesInput,
+  RecordEpisodeInput,
+  ShowEpisodeInput,
+} from '../contract/episodes';
+import type { z } from 'zod';
+import { FIND_SCAN_MAX, newestEpisodes, rankedEpisodes } from './episodeFind';
 import { assertNoSecrets, pageOf, RecordWriter, type TierServiceOptions } from './recordRows';
 
 /** One episode as show returns it. */
@@ -19,6 +29,9 @@ export interface EpisodeView extends EpisodeData {
   /** Set when the forgetting run archived it (kept, hidden from lists). */
   archivedAt?: string;
 }
+
+/** One episode as find returns it. */
+export type FoundEpisodeView = z.output<typeof FoundEpisode>;
 
 /** One line of a listing. */
 export interface EpisodeSummary {
@@ -86,6 +99,40 @@ export class EpisodeService {
     return { items: rows.map(summary), nextCursor };
   }
 
+  /**
+   * Live episodes by task words, tags, outcome, skill and time window: with words, the best
+   * matches first among the newest FIND_SCAN_MAX of the window (episodeFind.ts says why it is
+   * bounded); without, the newest first. Paged.
+   */
+  async find(input: unknown = {}): Promise<{ items: FoundEpisodeView[]; nextCursor: string | null; searchedAll: boolean; note?: string }> {
+    const { query, limit, cursor, ...filter } = parseInput(FindEpisodesInput, input ?? {});
+    const n = limit ?? EPISODE_LIMITS.findDefault;
+    const page = query
+      ? await rankedEpisodes(this.records, query, filter, n, cursor)
+      : await newestEpisodes(this.records, filter, n, cursor);
+    return {
+      items: page.rows.map(({ r, score }) => found(r, score)),
+      nextCursor: page.nextCursor,
+      searchedAll: page.searchedAll,
+      ...(page.searchedAll
+        ? {}
+        : {
+            note: `Only the newest ${FIND_SCAN_MAX} episodes of the window were searched; narrow it with since, until, outcome or skill to search older ones.`,
+          }),
+    };
+  }
+
+  /**
+   * The episodes most relevant to a task's text (no filters), best first, among the newest
+   * `scanMax`: what working memory packs. Failures are not reordered here (the caller does).
+   */
+  async relevant(task: string, limit: number, scanMax: number): Promise<Array<FoundEpisodeView & { version: number }>> {
+    // A task of common words only has nothing to match episodes on (rankedEpisodes would refuse it).
+    if (terms(task).length === 0) return [];
+    const page = await rankedEpisodes(this.records, task, {}, limit, undefined, scanMax);
+    return page.rows.map(({ r, score }) => ({ ...found(r, score), version: r.version }));
+  }
+
   /** One episode, archived or not. */
   async show(input: unknown): Promise<EpisodeView> {
     const { id } = parseInput(ShowEpisodeInput, input);
@@ -102,4 +149,25 @@ function summary(r: StoredRecord): EpisodeSummary {
 
 function view(r: StoredRecord): EpisodeView {
   return { id: r.id, ...asEpisode(r), author: r.author, recordedAt: r.changedAt, ...(r.deletedAt ? { archivedAt: r.deletedAt } : {}) };
+}
+
+function found(r: StoredRecord, score: number | undefined): FoundEpisodeView {
+  const e = asEpisode(r);
+  return {
+    id: r.id,
+    task: e.task,
+    outcome: e.outcome,
+    timestamp: e.timestamp,
+    recordedAt: r.changedAt,
+    skill: e.skill,
+    tags: e.tags,
+    executor: e.executor,
+    author: r.author,
+    tools: e.tools,
+    inputs: e.inputs ?? [],
+    errors: e.errors,
+    resolution: e.resolution,
+    source: e.source,
+    ...(score !== undefined ? { score } : {}),
+  };
 }

@@ -103,7 +103,14 @@ export class Playbook {
       now,
     });
     this.lifecycle = new Lifecycle(store.records, { author, now, policy, ontology, promote: (c) => this.promote(c.policy) });
-    this.context = new ContextService(store, { memories, skills: this.skills, defaultMaxTokens: () => policy().working.max_tokens, now });
+    this.context = new ContextService(store, {
+      memories,
+      skills: this.skills,
+      episodes: this.episodes,
+      ontology,
+      defaultMaxTokens: () => policy().working.max_tokens,
+      now,
+    });
   }
 
   policy(): Policy {

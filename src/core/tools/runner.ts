@@ -46,6 +46,7 @@ on(C.deleteTool, ({ memories }, args) => memories.delete(args));
 on(C.tagsTool, ({ memories }, args) => memories.tags(args));
 on(C.contextTool, ({ playbook }, args) => playbook.context.context(args));
 on(C.recordEpisodeTool, ({ playbook }, args) => playbook.episodes.record(args));
+on(C.findEpisodesTool, ({ playbook }, args) => playbook.episodes.find(args));
 on(C.queryFactsTool, ({ playbook }, args) => playbook.facts.query(args));
 on(C.assertFactTool, (ctx, args) => propose(ctx, 'fact', args));
 // A model retracts as a model: disputed and verified facts are refused (a person settles those).

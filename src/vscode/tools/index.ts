@@ -4,6 +4,7 @@ import { ContextTool } from './contextTool';
 import { CreateTool } from './createTool';
 import { DeleteTool } from './deleteTool';
 import { EditTool } from './editTool';
+import { FindEpisodesTool } from './findEpisodesTool';
 import { FindSkillsTool } from './findSkillsTool';
 import { ProposeSkillTool } from './proposeSkillTool';
 import { QueryFactsTool } from './queryFactsTool';
@@ -26,6 +27,7 @@ export function registerTools(context: vscode.ExtensionContext, services: Servic
     vscode.lm.registerTool(TagsTool.id, new TagsTool(services)),
     vscode.lm.registerTool(ContextTool.id, new ContextTool(services)),
     vscode.lm.registerTool(RecordEpisodeTool.id, new RecordEpisodeTool(services)),
+    vscode.lm.registerTool(FindEpisodesTool.id, new FindEpisodesTool(services)),
     vscode.lm.registerTool(QueryFactsTool.id, new QueryFactsTool(services)),
     vscode.lm.registerTool(AssertFactTool.id, new AssertFactTool(services)),
     vscode.lm.registerTool(RetractFactTool.id, new RetractFactTool(services)),

@@ -12,6 +12,7 @@ const ICONS: Record<string, string> = {
   'agent-memory_tags': '$(tag)',
   'agent-memory_context': '$(layers)',
   'agent-memory_recordEpisode': '$(history)',
+  'agent-memory_findEpisodes': '$(search-fuzzy)',
   'agent-memory_queryFacts': '$(symbol-field)',
   'agent-memory_assertFact': '$(lightbulb)',
   'agent-memory_retractFact': '$(circle-slash)',

@@ -2,8 +2,11 @@ import { strict as assert } from 'node:assert';
 import { randomUUID } from 'node:crypto';
 import { ValidationError } from '../../../src/core/errors';
 import { estimateTokens, packContext, type Candidate } from '../../../src/core/playbook/contextPacking';
-import { ContextService, entityCandidates } from '../../../src/core/playbook/contextService';
+import { ContextService } from '../../../src/core/playbook/contextService';
+import { entityCandidates, typedEntityCandidates } from '../../../src/core/playbook/taskEntities';
 import { factColumns, type FactData } from '../../../src/core/playbook/kinds';
+import { EpisodeService } from '../../../src/core/playbook/episodeService';
+import { Ontology } from '../../../src/core/playbook/ontology';
 import { SkillService } from '../../../src/core/playbook/skillService';
 import type { Store } from '../../../src/core/ports/store';
 import { BACKENDS, memory, openService, prepareBackend } from '../../helpers/builders';
@@ -38,7 +41,7 @@ describe('context packing (pure)', () => {
     const small = packContext(candidates(30), 200);
     assert.ok(small.omitted.memories > 0);
     const big = packContext(candidates(30), 32000);
-    assert.deepEqual(big.omitted, { memories: 0, facts: 0, skills: 0, memoryDetails: 0, skillDetails: 0 });
+    assert.deepEqual(big.omitted, { memories: 0, facts: 0, skills: 0, episodes: 0, memoryDetails: 0, skillDetails: 0, episodeDetails: 0 });
   });
 
   it('puts short forms of the most relevant first, then upgrades skills before memories', () => {
@@ -55,6 +58,17 @@ describe('context packing (pure)', () => {
     const c = entityCandidates('Why does the Payments Service call `service-a` from src/store/records.ts?');
     for (const k of ['payments service', 'service-a', 'src/store/records.ts', 'payments', 'service']) assert.ok(c.includes(k), k);
     assert.ok(!c.includes('the') && !c.includes('does the'));
+  });
+
+  it('types the names a task gives: by the word next to them, or by every type of the ontology', () => {
+    const bare = typedEntityCandidates('Who owns the billing service and the payments-api?', null);
+    assert.ok(bare.includes('service:billing'), JSON.stringify(bare));
+    assert.ok(!bare.some((k) => k.endsWith(':payments-api')), 'nothing says what payments-api is');
+    const typed = typedEntityCandidates('Who owns billing api and payments-api?', ['service', 'team']);
+    for (const k of ['service:billing', 'team:billing', 'service:payments-api', 'service:billing api', 'service:billing-api'])
+      assert.ok(typed.includes(k), k);
+    assert.ok(!typed.some((k) => k.endsWith(':who') || k.endsWith(':and')), 'stop words are no names');
+    assert.deepEqual(typedEntityCandidates('Look at service:billing', ['service']), ['service:look'], 'a typed entity is already a key');
   });
 });
 
@@ -98,9 +112,10 @@ for (const backend of BACKENDS)
     });
     const now = () => new Date('2026-03-31T00:00:00.000Z');
 
-    async function seeded() {
+    async function seeded(ontology: Ontology | null = null) {
       const opened = await openService({ backend, author: 'ana@example.com' });
       const skills = new SkillService(opened.store, { author: 'lead@example.com', now });
+      const episodes = new EpisodeService(opened.store.records, { author: 'cy@example.com', now });
       const { service, store } = opened;
       const m1 = await service.create(
         memory({ description: 'Flaky login test in CI: await the login promise', tags: ['testing', 'ci'], content: 'x'.repeat(3000) }),
@@ -112,11 +127,34 @@ for (const backend of BACKENDS)
       const active = await writeFact(store, { subject: 'login-service', predicate: 'owned_by', object: 'team-auth', confidence: 0.8 });
       await writeFact(store, { subject: 'login-service', predicate: 'runs_on', object: 'k8s', validUntil: '2026-03-01T00:00:00.000Z' });
       await writeFact(store, { subject: 'login-service', predicate: 'written_in', object: 'go', status: 'retracted' });
-      await writeFact(store, { subject: 'billing', predicate: 'owned_by', object: 'team-money' });
+      const untyped = await writeFact(store, { subject: 'billing', predicate: 'owned_by', object: 'team-money' });
+      const typed = await writeFact(store, { subject: 'service:billing', predicate: 'owned_by', object: 'team:payments' });
       const s = await skills.save(SKILL_YAML);
       await skills.save(skill());
-      const contexts = new ContextService(store, { memories: service, skills, defaultMaxTokens: 4000, now });
-      return { ...opened, contexts, ids: { m1: m1.id, m2: m2.id, active, skill: s.id } };
+      const source = { type: 'commit', ref: 'abc1234' };
+      const worked = await episodes.record({ task: 'Fixed the flaky login test in CI', outcome: 'success', tags: ['ci'], source });
+      const failed = await episodes.record({
+        task: 'Tried to fix the flaky login test with retries',
+        outcome: 'failure',
+        errors: ['AssertionError: expected 200, got 401', 'retry 3 of 3 failed', 'gave up'],
+        resolution: 'Retries hide the race; wait for the session cookie instead.',
+        tools: ['npx mocha --repeat 20'],
+        source,
+      });
+      await episodes.record({ task: 'Wrote the release notes for 1.4', outcome: 'success', source });
+      const contexts = new ContextService(store, {
+        memories: service,
+        skills,
+        episodes,
+        ontology: () => ontology,
+        defaultMaxTokens: 4000,
+        now,
+      });
+      return {
+        ...opened,
+        contexts,
+        ids: { m1: m1.id, m2: m2.id, active, typed, untyped, skill: s.id, worked: worked.id, failed: failed.id },
+      };
     }
     const task = 'Fix the flaky login test that fails only in CI; it calls login-service';
 
@@ -146,7 +184,22 @@ for (const backend of BACKENDS)
         );
       }
       assert.equal(byKind('fact')[0]!.provenance.author, 'bo@example.com');
-      assert.ok('steps' in byKind('skill')[0]! && byKind('memory').every((m) => 'content' in m), 'a 4000-token budget holds everything');
+      const episodes = byKind('episode');
+      assert.deepEqual(
+        episodes.map((i) => i.provenance.id),
+        [ids.failed, ids.worked],
+        'the failure first; the release notes are unrelated',
+      );
+      assert.deepEqual(
+        [episodes[0]!.outcome, episodes[0]!.resolution, episodes[0]!.provenance.author],
+        ['failure', 'Retries hide the race; wait for the session cookie instead.', 'cy@example.com'],
+      );
+      assert.deepEqual(episodes[0]!.errors, ['AssertionError: expected 200, got 401', 'retry 3 of 3 failed', 'gave up'], 'in full');
+      assert.deepEqual(episodes[0]!.tools, ['npx mocha --repeat 20']);
+      assert.ok(
+        'steps' in byKind('skill')[0]! && byKind('memory').every((m) => 'content' in m) && episodes.every((e) => 'source' in e),
+        'a 4000-token budget holds everything',
+      );
       assert.equal(r.budget, 4000);
       assert.ok(estimateTokens(JSON.stringify(r)) <= r.usedTokens && r.usedTokens <= 4000);
       await store.close();
@@ -158,7 +211,11 @@ for (const backend of BACKENDS)
         const r = await contexts.context({ task, maxTokens });
         assert.ok(estimateTokens(JSON.stringify(r)) <= maxTokens, `budget ${maxTokens}`);
         const o = r.omitted;
-        assert.equal(r.items.length + o.memories + o.facts + o.skills, 4, `budget ${maxTokens}: every candidate accounted for`);
+        assert.equal(
+          r.items.length + o.memories + o.facts + o.skills + o.episodes,
+          6,
+          `budget ${maxTokens}: every candidate accounted for`,
+        );
       }
       const tight = await contexts.context({ task, maxTokens: 300 });
       assert.ok(tight.omitted.memoryDetails + tight.omitted.memories > 0);
@@ -166,6 +223,46 @@ for (const backend of BACKENDS)
       await rejects(contexts.context({ task, maxTokens: 50_000 }), ValidationError, /at most 32000/);
       await rejects(contexts.context({ task: ' ' }), ValidationError, /task: is empty — describe the task/);
       await store.close();
+    });
+
+    it('packs an episode short (its first errors and resolution) when the budget is tight, and counts what it left out', async () => {
+      const { store, contexts, ids } = await seeded();
+      const r = await contexts.context({ task: 'Tried to fix the flaky login test with retries', maxTokens: 600 });
+      const failure = r.items.find((i) => i.provenance.id === ids.failed)!;
+      assert.ok(failure && !('source' in failure) && !('tools' in failure), JSON.stringify(r.items));
+      assert.deepEqual(failure.errors, ['AssertionError: expected 200, got 401', 'retry 3 of 3 failed']);
+      assert.match(String(failure.resolution), /session cookie/);
+      const worked = r.items.find((i) => i.provenance.id === ids.worked)!;
+      assert.ok(!('resolution' in worked) && !('errors' in worked), 'a success is summarised by its task and outcome');
+      assert.equal(r.omitted.episodeDetails, 2);
+      assert.ok(estimateTokens(JSON.stringify(r)) <= 600);
+      await store.close();
+    });
+
+    it('finds facts about a typed entity the task names without its type, and with an ontology by its name alone', async () => {
+      const { store, contexts, ids } = await seeded();
+      const factIds = async (task: string) =>
+        (await contexts.context({ task })).items
+          .filter((i) => i.provenance.kind === 'fact')
+          .map((i) => i.provenance.id)
+          .sort();
+      // The free-text subject "billing" is named too.
+      assert.deepEqual(await factIds('who owns the billing service'), [ids.typed, ids.untyped].sort());
+      assert.deepEqual(await factIds('who owns service:billing'), [ids.typed, ids.untyped].sort());
+      assert.deepEqual(await factIds('who owns billing'), [ids.untyped], 'without an ontology nothing says billing is a service');
+      await store.close();
+      const withOntology = await seeded(
+        Ontology.parse('types: [service, team]\nrelations:\n  - { name: owned_by, from: service, to: team }\n'),
+      );
+      const r = await withOntology.contexts.context({ task: 'who owns billing now' });
+      assert.deepEqual(
+        r.items
+          .filter((i) => i.provenance.kind === 'fact')
+          .map((i) => String(i.subject))
+          .sort(),
+        ['billing', 'service:billing'],
+      );
+      await withOntology.store.close();
     });
 
     it('gives nothing for a task unrelated to everything', async () => {
