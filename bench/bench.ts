@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- --n 1000,10000 [--facts 100000] [--only memories|facts|lock|cli] [--iters 200] [--trials 20] [--cli FILE] [--seed 42] [--keep] [--cpu-prof DIR]`
+ * `npm run bench -- --n 1000,10000 [--facts 100000] [--only memories|facts|lock|cli|citations] [--iters 200] [--trials 20] [--cli FILE] [--seed 42] [--keep] [--cpu-prof DIR]`
  *
  * For each N: generates N memories with history (deterministic), loads them through the
  * real store (importVersions in batches, then a checkpoint), builds the naive baseline from
@@ -11,11 +11,12 @@
  * first write after a writer was killed holding the lock, --trials kills) and the one-shot CLI
  * (cliStart.ts: whole `node dist/cli.js` processes beside `node -e 0`, --trials runs each; --cli
  * FILE measures another bundle, e.g. an older build).
- * --only runs one of the four.
+ * --only runs one of the five.
  * --keep leaves the temporary folders in place; --cpu-prof DIR profiles every child process.
  * --report FILE also writes what it prints (the tables) to FILE as Markdown, with the date, the
  * commit and the command line: docs/performance.md's figures are regenerated that way.
  */
+import { citationTable, runCitationCheck } from './citationCheck';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -36,7 +37,7 @@ interface Args {
   ns: number[];
   /** Facts for the facts benchmark; 0 skips it. */
   facts: number;
-  only?: 'memories' | 'facts' | 'lock' | 'cli';
+  only?: 'memories' | 'facts' | 'lock' | 'cli' | 'citations';
   iters: number;
   /** Kill trials of the lock benchmark, and processes of each kind of the CLI benchmark. */
   trials: number;
@@ -70,8 +71,8 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--facts') args.facts = int(value(), true);
     else if (a === '--only') {
       const v = value();
-      if (v !== 'memories' && v !== 'facts' && v !== 'lock' && v !== 'cli')
-        throw new Error(`--only takes memories, facts, lock or cli, not "${v}"`);
+      if (v !== 'memories' && v !== 'facts' && v !== 'lock' && v !== 'cli' && v !== 'citations')
+        throw new Error(`--only takes memories, facts, lock, cli or citations, not "${v}"`);
       args.only = v;
     } else if (a === '--iters') args.iters = int(value());
     else if (a === '--trials') args.trials = int(value());
@@ -82,7 +83,7 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--report') args.report = path.resolve(value());
     else
       throw new Error(
-        `unknown argument ${a}; use --n 1000,10000 --facts 100000 --only memories|facts|lock|cli --iters 200 --trials 20 --cli FILE --seed 42 --keep --cpu-prof DIR --report FILE`,
+        `unknown argument ${a}; use --n 1000,10000 --facts 100000 --only memories|facts|lock|cli|citations --iters 200 --trials 20 --cli FILE --seed 42 --keep --cpu-prof DIR --report FILE`,
       );
   }
   if (args.only === 'facts' && args.facts === 0) throw new Error('--only facts with --facts 0 measures nothing');
@@ -219,6 +220,10 @@ async function main(): Promise<void> {
     if (args.only === undefined || args.only === 'cli') {
       print(`${cliTable(await runCliStart(args.trials, root, args.cli))}\n`);
       log('one-shot CLI measured');
+    }
+    if (args.only === undefined || args.only === 'citations') {
+      print(`${citationTable(await runCitationCheck(10_000, root, args.seed))}\n`);
+      log('citations in search measured');
     }
   } finally {
     cleanup();

@@ -1,4 +1,4 @@
-import { contextTool, recordEpisodeTool } from './contract/playbookTools';
+import { contextTool, findEpisodesTool, recordEpisodeTool } from './contract/playbookTools';
 import { createTool, deleteTool, editTool, readTool, searchTool } from './contract/memoryTools';
 import { ValidationError } from './errors';
 
@@ -38,7 +38,8 @@ export function instructionLines(): string[] {
     '',
     `- **Look first.** At the start of a task, call \`${contextTool.name}\` with the task in a sentence or two ` +
       `(or \`${searchTool.name}\` with a few keywords), and search again before you debug an error or settle a design question: ` +
-      `a teammate may have solved it already. Read a memory in full with \`${readTool.name}\` when its description looks relevant.`,
+      `a teammate may have solved it already. Read a memory in full with \`${readTool.name}\` when its description looks relevant. ` +
+      `Before retrying a task someone attempted, or when an error recurs, look for earlier attempts with \`${findEpisodesTool.name}\`.`,
     '- **Verify before you rely on it.** A memory may be marked stale: a file or commit it cites changed after it was written. ' +
       `Check a stale memory against the current code before you act on it, then correct it with \`${editTool.name}\` ` +
       `(or \`${deleteTool.name}\` when it no longer applies).`,
