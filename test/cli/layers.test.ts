@@ -118,7 +118,7 @@ describe('CLI: episodes, facts, skills, pending, lifecycle, context (dist/cli.js
     );
     assert.match(ok(cli(s, ['episode', 'list', '--outcome', 'failure'])), new RegExp(`${id}  .*failure  Fix the flaky vitest run`));
     assert.match(ok(cli(s, ['episode', 'list', '--outcome', 'success'])), /No episodes\./);
-    refused(cli(s, ['episode', 'remove', id]), /unknown subcommand "remove": record, list, show/);
+    refused(cli(s, ['episode', 'remove', id]), /unknown subcommand "remove": record, list, find, show/);
   });
 
   it('checks facts against the ontology file, disputes a contradiction, and a person resolves it', () => {

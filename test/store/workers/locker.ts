@@ -20,6 +20,9 @@ async function main(): Promise<void> {
   if (mode === 'hold') {
     // A real store write, stopped inside its critical section until the test kills us.
     const store = await SqlJsStore.open({ dir: dir!, lockStaleMs: 10_000 });
+    // The lock's refresh timer is unref'd (a held lock never keeps a process alive): this keeps
+    // the worker alive until it is killed, instead of exiting (and releasing) once idle.
+    setInterval(() => undefined, 60_000);
     await store.records.write('hold', async () => {
       process.stdout.write('held\n');
       await new Promise(() => undefined);
