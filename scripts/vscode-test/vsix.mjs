@@ -411,7 +411,8 @@ try {
       const groups = rows.filter((r) => r.level === 1).map((r) => r.label);
       for (const g of ['Today', 'Yesterday', 'Past 7 days', 'Past 30 days'])
         assert(groups.includes(g), `no group ${g}: ${groups.join(', ')}`);
-      const palette = await paletteRows('Agent Memory: ');
+      // Typed far enough that the command is among the rows the palette shows (it lists ~15).
+      const palette = await paletteRows('Agent Memory: Search Mem');
       assert(
         palette.some((r) => r.startsWith('Agent Memory: Search Memories')),
         `the Command Palette does not offer our commands once trusted: ${palette.join(' | ')}`,
