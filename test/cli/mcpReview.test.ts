@@ -182,3 +182,23 @@ describe('the forgetting run of an MCP server', function () {
     assert.equal(reports(store).length, 1);
   });
 });
+
+describe('search→read counts of an MCP server, kept in the store', function () {
+  this.timeout(60_000);
+
+  it('a server that stops leaves its counts; the next forgetting run (here the CLI) reports them once', async () => {
+    const store = tmpDir();
+    const ids = ['Pin Node in CI with .nvmrc', 'Cache npm in CI with actions/cache'].map(
+      (d) => (cli(store, 'create', '--description', d, '--tags', 'ci', '--content', 'x') as { id: string }).id,
+    );
+    const s = await startServer(store);
+    await call(s, MEMORY_TOOLS[0].name, { keywords: ['ci'] });
+    await call(s, MEMORY_TOOLS[0].name, { keywords: ['node'] });
+    await call(s, MEMORY_TOOLS[3].name, { id: ids[0] });
+    await Promise.all(running.splice(0).map((r) => r.client.close()));
+    const first = cli(store, 'lifecycle', 'run') as { searchReads: { searches: number; returned: number; read: number } };
+    assert.deepEqual(first.searchReads, { searches: 2, returned: 3, read: 1 });
+    const second = cli(store, 'lifecycle', 'run') as { searchReads: { searches: number } };
+    assert.equal(second.searchReads.searches, 0, 'counted once');
+  });
+});

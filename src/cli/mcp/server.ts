@@ -93,6 +93,10 @@ export async function serveMcp(services: Services, options: McpOptions = {}): Pr
     await stoppedP;
     await forgetting.stop();
     await Promise.allSettled([...inFlight]);
+    // Its search→read counts outlive it: the next forgetting run (any client) reports them.
+    await services.playbook
+      .saveSearchReads(`mcp${server.getClientVersion()?.name ? ` (${server.getClientVersion()!.name})` : ''}`)
+      .catch((err: Error) => log(`agent-memory mcp: could not keep the search counts: ${err.message}`));
     // The SDK sends a handler's answer a few promise ticks after the handler settles; one
     // macrotask lets every finished call's answer out before the transport closes.
     await new Promise((resolve) => setImmediate(resolve));

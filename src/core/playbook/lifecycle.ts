@@ -35,6 +35,8 @@ const PAGE = 200;
 const DAY_MS = 24 * 3600_000;
 /** Skills, and pending skill proposals, read to learn which episodes are evidence; far more than any team writes. */
 const SKILLS_MAX = 50_000;
+/** Usage records one run reports (a server writes one when it stops). */
+const USAGE_MAX = 1000;
 /** Due facts of one subject expired in one write. */
 const SUBJECT_MAX = 1000;
 
@@ -103,6 +105,16 @@ export class Lifecycle {
       policy.episodic.expired,
     );
     const promotions = await attempt(async () => (await this.options.promote?.({ now, policy })) ?? [], []);
+    // Counts other processes left in the store (an MCP server that stopped): reported here, and
+    // deleted in the report's own write, so each is counted once.
+    const usage = await this.records.query({ kind: 'usage', limit: USAGE_MAX });
+    const counted = usage.reduce(
+      (sum, r) => {
+        const u = r.data as { searches?: number; returned?: number; read?: number };
+        return { searches: sum.searches + (u.searches ?? 0), returned: sum.returned + (u.returned ?? 0), read: sum.read + (u.read ?? 0) };
+      },
+      run.searchReads ?? { searches: 0, returned: 0, read: 0 },
+    );
     const data: ReportData = {
       ranAt: now.toISOString(),
       trigger: run.trigger,
@@ -111,21 +123,44 @@ export class Lifecycle {
       forgottenEpisodes: episodes.forgotten,
       archivedEpisodes: episodes.archived,
       promotions,
-      searchReads: run.searchReads ?? { searches: 0, returned: 0, read: 0 },
+      searchReads: counted,
       mergeCheckResume: merge.resume,
     };
     const changed =
       expiredFacts.length > 0 || merge.disputed.length > 0 || episodes.forgotten > 0 || episodes.archived > 0 || promotions.length > 0;
     // A merge check that stopped part-way, or that finished one which had, must leave its position for the next run.
     const carries = merge.resume !== null || merge.from != null;
-    if (UNATTENDED.has(run.trigger) && !changed && !carries) {
+    if (UNATTENDED.has(run.trigger) && !changed && !carries && usage.length === 0) {
       if (failures.length) throw failures[0];
       return { id: null, ...data };
     }
     const id = randomUUID();
-    await this.records.write(`report:${id}`, () => [this.w.row('report', id, 1, 'create', reportColumns(data), data)]);
+    await this.records.write(`report:${id}`, async (r) => {
+      const consumed: StoredRecord[] = [];
+      for (const u of usage) {
+        const cur = await r.get('usage', u.id);
+        if (!cur || cur.deletedAt) continue;
+        const row = this.w.row('usage', u.id, (await r.maxVersion('usage', u.id)) + 1, 'delete', cur, cur.data, cur);
+        consumed.push({ ...row, deletedAt: row.changedAt });
+      }
+      return [this.w.row('report', id, 1, 'create', reportColumns(data), data), ...consumed];
+    });
     if (failures.length) throw failures[0];
     return { id, ...data };
+  }
+
+  /**
+   * Leaves this process's search→read counts in the store (a process that is stopping, such as an
+   * MCP server): the next forgetting run, by any client, reports them. Nothing is written for none.
+   */
+  async recordUsage(counts: { searches: number; returned: number; read: number }, client: string): Promise<boolean> {
+    if (counts.searches === 0 && counts.read === 0) return false;
+    const id = randomUUID();
+    const data = { ...counts, client: client.slice(0, 200), at: this.w.now().toISOString() };
+    await this.records.write(`usage:${id}`, () => [
+      this.w.row('usage', id, 1, 'create', { status: 'open', keys: ['', '', ''], rank: 0, dueAt: null }, data),
+    ]);
+    return true;
   }
 
   /** The most recent reports, newest first. */

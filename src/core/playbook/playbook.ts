@@ -139,6 +139,17 @@ export class Playbook {
    * counts alone do not make it worth a line in a journal git tracks: they wait for the next
    * recorded run.
    */
+  /** Leaves this process's search→read counts in the store for the next forgetting run (a stopping MCP server). */
+  async saveSearchReads(client: string): Promise<void> {
+    const counts = this.searchReads.take();
+    try {
+      await this.lifecycle.recordUsage(counts, client);
+    } catch (err) {
+      this.searchReads.giveBack(counts);
+      throw err;
+    }
+  }
+
   async runForgetting(trigger: 'activation' | 'schedule' | 'command' | 'cli'): Promise<RunReport> {
     const searchReads = this.searchReads.take();
     // A run that fails is thrown whether or not it was recorded: its counts go with it.

@@ -8,7 +8,8 @@
 import { StorageError } from '../errors';
 import type { VersionOp } from './versionOp';
 
-export const RECORD_KINDS = ['episode', 'fact', 'skill', 'proposal', 'report'] as const;
+/** `usage`: search→read counts a process kept, written when it stops, until a forgetting run reports them. */
+export const RECORD_KINDS = ['episode', 'fact', 'skill', 'proposal', 'report', 'usage'] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
 /** One version of one record, exactly as stored (and as written to the journal). */
