@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Ontology } from '../core/playbook/ontology';
-import { type Policy, resolvePolicy } from '../core/playbook/policy';
+import { type Policy, type PolicyNote, readPolicyFile, resolvePolicy } from '../core/playbook/policy';
 
 /** The repository's files next to the store: the team's lifecycle policy and its ontology. */
 const POLICY_FILE = 'policy.yaml';
@@ -46,6 +46,13 @@ export class PlaybookConfig {
       this.policyCache = { stamp, value: resolvePolicy({ settings, file: text === undefined ? undefined : { text, name: file } }) };
     }
     return this.policyCache.value;
+  }
+
+  /** Keys of policy.yaml that are accepted but not used, with why (none without a file). */
+  policyNotes(): PolicyNote[] {
+    const file = path.join(this.dir, POLICY_FILE);
+    if (PlaybookConfig.stamp(file) === 'none') return [];
+    return readPolicyFile(fs.readFileSync(file, 'utf8'), file).notes;
   }
 
   ontology(): Ontology | null {

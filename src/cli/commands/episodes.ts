@@ -1,4 +1,4 @@
-import { EpisodeSource } from '../../core/contract';
+import { SOURCE_TYPES as TYPES } from '../../core/contract';
 import { ValidationError } from '../../core/errors';
 import type { FoundEpisodeView } from '../../core/playbook/episodeService';
 import { escapeInvisible } from '../../core/screening';
@@ -8,18 +8,17 @@ import { show, showPage } from '../format';
 import { readTextFile } from '../io';
 
 /** The types --source takes, as the contract lists them. */
-const SOURCE_TYPES = EpisodeSource.shape.type.options.join(', ');
+const SOURCE_TYPES = TYPES.join(', ');
 
-/** `TYPE:REF`, e.g. `issue:#42`, `commit:1a2b3c`, `url:https://…`. */
-function source(value: string | undefined): { type: string; ref: string } | undefined {
+/** `TYPE:REF`, e.g. `issue:#42`, `commit:1a2b3c`, `conversation:abc`: read by the contract (aliases such as conversation → chat). */
+function source(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  const i = value.indexOf(':');
-  if (i <= 0)
+  if (value.indexOf(':') <= 0)
     throw new ValidationError(
       'source',
       `give it as TYPE:REF with TYPE one of ${SOURCE_TYPES}, e.g. commit:1a2b3c4, issue:#42, url:https://…`,
     );
-  return { type: value.slice(0, i), ref: value.slice(i + 1) };
+  return value;
 }
 
 /** `name@version`. */

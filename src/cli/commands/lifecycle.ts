@@ -1,3 +1,6 @@
+import * as YAML from 'yaml';
+import { defaultStoreDir } from '../../platform/storeLocation';
+import { PlaybookConfig } from '../../platform/playbookConfig';
 import type { CommandGroup } from '../command';
 import { int } from '../flags';
 import { show } from '../format';
@@ -23,10 +26,21 @@ export const LIFECYCLE_COMMANDS: CommandGroup = {
   },
   'policy show': {
     usage: 'policy show',
-    summary: "the lifecycle policy in force (defaults, then the store folder's policy.yaml)",
+    summary: "the lifecycle policy in force (defaults, then the store folder's policy.yaml), and the file's keys that are not used, with why",
+    details:
+      "policy.yaml is read as the playbook writes it too: the tiers at the top level or under memory:, and its keys this product has no use for (working.keep_recent_turns, a tier's backend) accepted and listed here as not used.",
     options: {},
     positionals: 'none',
-    run: async (ctx) => show(ctx, ctx.services.playbook.policy()),
+    run: async (ctx) => {
+      const policy = ctx.services.playbook.policy();
+      const notes = new PlaybookConfig(ctx.storeDir ?? defaultStoreDir(ctx.cwd)).policyNotes();
+      const text =
+        YAML.stringify(policy) +
+        (notes.length
+          ? `\nNot used:\n${notes.map((n) => `  ${n.key}${n.line ? ` (line ${n.line})` : ''}: ${n.why}\n`).join('')}`
+          : '');
+      show(ctx, { policy, notUsed: notes }, text);
+    },
   },
   'ontology check': {
     usage: 'ontology check',

@@ -32,7 +32,7 @@ export const EPISODE_LIMITS = {
   queryMax: 1000,
 } as const;
 
-const SOURCE_TYPES = ['commit', 'issue', 'pull-request', 'chat', 'url', 'file', 'other'] as const;
+export const SOURCE_TYPES = ['commit', 'issue', 'pull-request', 'chat', 'url', 'file', 'other'] as const;
 
 /**
  * Speaker markers, the turns of a chat log. At a line's start any of the speakers, in any case:
@@ -101,7 +101,7 @@ const Summary = (what: string, max: number, min = 1) =>
       if (problem) ctx.addIssue({ code: 'custom', message: `${what} ${problem}` });
     });
 
-export const EpisodeSource = z
+const SourceObject = z
   .object({
     type: z.enum(SOURCE_TYPES, { error: `source.type is one of ${SOURCE_TYPES.join(', ')}` }),
     ref: z
@@ -113,7 +113,32 @@ export const EpisodeSource = z
         error: 'source.ref is a pointer (a commit, an issue, a URL, a chat id) on one line, never the transcript itself',
       }),
   })
-  .strict()
+  .strict();
+
+/** Other names of source types, as people and the playbook write them (`conversation:abc`). */
+const SOURCE_ALIASES: Readonly<Record<string, (typeof SOURCE_TYPES)[number]>> = {
+  conversation: 'chat',
+  session: 'chat',
+  pr: 'pull-request',
+  pull_request: 'pull-request',
+  mr: 'pull-request',
+  link: 'url',
+  path: 'file',
+};
+
+/** `TYPE:REF` (`conversation:abc`, `commit:1a2b3c4`), or a bare http(s) URL, as { type, ref }. */
+function sourceFromText(text: string): { type: string; ref: string } {
+  const t = text.trim();
+  if (/^https?:\/\//i.test(t)) return { type: 'url', ref: t };
+  const colon = t.indexOf(':');
+  if (colon <= 0) return { type: '', ref: t };
+  const type = t.slice(0, colon).trim().toLowerCase();
+  return { type: SOURCE_ALIASES[type] ?? type, ref: t.slice(colon + 1).trim() };
+}
+
+/** { type, ref }; also "TYPE:REF" or a bare URL (read into the object first, so a wrong type is named as before). */
+export const EpisodeSource = z
+  .preprocess((v) => (typeof v === 'string' ? sourceFromText(v) : v), SourceObject)
   .describe('Where the episode can be looked up: a pointer, never a transcript.');
 
 export const RecordEpisodeInput = z

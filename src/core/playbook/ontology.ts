@@ -66,10 +66,13 @@ export class Ontology {
     if (!root || typeof root !== 'object' || Array.isArray(root))
       src.fail([{ path: [], message: 'must be a map with "types:" and "relations:"' }]);
     for (const k of Object.keys(root))
-      if (k !== 'types' && k !== 'relations')
-        problems.push({ path: [k], message: `unknown key ${k}; an ontology has types and relations` });
+      if (k !== 'types' && k !== 'entities' && k !== 'relations')
+        problems.push({ path: [k], message: `unknown key ${k}; an ontology has types (or entities) and relations` });
+    // `entities:` is the playbook's name for the list of entity types (as its examples write it).
+    if (root.types !== undefined && root.entities !== undefined)
+      problems.push({ path: ['entities'], message: 'give the entity types once: types or entities, not both' });
 
-    const types = readTypes(root.types, problems);
+    const types = readTypes(root.types ?? root.entities, problems, root.types === undefined && root.entities !== undefined ? 'entities' : 'types');
     const relations: OntologyRelation[] = [];
     if (!Array.isArray(root.relations))
       problems.push({ path: ['relations'], message: 'relations must be a list of { name, from, to, cardinality }' });
@@ -166,15 +169,15 @@ function describe(r: OntologyRelation): string {
   return `${r.name} (${r.from.join('|')} → ${target(r)}, ${r.cardinality === 'one' ? 'one object' : 'many objects'})`;
 }
 
-function readTypes(value: unknown, problems: Problem[]): string[] {
+function readTypes(value: unknown, problems: Problem[], key: 'types' | 'entities'): string[] {
   const names = Array.isArray(value) ? value : value && typeof value === 'object' ? Object.keys(value) : undefined;
   if (!names || names.length === 0) {
-    problems.push({ path: ['types'], message: 'types must list the entity types, e.g. types: [service, database, team]' });
+    problems.push({ path: [key], message: `${key} must list the entity types, e.g. ${key}: [service, database, team]` });
     return [];
   }
   const out: string[] = [];
   names.forEach((n, i) => {
-    const path = ['types', Array.isArray(value) ? i : String(n)];
+    const path = [key, Array.isArray(value) ? i : String(n)];
     if (typeof n !== 'string' || !NAME.test(n))
       problems.push({ path, message: `type ${String(n)} must be lower case letters, digits, _ . - (starting with a letter)` });
     else if (n === VALUE_TYPE) problems.push({ path, message: `"${VALUE_TYPE}" is reserved for relations whose object is a literal` });

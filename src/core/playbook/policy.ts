@@ -118,26 +118,80 @@ function nestDottedKeys(value: unknown): unknown {
   return out;
 }
 
+/**
+ * Keys of the playbook's own example configuration that have no use here: accepted, and reported
+ * (`agent-memory policy show`) with the reason, never refused and never silently dropped.
+ */
+const ONE_STORE = 'every tier lives in one store: the workspace store (journal + sql.js) or the team database (agentMemory.storage.backend, --store)';
+const NOT_USED: Readonly<Record<string, string>> = {
+  'working.keep_recent_turns': "the chat client keeps the conversation's turns; Agent Memory packs memories, facts, episodes and skills within working.max_tokens",
+  'episodic.backend': ONE_STORE,
+  'semantic.backend': ONE_STORE,
+  'procedural.backend': ONE_STORE,
+};
+
+/** A key of the file that is accepted but not used, with where it is and why. */
+export interface PolicyNote {
+  key: string;
+  line: number | undefined;
+  why: string;
+}
+
 /** Parses the repository's policy file; a problem throws "policy.yaml line N: reason" for every bad line. */
 export function parsePolicyFile(text: string, fileName = 'policy.yaml'): PolicyOverrides {
+  return readPolicyFile(text, fileName).overrides;
+}
+
+/**
+ * The policy file's overrides and the keys it holds that are not used. The playbook's shape is
+ * read as written: its settings under a root `memory:` key, `backend:` per tier, `keep_recent_turns`.
+ */
+export function readPolicyFile(text: string, fileName = 'policy.yaml'): { overrides: PolicyOverrides; notes: PolicyNote[] } {
   const src = YamlSource.parse(text, fileName);
   if (typeof src.value !== 'object' || Array.isArray(src.value)) {
     src.fail([{ path: [], message: 'must be a map of settings such as "episodic:" or "semantic:"' }]);
   }
-  const parsed = PolicySchema.safeParse(nestDottedKeys(src.value));
+  let value = nestDottedKeys(src.value) as Record<string, unknown>;
+  let root: PropertyKey[] = [];
+  const wrapped = value.memory;
+  if (wrapped !== undefined) {
+    if (!wrapped || typeof wrapped !== 'object' || Array.isArray(wrapped))
+      src.fail([{ path: ['memory'], message: 'must be a map of the tiers (working, episodic, semantic, procedural, forgetting)' }]);
+    const others = Object.keys(value).filter((k) => k !== 'memory');
+    if (others.length)
+      src.fail([{ path: [others[0]!], message: `settings go either under memory: or at the top level, not both (${others.join(', ')})` }]);
+    value = nestDottedKeys(wrapped) as Record<string, unknown>;
+    root = ['memory'];
+  }
+  const notes: PolicyNote[] = [];
+  const kept: Record<string, unknown> = {};
+  for (const [section, body] of Object.entries(value)) {
+    if (!body || typeof body !== 'object' || Array.isArray(body)) {
+      kept[section] = body;
+      continue;
+    }
+    const rest: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(body)) {
+      const why = NOT_USED[`${section}.${key}`];
+      if (why) notes.push({ key: `${section}.${key}`, line: src.lineOf([...root, section, key]), why });
+      else rest[key] = v;
+    }
+    kept[section] = rest;
+  }
+  const parsed = PolicySchema.safeParse(kept);
   if (!parsed.success) {
     // A dotted top-level key is found at its own line.
     src.fail(
-      zodProblems(parsed.error, knownKeys).map((p) => ({
-        ...p,
-        path:
-          src.lineOf(p.path) === undefined && p.path.length >= 2
-            ? [`${String(p.path[0])}.${String(p.path[1])}`, ...p.path.slice(2)]
-            : p.path,
-      })),
+      zodProblems(parsed.error, knownKeys).map((p) => {
+        const at = [...root, ...p.path];
+        return {
+          ...p,
+          path: src.lineOf(at) === undefined && p.path.length >= 2 ? [...root, `${String(p.path[0])}.${String(p.path[1])}`, ...p.path.slice(2)] : at,
+        };
+      }),
     );
   }
-  return parsed.data as PolicyOverrides;
+  return { overrides: parsed.data as PolicyOverrides, notes };
 }
 
 /** Checks the settings' policy object (same shape as the file); problems name the setting. */
