@@ -26,7 +26,8 @@ export const LIFECYCLE_COMMANDS: CommandGroup = {
   },
   'policy show': {
     usage: 'policy show',
-    summary: "the lifecycle policy in force (defaults, then the store folder's policy.yaml), and the file's keys that are not used, with why",
+    summary:
+      "the lifecycle policy in force (defaults, then the store folder's policy.yaml), and the file's keys that are not used, with why",
     details:
       "policy.yaml is read as the playbook writes it too: the tiers at the top level or under memory:, and its keys this product has no use for (working.keep_recent_turns, a tier's backend) accepted and listed here as not used.",
     options: {},
@@ -36,9 +37,7 @@ export const LIFECYCLE_COMMANDS: CommandGroup = {
       const notes = new PlaybookConfig(ctx.storeDir ?? defaultStoreDir(ctx.cwd)).policyNotes();
       const text =
         YAML.stringify(policy) +
-        (notes.length
-          ? `\nNot used:\n${notes.map((n) => `  ${n.key}${n.line ? ` (line ${n.line})` : ''}: ${n.why}\n`).join('')}`
-          : '');
+        (notes.length ? `\nNot used:\n${notes.map((n) => `  ${n.key}${n.line ? ` (line ${n.line})` : ''}: ${n.why}\n`).join('')}` : '');
       show(ctx, { policy, notUsed: notes }, text);
     },
   },

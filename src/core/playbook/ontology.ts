@@ -72,7 +72,11 @@ export class Ontology {
     if (root.types !== undefined && root.entities !== undefined)
       problems.push({ path: ['entities'], message: 'give the entity types once: types or entities, not both' });
 
-    const types = readTypes(root.types ?? root.entities, problems, root.types === undefined && root.entities !== undefined ? 'entities' : 'types');
+    const types = readTypes(
+      root.types ?? root.entities,
+      problems,
+      root.types === undefined && root.entities !== undefined ? 'entities' : 'types',
+    );
     const relations: OntologyRelation[] = [];
     if (!Array.isArray(root.relations))
       problems.push({ path: ['relations'], message: 'relations must be a list of { name, from, to, cardinality }' });

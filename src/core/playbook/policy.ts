@@ -122,9 +122,11 @@ function nestDottedKeys(value: unknown): unknown {
  * Keys of the playbook's own example configuration that have no use here: accepted, and reported
  * (`agent-memory policy show`) with the reason, never refused and never silently dropped.
  */
-const ONE_STORE = 'every tier lives in one store: the workspace store (journal + sql.js) or the team database (agentMemory.storage.backend, --store)';
+const ONE_STORE =
+  'every tier lives in one store: the workspace store (journal + sql.js) or the team database (agentMemory.storage.backend, --store)';
 const NOT_USED: Readonly<Record<string, string>> = {
-  'working.keep_recent_turns': "the chat client keeps the conversation's turns; Agent Memory packs memories, facts, episodes and skills within working.max_tokens",
+  'working.keep_recent_turns':
+    "the chat client keeps the conversation's turns; Agent Memory packs memories, facts, episodes and skills within working.max_tokens",
   'episodic.backend': ONE_STORE,
   'semantic.backend': ONE_STORE,
   'procedural.backend': ONE_STORE,
@@ -186,7 +188,10 @@ export function readPolicyFile(text: string, fileName = 'policy.yaml'): { overri
         const at = [...root, ...p.path];
         return {
           ...p,
-          path: src.lineOf(at) === undefined && p.path.length >= 2 ? [...root, `${String(p.path[0])}.${String(p.path[1])}`, ...p.path.slice(2)] : at,
+          path:
+            src.lineOf(at) === undefined && p.path.length >= 2
+              ? [...root, `${String(p.path[0])}.${String(p.path[1])}`, ...p.path.slice(2)]
+              : at,
         };
       }),
     );

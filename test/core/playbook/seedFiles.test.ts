@@ -65,6 +65,9 @@ describe("the playbook seed's files, read as written", () => {
       type: 'url',
       ref: 'https://github.com/o/r/issues/1',
     });
-    assert.match(refusal(() => parseInput(RecordEpisodeInput, { ...line, source: 'fax:123' })).message, /source.type: is one of commit, issue/);
+    assert.match(
+      refusal(() => parseInput(RecordEpisodeInput, { ...line, source: 'fax:123' })).message,
+      /source.type: is one of commit, issue/,
+    );
   });
 });
