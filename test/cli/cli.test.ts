@@ -188,6 +188,36 @@ describe('CLI (dist/cli.js in a child process)', function () {
     assert.equal(journalBytes(a), before);
 
     assert.deepEqual(JSON.parse(ok(cli(b, ['--json', 'purge', id, '--yes']))), { id, versionsRemoved: 2 });
+
+    // A backup holds every tier: an episode and a fact go out and come back; --memories-only leaves them out.
+    ok(cli(a, ['episode', 'record', '--task', 'Ship the hotfix', '--outcome', 'success', '--source', 'issue:#4']));
+    const all = path.join(tmpDir(), 'all.jsonl');
+    ok(cli(a, ['export', all]));
+    const lines = fs
+      .readFileSync(all, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { kind?: string });
+    assert.deepEqual(
+      lines.map((l) => l.kind ?? 'version'),
+      ['version', 'version', 'episode'],
+    );
+    assert.equal(
+      ok(cli(a, ['export', '--memories-only']))
+        .trim()
+        .split('\n').length,
+      2,
+    );
+    const c = tmpDir();
+    assert.match(
+      ok(cli(c, ['import', all])),
+      /Imported 2 version\(s\); 0 already present\.\nImported 1 record\(s\) of the other tiers; 0 already present/,
+    );
+    assert.match(ok(cli(c, ['episode', 'list'])), /Ship the hotfix/);
+    assert.match(ok(cli(c, ['import', all])), /Imported 0 record\(s\) of the other tiers; 1 already present/);
+    const badRecord = path.join(tmpDir(), 'bad-record.jsonl');
+    fs.writeFileSync(badRecord, `${JSON.stringify({ ...lines[2], kind: 'gossip' })}\n`);
+    refused(cli(tmpDir(), ['import', badRecord]), /line 1: kind: is one of episode, fact, skill/);
     refused(cli(b, ['read', id]), /does not exist/);
   });
 

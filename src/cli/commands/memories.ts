@@ -230,52 +230,79 @@ export const MEMORY_COMMANDS: CommandGroup = {
     },
   },
   export: {
-    usage: 'export [FILE]',
-    summary: 'every version row as JSON Lines, to FILE or stdout',
-    options: {},
+    usage: 'export [FILE] [--memories-only]',
+    summary:
+      'a backup: every memory version, then every record of the other tiers (episodes, facts, skills, proposals, reports), as JSON Lines, to FILE or stdout',
+    details:
+      'A record line has a "kind" field; import reads both. --memories-only writes the memory versions alone (the format of earlier releases).',
+    options: { 'memories-only': { type: 'boolean' } },
     positionals: 'optional',
     run: async (ctx) => {
       const file = ctx.args[0];
       // Written aside and renamed at the end, so a failed export never leaves a truncated FILE.
       const fd = file ? fs.openSync(`${file}.partial`, 'w') : undefined;
-      let n = 0;
+      const out = (row: object) => {
+        const line = `${JSON.stringify(row)}\n`;
+        if (fd !== undefined) fs.writeSync(fd, line);
+        else ctx.io.stdout(line);
+      };
+      let versions = 0;
+      let records = 0;
       try {
         for await (const row of ctx.services.memories.exportVersions()) {
-          const line = `${JSON.stringify(row)}\n`;
-          if (fd !== undefined) fs.writeSync(fd, line);
-          else ctx.io.stdout(line);
-          n++;
+          out(row);
+          versions++;
         }
+        if (!bool(ctx.flags, 'memories-only'))
+          for await (const row of ctx.services.store.records.exportRecords()) {
+            out(row);
+            records++;
+          }
         if (fd !== undefined) fs.fsyncSync(fd);
       } finally {
         if (fd !== undefined) fs.closeSync(fd);
       }
       if (file) {
         fs.renameSync(`${file}.partial`, file);
-        ctx.io.stderr(`Exported ${n} version(s) to ${file}.\n`);
+        ctx.io.stderr(`Exported ${versions} memory version(s) and ${records} record(s) to ${file}.\n`);
       }
     },
   },
   import: {
     usage: 'import FILE',
-    summary: 'add the version rows of an export that are not stored yet (idempotent)',
+    summary: 'add the memory versions and records of an export that are not stored yet (idempotent)',
     options: {},
     positionals: 'id',
     run: async (ctx) => {
       const text = readTextFile('FILE', ctx.args[0]!);
-      const rows: unknown[] = [];
-      const lineOf: number[] = [];
+      // Memory versions and records (a line with "kind") apart, each with its line number for messages.
+      const versions: { rows: unknown[]; lines: number[] } = { rows: [], lines: [] };
+      const records: { rows: unknown[]; lines: number[] } = { rows: [], lines: [] };
       text.split('\n').forEach((line, i) => {
         if (!line.trim()) return;
+        let row: unknown;
         try {
-          rows.push(JSON.parse(line));
-          lineOf.push(i + 1);
+          row = JSON.parse(line);
         } catch {
           throw new ValidationError(`line ${i + 1}`, 'is not valid JSON; nothing was imported');
         }
+        const into = row !== null && typeof row === 'object' && 'kind' in row ? records : versions;
+        into.rows.push(row);
+        into.lines.push(i + 1);
       });
-      const out = await ctx.services.memories.importVersions(rows, (i) => `line ${lineOf[i]}`);
-      show(ctx, out, `Imported ${out.added} version(s); ${out.skipped} already present.\n`);
+      // Every record is checked before any memory version is written, so a bad line refuses the whole file.
+      if (records.rows.length) ctx.services.playbook.checkRecords(records.rows, (i) => `line ${records.lines[i]}`);
+      const v = await ctx.services.memories.importVersions(versions.rows, (i) => `line ${versions.lines[i]}`);
+      const r = records.rows.length
+        ? await ctx.services.playbook.importRecords(records.rows, (i) => `line ${records.lines[i]}`)
+        : { added: 0, skipped: 0 };
+      const out = { ...v, records: r };
+      show(
+        ctx,
+        out,
+        `Imported ${v.added} version(s); ${v.skipped} already present.\n` +
+          (records.rows.length ? `Imported ${r.added} record(s) of the other tiers; ${r.skipped} already present.\n` : ''),
+      );
     },
   },
 };

@@ -196,3 +196,28 @@ export const VersionRow = z
   })
   .strict();
 export type VersionRow = z.infer<typeof VersionRow>;
+
+/**
+ * One stored record of the other tiers (episodes, facts, skills, proposals, reports), as exported
+ * next to the memory versions and imported back: told from a version row by its `kind`.
+ */
+export const RecordRow = z
+  .object({
+    rowId: z.uuid(),
+    kind: z.enum(['episode', 'fact', 'skill', 'proposal', 'report', 'usage'], {
+      error: 'kind is one of episode, fact, skill, proposal, report, usage',
+    }),
+    id: z.string().trim().min(1).max(300),
+    version: Version,
+    op: z.enum(['create', 'edit', 'delete', 'restore']),
+    status: z.string().max(100),
+    keys: z.tuple([z.string().max(1000), z.string().max(1000), z.string().max(1000)]),
+    rank: z.number(),
+    dueAt: Timestamp.nullable(),
+    data: z.record(z.string(), z.unknown()),
+    changedAt: Timestamp,
+    deletedAt: Timestamp.nullable(),
+    author: Author,
+  })
+  .strict();
+export type RecordRow = z.infer<typeof RecordRow>;

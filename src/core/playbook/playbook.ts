@@ -3,7 +3,11 @@
  * views) use. Policy and ontology are read through functions at every call, so a changed
  * setting or file applies without rebuilding anything.
  */
+import { parseInput, RecordRow } from '../contract';
+import { SecretError, ValidationError } from '../errors';
+import type { StoredRecord } from '../ports/records';
 import type { Store } from '../ports/store';
+import { findSecret } from '../secrets';
 import type { MemoryService } from '../memoryService';
 import { ContextService } from './contextService';
 import { EpisodeService } from './episodeService';
@@ -139,6 +143,33 @@ export class Playbook {
    * counts alone do not make it worth a line in a journal git tracks: they wait for the next
    * recorded run.
    */
+  /**
+   * Imports record rows of an export (episodes, facts, skills, proposals, reports): each checked
+   * for shape and secrets first, one bad row refusing them all; rows already stored are skipped.
+   */
+  async importRecords(
+    rows: unknown[],
+    describeRow: (index: number) => string = (i) => `rows[${i}]`,
+  ): Promise<{ added: number; skipped: number }> {
+    return this.store.records.importRecords(this.checkRecords(rows, describeRow));
+  }
+
+  /** The checks of importRecords, without writing: a refusal names the row. */
+  checkRecords(rows: unknown[], describeRow: (index: number) => string = (i) => `rows[${i}]`): StoredRecord[] {
+    return rows.map((r, i) => {
+      try {
+        const row = parseInput(RecordRow, r);
+        const secret = findSecret(JSON.stringify(row.data));
+        if (secret) throw new SecretError('data', secret.kind, secret.line);
+        return row as StoredRecord;
+      } catch (err) {
+        if (err instanceof ValidationError) throw new ValidationError(describeRow(i), err.message, `${describeRow(i)}: ${err.message}`);
+        if (err instanceof SecretError) throw new SecretError(`${describeRow(i)} ${err.field}`, err.kind, err.line);
+        throw err;
+      }
+    });
+  }
+
   /** Leaves this process's search→read counts in the store for the next forgetting run (a stopping MCP server). */
   async saveSearchReads(client: string): Promise<void> {
     const counts = this.searchReads.take();
