@@ -49,16 +49,5 @@ export function workspaceRoot(cwd: string): string {
  */
 export function codebaseRoot(spec: { kind: string; dir?: string }, cwd: string): string {
   if (spec.kind === 'dir' && spec.dir && path.basename(spec.dir) === STORE_FOLDER) return path.dirname(path.resolve(spec.dir));
-  try {
-    const root = execFileSync('git', ['rev-parse', '--show-toplevel'], {
-      cwd,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-      timeout: 3000,
-    }).trim();
-    if (root) return root;
-  } catch {
-    // Not inside a git repository.
-  }
-  return path.resolve(cwd);
+  return workspaceRoot(cwd);
 }
