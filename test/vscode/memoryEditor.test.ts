@@ -101,14 +101,14 @@ describe('the memory editor (agent-memory:/memories/<id>.md)', function () {
   });
 
   for (const [what, change, reason] of [
-    ['a bad tag', (t: string) => t.replace('[ editor-test ]', '[ editor-test, "bad/tag!" ]'), /tags\[1\].*"\/!"/],
+    ['a bad tag', (t: string) => t.replace('[ editor-test ]', '[ editor-test, "bad/tag!" ]'), /Tag 2: .*"\/!"/],
     [
       'a description over the limit',
       (t: string) => t.replace('description: Refused save', `description: ${'x'.repeat(501)}`),
-      /description.*501 characters; the limit is 500/,
+      /Description: .*501 characters; the limit is 500/,
     ],
     ['a secret in the content', (t: string) => t.replace('First text.', 'token ghp_abcdefghijklmnopqrstuvwxyz0123456789'), /secret|token/i],
-    ['broken front matter', (t: string) => t.replace('tags: [ editor-test ]', 'tags: [ editor-test'), /front matter, line \d+/],
+    ['broken front matter', (t: string) => t.replace('tags: [ editor-test ]', 'tags: [ editor-test'), /Front matter, line \d+/],
   ] as const) {
     it(`refuses a save with ${what}, with the reason, and stores nothing`, async () => {
       const id = createMemory('Refused save');

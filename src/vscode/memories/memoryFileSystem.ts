@@ -139,8 +139,7 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     try {
       await this.save(target, text, uri);
     } catch (err) {
-      this.problems.refused(uri, text, err);
-      throw err;
+      throw this.problems.refused(uri, text, err);
     }
     this.problems.saved(uri);
   }

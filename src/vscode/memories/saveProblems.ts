@@ -14,10 +14,14 @@ export class SaveProblems implements vscode.Disposable {
     if (e.contentChanges.length && this.diagnostics.has(e.document.uri)) this.diagnostics.delete(e.document.uri);
   });
 
-  /** The save of `uri` with `text` was refused with `err`: say why and mark where. */
-  refused(uri: vscode.Uri, text: string, err: unknown): void {
+  /**
+   * The save of `uri` with `text` failed with `err`: for a refusal, say why and mark where, and
+   * return the error to throw, worded the same, since VS Code's own message quotes it; anything
+   * else is returned as it is.
+   */
+  refused(uri: vscode.Uri, text: string, err: unknown): unknown {
     const reason = personReason(err);
-    if (reason === undefined) return;
+    if (reason === undefined) return err;
     const where = err instanceof ValidationError || err instanceof SecretError ? err : undefined;
     const line = where
       ? refusedLine(text, { field: where.field, message: where.message, ...(err instanceof SecretError ? { line: err.line } : {}) })
@@ -27,6 +31,9 @@ export class SaveProblems implements vscode.Disposable {
     diagnostic.source = vscode.l10n.t('Agent Memory');
     this.diagnostics.set(uri, [diagnostic]);
     void vscode.window.showErrorMessage(vscode.l10n.t('The memory was not saved: {0}', reason));
+    const worded = new Error(reason, { cause: err });
+    worded.name = (err as Error).name;
+    return worded;
   }
 
   /** `uri` was saved: its earlier refusal no longer holds. */
