@@ -85,8 +85,8 @@ async function perform(page, req, screenshots, failures) {
       return await page.locator(req.selector).filter({ visible: true }).count();
     case 'html': // the element's outer HTML, for finding selectors while writing a test
       return await target(page, req).evaluate((el) => el.outerHTML, undefined, { timeout });
-    case 'click':
-      await target(page, req).click({ timeout });
+    case 'click': // button: 'right' opens a context menu
+      await target(page, req).click({ timeout, ...(req.button ? { button: req.button } : {}) });
       return undefined;
     case 'hover':
       await target(page, req).hover({ timeout });

@@ -33,7 +33,8 @@ export type DriverAction =
   | ({ action: 'text' } & Target)
   | { action: 'count'; selector: string }
   | ({ action: 'html' } & Target)
-  | ({ action: 'click' } & Target)
+  /** A left click, or with button 'right' a right click (a context menu, without running the row's command). */
+  | ({ action: 'click'; button?: 'right' } & Target)
   | ({ action: 'hover' } & Target)
   /** Drags the element's right edge (the side bar's sash) by dx pixels. */
   | ({ action: 'dragRightEdge'; dx: number } & Target)

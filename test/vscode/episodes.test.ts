@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { EpisodeNode } from '../../src/vscode/episodes/episodesView';
 import { api, invoke, playbook, wait } from './playbookSupport';
+import { until } from './seed';
 
 type EpisodeItem = Extract<EpisodeNode, { kind: 'episode' }>;
 
@@ -112,19 +113,26 @@ describe('episodes in VS Code: the findEpisodes tool, context, and the Episodes 
     assert.match(String(items[2]!.description), /quasar-warmup v3$/);
     assert.equal(items[2]!.contextValue, 'episode.failure');
 
+    // Rendered as Markdown (its escapes would show in a text editor), in a tab named after the task.
     const open = items[2]!.command!;
+    assert.equal(open.command, 'markdown.showPreview');
+    const uri = open.arguments?.[0] as vscode.Uri;
+    assert.equal(uri.scheme, 'agent-memory-view', 'a read-only document');
+    assert.equal(uri.path, `/episode/${ids.failed}/warm-the-quasar-cache-before-the-nightly-zephyr.md`);
     await vscode.commands.executeCommand(open.command, ...(open.arguments ?? []));
-    const doc = vscode.window.activeTextEditor?.document;
-    assert.ok(doc, 'a document is open');
-    assert.equal(doc.uri.scheme, 'agent-memory-view', 'a read-only document');
-    const text = doc.getText();
+    await until('the preview', () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .some((t) => t.input instanceof vscode.TabInputWebview && /markdown/i.test(t.input.viewType)),
+    );
+    const text = (await vscode.workspace.openTextDocument(uri)).getText();
     for (const part of [
       '# Warm the quasar cache before the nightly zephyr export',
       '**Outcome:** failure',
-      'quasar\\-warmup v3',
+      'quasar-warmup v3',
       'QuasarTimeout: warmup exceeded 30 s',
-      'Warm only the hot partitions; the full warmup never fits the window\\.',
-      'quasar\\-cli warm',
+      'Warm only the hot partitions; the full warmup never fits the window.',
+      'quasar-cli warm',
       'issue \\#4242',
       ids.failed,
     ])

@@ -46,10 +46,32 @@ describe('the Memories view', function () {
     const item = tree.getTreeItem(node);
     assert.equal(item.label, seed.description);
     assert.equal(item.description, seed.tags.join(', '));
-    assert.equal(item.contextValue, 'memory');
-    assert.equal(item.command?.arguments?.[0]?.toString(), `agent-memory:/memories/${seed.id}.md`);
+    assert.match(item.contextValue ?? '', /^memory(\.v1)?$/);
+    // The document is named after the description (a readable tab), the id kept in the path.
+    assert.match(String(item.command?.arguments?.[0]), new RegExp(`^agent-memory:/memories/${seed.id}/[^/.]+\\.md$`));
     const resolved = await tree.resolveTreeItem(item, node);
-    assert.match((resolved.tooltip as vscode.MarkdownString).value, /version \d+/);
+    assert.match((resolved.tooltip as vscode.MarkdownString).value, /Version \d+, /);
+  });
+
+  it('tells a first version apart for the menus, and puts the whole description and the time in words in the tooltip (issue 14, items 6 and 11)', async () => {
+    const description = 'A description far longer than the side bar is wide, which a person could not read from the label alone';
+    const { id } = cli<{ id: string }>('create', '--description', description, '--tags', 'view-test,tooltip', '--content', 'One.');
+    const tree = await view();
+    const first = (await memories(tree)).find((n) => n.id === id)!;
+    assert.equal(tree.getTreeItem(first).contextValue, 'memory.v1', 'no Compare with Previous Version on version 1');
+    const tip = (await tree.resolveTreeItem(tree.getTreeItem(first), first)).tooltip as vscode.MarkdownString;
+    const plain = tip.value.replace(/\\/g, '').replace(/&nbsp;/g, ' ');
+    assert.ok(plain.startsWith(`**${description}**`), `the description comes first: ${tip.value}`);
+    const { changedAt } = cli<{ changedAt: string }>('read', id);
+    assert.ok(tip.value.includes(`\`${changedAt}\``), 'the ISO time is there to copy');
+    assert.match(plain, /Version 1, .+ \((now|\d+ seconds? ago|1 minute ago)\) by cli-in-test/);
+    assert.ok(!plain.includes(`Version 1, ${changedAt}`), 'the local time, not the ISO text, in the sentence');
+
+    cli('edit', id, '--content', 'Two.');
+    await until('the view to show version 2', async () => {
+      const node = (await memories(tree)).find((n) => n.id === id);
+      return node !== undefined && tree.getTreeItem(node).contextValue === 'memory';
+    });
   });
 
   it('groups by tag: one group per tag, most used first, a memory under each of its tags', async () => {
@@ -126,7 +148,7 @@ describe('the Memories view', function () {
     assert.equal(cli<{ version: number }>('read', id).version, 1);
   });
 
-  it('"Show History…" opens a chosen version read-only', async () => {
+  it('"Show Memory History…" opens a chosen version read-only', async () => {
     const { id } = cli<{ id: string }>('create', '--description', 'History in the view', '--tags', 'view-test', '--content', 'one');
     cli('edit', id, '--content', 'two');
     const showing = vscode.commands.executeCommand('agentMemory.showHistory', { kind: 'memory', id });
@@ -135,7 +157,10 @@ describe('the Memories view', function () {
     await wait(800); // the actions: "Open this version" comes first
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     await showing;
-    await until('the version to open', () => vscode.window.activeTextEditor?.document.uri.path === `/memories/${id}.v2.md`);
+    await until(
+      'the version to open',
+      () => vscode.window.activeTextEditor?.document.uri.path === `/memories/${id}/history-in-the-view.v2.md`,
+    );
     assert.match(vscode.window.activeTextEditor!.document.getText(), /\ntwo\n$/);
   });
 

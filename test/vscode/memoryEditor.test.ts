@@ -11,6 +11,16 @@ interface Read {
 }
 
 const versionUri = (id: string, v: number) => vscode.Uri.from({ scheme: 'agent-memory', path: `/memories/${id}.v${v}.md` });
+/** The document the extension opens for a memory: named after its description (issue 14, item 3). */
+const readableUri = (id: string, name: string, v?: number) =>
+  vscode.Uri.from({ scheme: 'agent-memory', path: `/memories/${id}/${name}${v === undefined ? '' : `.v${v}`}.md` });
+
+/** The line of the first front-matter or content line starting with `prefix`. */
+const lineOf = (doc: vscode.TextDocument, prefix: string) =>
+  doc
+    .getText()
+    .split('\n')
+    .findIndex((l) => l.startsWith(prefix));
 
 /** A memory of this suite's own, written by the CLI, so the other suites' seed stays as it was. */
 function createMemory(description: string, tags = 'editor-test', content = 'First text.'): string {
@@ -91,14 +101,14 @@ describe('the memory editor (agent-memory:/memories/<id>.md)', function () {
   });
 
   for (const [what, change, reason] of [
-    ['a bad tag', (t: string) => t.replace('[ editor-test ]', '[ editor-test, "bad/tag!" ]'), /tags\[1\].*"\/!"/],
+    ['a bad tag', (t: string) => t.replace('[ editor-test ]', '[ editor-test, "bad/tag!" ]'), /Tag 2: .*"\/!"/],
     [
       'a description over the limit',
       (t: string) => t.replace('description: Refused save', `description: ${'x'.repeat(501)}`),
-      /description.*501 characters; the limit is 500/,
+      /Description: .*501 characters; the limit is 500/,
     ],
     ['a secret in the content', (t: string) => t.replace('First text.', 'token ghp_abcdefghijklmnopqrstuvwxyz0123456789'), /secret|token/i],
-    ['broken front matter', (t: string) => t.replace('tags: [ editor-test ]', 'tags: [ editor-test'), /front matter, line \d+/],
+    ['broken front matter', (t: string) => t.replace('tags: [ editor-test ]', 'tags: [ editor-test'), /Front matter, line \d+/],
   ] as const) {
     it(`refuses a save with ${what}, with the reason, and stores nothing`, async () => {
       const id = createMemory('Refused save');
@@ -134,14 +144,59 @@ describe('the memory editor (agent-memory:/memories/<id>.md)', function () {
     await vscode.commands.executeCommand('agentMemory.compareWithPrevious', memoryUri(id));
     await until('a diff editor', () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff);
     const input = vscode.window.tabGroups.activeTabGroup.activeTab!.input as vscode.TabInputTextDiff;
-    assert.equal(input.original.toString(), versionUri(id, 1).toString());
-    assert.equal(input.modified.toString(), memoryUri(id).toString());
+    // Both sides named after the description, the id kept in the path.
+    assert.equal(input.original.toString(), readableUri(id, 'compared', 1).toString());
+    assert.equal(input.modified.toString(), readableUri(id, 'compared').toString());
+  });
+
+  it('opens a memory once: an open document keeps its URI, whatever name a command would give it', async () => {
+    const id = createMemory('Opened once');
+    const doc = await vscode.workspace.openTextDocument(memoryUri(id));
+    await vscode.window.showTextDocument(doc);
+    cli('edit', id, '--content', 'Version two.');
+    await vscode.commands.executeCommand('agentMemory.compareWithPrevious', memoryUri(id));
+    await until('a diff editor', () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff);
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab!.input as vscode.TabInputTextDiff;
+    assert.equal(input.modified.toString(), memoryUri(id).toString(), 'the open document, not a second one');
+    // Copy Memory ID and History work on a readably named document as on any.
+    await vscode.window.showTextDocument(readableUri(id, 'some-other-name', 1));
+    await vscode.commands.executeCommand('agentMemory.copyId');
+    assert.equal(await vscode.env.clipboard.readText(), id);
+  });
+
+  it('marks why a save was refused on the offending line, in the words of a person, until the next edit (issue 14, item 5)', async () => {
+    const id = createMemory('Too many tags');
+    const doc = await vscode.workspace.openTextDocument(memoryUri(id));
+    await vscode.window.showTextDocument(doc);
+    const thirteen = Array.from({ length: 13 }, (_, i) => `t${i}`).join(', ');
+    await replaceText(doc, doc.getText().replace('[ editor-test ]', `[ ${thirteen} ]`));
+    assert.equal(await doc.save(), false);
+    const [mark, ...more] = vscode.languages.getDiagnostics(doc.uri);
+    assert.ok(mark, 'a problem is shown');
+    assert.equal(more.length, 0);
+    assert.equal(mark.severity, vscode.DiagnosticSeverity.Error);
+    assert.equal(mark.range.start.line, lineOf(doc, 'tags:'), 'on the tags line');
+    assert.match(mark.message, /^Tags: 13 tags given; the limit is 12$/);
+    // An edit takes the mark away (the text it was about is gone).
+    await replaceText(doc, doc.getText().replace(`[ ${thirteen} ]`, '[ editor-test ]'));
+    assert.deepEqual(vscode.languages.getDiagnostics(doc.uri), []);
+
+    // A new memory without tags: the reason, without the hint written for agents.
+    await vscode.commands.executeCommand('agentMemory.newMemory');
+    const draft = vscode.window.activeTextEditor!.document;
+    await replaceText(draft, '---\ndescription: A draft without tags\ntags: []\n---\n\nText.\n');
+    assert.equal(await draft.save(), false);
+    const [untagged] = vscode.languages.getDiagnostics(draft.uri);
+    assert.equal(untagged?.range.start.line, 2);
+    assert.match(untagged!.message, /^Tags: give at least 1 tag/);
+    assert.doesNotMatch(untagged!.message, /agent-memory_/);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
   it('"New Memory" opens a draft whose first save creates the memory', async () => {
     await vscode.commands.executeCommand('agentMemory.newMemory');
     const editor = vscode.window.activeTextEditor!;
-    assert.match(editor.document.uri.path, /^\/new\/New-Memory-[0-9a-z]+\.md$/);
+    assert.match(editor.document.uri.path, /^\/new\/[0-9a-z]+\/new-memory\.md$/, 'a tab named "new-memory.md"');
     assert.match(editor.document.getText(), /^description: ""\ntags: \[\]$/m);
     const marker = `drafted-${Date.now()}`;
     await replaceText(
@@ -155,7 +210,10 @@ describe('the memory editor (agent-memory:/memories/<id>.md)', function () {
     assert.deepEqual(m.tags, ['editor-test', 'by-hand']);
     assert.equal(m.content, 'Why: people know things too.');
     // The memory's own document takes the draft's place; saving it edits that memory.
-    await until('the memory to replace the draft', () => vscode.window.activeTextEditor?.document.uri.path === `/memories/${m.id}.md`);
+    await until(
+      'the memory to replace the draft',
+      () => vscode.window.activeTextEditor?.document.uri.path.startsWith(`/memories/${m.id}/written-by-hand-in-the-editor`) === true,
+    );
     const draftOpen = () =>
       vscode.window.tabGroups.all
         .flatMap((g) => g.tabs)

@@ -25,8 +25,8 @@ describe('memory document menus in the workbench (Playwright)', function () {
     const { id } = cli<{ id: string }>('create', '--description', 'Menus follow the version', '--tags', 'menu-test', '--content', 'One.');
     const doc = await vscode.workspace.openTextDocument(memoryUri(id));
     await vscode.window.showTextDocument(doc);
-    // Show History… shares the title bar: once it is drawn, the bar is.
-    await drive({ action: 'waitFor', selector: titleAction('Show History') });
+    // Show Memory History… shares the title bar: once it is drawn, the bar is.
+    await drive({ action: 'waitFor', selector: titleAction('Show Memory History') });
     assert.equal(
       await drive({ action: 'count', selector: titleAction('Compare with Previous Version') }),
       0,

@@ -67,8 +67,21 @@ describe('the Facts, Skills and Pending views', function () {
     });
     await l.facts.verify({ id: f.id, evidence: 'workflow runs on every push' });
     await vscode.commands.executeCommand('agentMemory.showFactHistory', { id: f.id });
-    await until('the history document', () => vscode.window.activeTextEditor?.document.uri.scheme === 'agent-memory-view');
-    const textNow = vscode.window.activeTextEditor!.document.getText();
+    // Rendered as Markdown (a text editor would show its escapes: owned\_by), named after the fact.
+    await until('the history preview', () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .some(
+          (t) =>
+            t.input instanceof vscode.TabInputWebview &&
+            /markdown/i.test(t.input.viewType) &&
+            /history-of-web-app-ci-github-actions/.test(t.label),
+        ),
+    );
+    const doc = await vscode.workspace.openTextDocument(
+      vscode.Uri.from({ scheme: 'agent-memory-view', path: `/fact-history/${f.id}/history-of-web-app-ci-github-actions.md` }),
+    );
+    const textNow = doc.getText();
     assert.match(textNow, /## Version 2 · edit · active/);
     assert.match(textNow, /Verified by .* workflow runs on every push/);
     assert.match(textNow, /## Version 1 · create · active/);
@@ -155,6 +168,36 @@ describe('the Facts, Skills and Pending views', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 
     await l.proposals.reject({ id: p.proposalId, by: 'views-test', reason: 'already known' });
+
+    // A URL and an address read whole, without a backslash, and link to nothing (issue 14, item 9).
+    const q = await l.proposals.propose({
+      target: 'fact',
+      payload: {
+        subject: 'web-app',
+        predicate: 'owned_by',
+        object: 'bob@example.com',
+        source: 'https://wiki.example.com/team_pages/web-app',
+        confidence: 1,
+      },
+      proposedBy: 'views-test (agent)',
+    });
+    views.pending.refresh();
+    const qNode = (await views.pending.getChildren()).find((n) => n.proposal.id === q.proposalId)!;
+    const tip = plain(views.pending.getTreeItem(qNode).tooltip);
+    assert.ok(tip.includes('`https://wiki.example.com/team_pages/web-app`'), tip);
+    assert.ok(tip.includes('`bob@example.com`'), tip);
+    assert.doesNotMatch(tip.replace(/`[^`]*`/g, ''), /\\[^_*[\]<>#&$|~-]/, `only escapes a renderer removes: ${tip}`);
+    const qPreview = (
+      await vscode.workspace.openTextDocument(vscode.Uri.parse(`agent-memory-view:/proposal/${q.proposalId}.md`))
+    ).getText();
+    assert.match(qPreview, /\| Source \| `https:\/\/wiki\.example\.com\/team_pages\/web-app` \|/);
+    assert.match(qPreview, /\| Object \| `bob@example\.com` \|/);
+    assert.match(
+      qPreview,
+      /Proposed by views-test \(agent\), <span title="\d{4}-\d\d-\d\dT[^"]+Z">[^<]+<\/span>\./,
+      'the local time, ISO on hover',
+    );
+    await l.proposals.reject({ id: q.proposalId, by: 'views-test', reason: 'test' });
     views.pending.refresh();
     assert.ok(!(await views.pending.getChildren()).some((n) => n.proposal.id === p.proposalId), 'a decided proposal leaves the view');
   });

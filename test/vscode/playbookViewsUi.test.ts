@@ -94,11 +94,45 @@ describe('the Facts, Skills and Pending views in the workbench (Playwright)', fu
 
   it("Facts: a disputed fact's context menu offers Resolve Dispute…, Verify, Retract, history and id", async () => {
     const row = { selector: ROW, text: 'owned_by → team:payments' };
-    await drive({ action: 'click', ...row });
-    await drive({ action: 'press', key: 'Shift+F10' });
+    // A right click: a left one now opens the fact's history (below).
+    await drive({ action: 'click', ...row, button: 'right' });
     const menu = String(await drive({ action: 'text', selector: '.monaco-menu' }));
     for (const item of ['Resolve Dispute…', 'Verify Fact…', 'Retract Fact…', 'Show Fact History', 'Copy Fact ID'])
       assert.ok(menu.includes(item), `${item} missing from the menu:\n${menu}`);
+    await drive({ action: 'press', key: 'Escape' });
+  });
+
+  it('Facts: clicking a fact opens its history, rendered, in a tab named after the fact (issue 14, items 9 and 12)', async () => {
+    await drive({ action: 'click', selector: ROW, text: 'owned_by → team:web' });
+    await waitUntil('the history preview', () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .some(
+          (t) =>
+            t.input instanceof vscode.TabInputWebview &&
+            /markdown/i.test(t.input.viewType) &&
+            /history-of-service-checkout-owned-by-team-web/.test(t.label),
+        )
+        ? true
+        : undefined,
+    );
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('Pending: the context menu offers Open Preview before Approve and Reject (issue 14, item 12)', async () => {
+    const l = await playbook();
+    await l.proposals.propose({
+      target: 'fact',
+      payload: { subject: 'service:index', predicate: 'owned_by', object: 'team:search', source: 'design doc', confidence: 1 },
+      proposedBy: 'ui-test (agent)',
+    });
+    (await api()).playbook.pending.refresh();
+    const row = { selector: ROW, text: 'service:index owned_by team:search' };
+    await drive({ action: 'waitFor', ...row });
+    await drive({ action: 'click', ...row, button: 'right' });
+    const menu = String(await drive({ action: 'text', selector: '.monaco-menu' }));
+    const at = (item: string) => menu.indexOf(item);
+    assert.ok(at('Open Preview') >= 0 && at('Approve') > at('Open Preview') && at('Reject') > at('Approve'), menu);
     await drive({ action: 'press', key: 'Escape' });
   });
 });

@@ -62,7 +62,7 @@ describe('agentMemory.reviewWrites = queue', function () {
       () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff,
     );
     const diff = vscode.window.tabGroups.activeTabGroup.activeTab!.input as vscode.TabInputTextDiff;
-    assert.equal(diff.original.path, `/memories/${id}.v1.md`);
+    assert.equal(diff.original.path, `/memories/${id}/queued-edit-target.v1.md`, 'named after the description');
     assert.match((await vscode.workspace.openTextDocument(diff.modified)).getText(), /\n---\n\nafter\n$/);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });

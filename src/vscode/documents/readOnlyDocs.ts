@@ -1,15 +1,21 @@
 import * as vscode from 'vscode';
+import { readableName } from '../shared/readableName';
 import type { StoreChanges } from '../session/storeChanges';
 
 /** The scheme of the read-only documents the views open: histories, proposal previews, the lifecycle report. */
 const DOC_SCHEME = 'agent-memory-view';
 
-/** Renders the document of a path's rest (`/<kind>/<rest>`) from what is stored now. */
-export type Renderer = (rest: string) => Promise<string>;
+/** Renders the document of a key (`/<kind>/<key>…`, e.g. a fact's id) from what is stored now. */
+export type Renderer = (key: string) => Promise<string>;
 
-/** `agent-memory-view:/<kind>/<name>` (name ends in .md for Markdown). */
-export function viewDocUri(kind: string, name: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: DOC_SCHEME, path: `/${kind}/${name}` });
+/**
+ * `agent-memory-view:/<kind>/<key>/<title>.md`: the key says what to render, the last segment
+ * names the tab (a readable name of `title`, not an id). Without a title, `/<kind>/<key>.md`
+ * (also what older URIs look like: both render the same).
+ */
+export function viewDocUri(kind: string, key: string, title?: string): vscode.Uri {
+  const path = title === undefined ? `/${kind}/${key}.md` : `/${kind}/${key}/${readableName(title, kind)}.md`;
+  return vscode.Uri.from({ scheme: DOC_SCHEME, path });
 }
 
 /**
@@ -37,11 +43,11 @@ export class ReadOnlyDocs implements vscode.TextDocumentContentProvider, vscode.
   }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    const [, kind = '', ...rest] = uri.path.split('/');
+    const [, kind = '', key = ''] = uri.path.split('/');
     const render = this.renderers.get(kind);
     if (!render) return vscode.l10n.t('Nothing is shown at {0}.', uri.toString());
     try {
-      return await render(rest.join('/'));
+      return await render(key.replace(/\.md$/, ''));
     } catch (err) {
       // A document cannot fail to open with a reason; its text says what went wrong, and the log keeps the stack.
       this.log.error(`could not render ${uri.toString()}:`, err as Error);

@@ -22,9 +22,7 @@ export function registerEpisodeCommands(
   log: vscode.LogOutputChannel,
 ): void {
   const command = reportingCommand(log);
-  docs.register('episode', async (rest) =>
-    episodeMarkdown(await (await access.getPlaybook()).episodes.show({ id: rest.replace(/\.md$/, '') })),
-  );
+  docs.register('episode', async (id) => episodeMarkdown(await (await access.getPlaybook()).episodes.show({ id })));
 
   context.subscriptions.push(
     command('agentMemory.filterEpisodes', async () => {

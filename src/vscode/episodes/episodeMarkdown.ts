@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
+import { whenMarkdown } from '../shared/times';
 import type { EpisodeView } from '../../core/playbook/episodeService';
-import { md } from '../tools/toolSupport';
+import { md } from '../shared/markdownText';
 
 /** A list of stored texts as Markdown bullets, or a dash. */
 const bullets = (items: readonly string[]) => (items.length ? items.map((x) => `- ${md(x)}`).join('\n') : '—');
@@ -11,13 +12,15 @@ export function episodeMarkdown(e: EpisodeView): string {
     `# ${md(e.task)}`,
     '',
     `**${vscode.l10n.t('Outcome')}:** ${e.outcome}  `,
-    `**${vscode.l10n.t('Happened at')}:** ${e.timestamp}  `,
-    `**${vscode.l10n.t('Recorded at')}:** ${vscode.l10n.t('{0} by {1}', e.recordedAt, md(e.author))}  `,
+    `**${vscode.l10n.t('Happened at')}:** ${whenMarkdown(e.timestamp)}  `,
+    `**${vscode.l10n.t('Recorded at')}:** ${vscode.l10n.t('{0} by {1}', whenMarkdown(e.recordedAt), md(e.author))}  `,
     `**${vscode.l10n.t('Run by')}:** ${md(e.executor)}  `,
     `**${vscode.l10n.t('Skill followed')}:** ${e.skill ? `${md(e.skill.name)} v${e.skill.version}` : '—'}  `,
     `**${vscode.l10n.t('Tags')}:** ${e.tags.length ? e.tags.map((t) => `\`${t}\``).join(' ') : '—'}  `,
     `**${vscode.l10n.t('Source')}:** ${e.source.type} ${md(e.source.ref)}`,
-    ...(e.archivedAt ? ['', `> ${vscode.l10n.t('Archived by the forgetting run at {0}: kept, hidden from lists.', e.archivedAt)}`] : []),
+    ...(e.archivedAt
+      ? ['', `> ${vscode.l10n.t('Archived by the forgetting run {0}: kept, hidden from lists.', whenMarkdown(e.archivedAt))}`]
+      : []),
     '',
     `## ${vscode.l10n.t('Tools')}`,
     '',

@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { md } from '../shared/markdownText';
+import { when } from '../shared/times';
 import { EPISODE_LIMITS } from '../../core/contract/episodes';
 import type { Outcome } from '../../core/playbook/kinds';
 import type { Playbook } from '../../core/playbook/playbook';
@@ -23,8 +25,8 @@ const ICONS: Record<Outcome, vscode.ThemeIcon> = {
   partial: new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')),
 };
 
-/** `agent-memory-view:/episode/<id>.md`: the read-only document of one episode. */
-export const episodeDocUri = (id: string) => viewDocUri('episode', `${id}.md`);
+/** `agent-memory-view:/episode/<id>/<task>.md`: the read-only document of one episode. */
+export const episodeDocUri = (id: string, task: string) => viewDocUri('episode', id, task);
 
 /**
  * The Episodes view: what agents recorded, newest first, the outcome as the icon, narrowed by
@@ -89,17 +91,20 @@ export class EpisodesTreeProvider implements vscode.TreeDataProvider<EpisodeNode
     const e = node.episode;
     const item = new vscode.TreeItem(e.task);
     item.id = e.id;
-    item.description = [new Date(e.timestamp).toLocaleString(), ...(e.skill ? [`${e.skill.name} v${e.skill.version}`] : [])].join(' · ');
+    const t = when(e.timestamp);
+    item.description = [t.relative, ...(e.skill ? [`${e.skill.name} v${e.skill.version}`] : [])].join(' · ');
     item.iconPath = ICONS[e.outcome];
     item.contextValue = `episode.${e.outcome}`;
-    item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [episodeDocUri(e.id)] };
+    // Rendered: the document is Markdown, and its escapes would show as text.
+    item.command = { command: 'markdown.showPreview', title: vscode.l10n.t('Open'), arguments: [episodeDocUri(e.id, e.task)] };
     const tip = new vscode.MarkdownString();
-    tip.appendMarkdown(`**${e.outcome}** · ${e.timestamp} · `).appendText(e.executor);
-    tip.appendMarkdown('\n\n').appendText(e.task);
-    if (e.skill) tip.appendMarkdown(`\n\n${vscode.l10n.t('Skill followed')}: `).appendText(`${e.skill.name} v${e.skill.version}`);
-    if (e.tags.length) tip.appendMarkdown(`\n\n${vscode.l10n.t('Tags')}: `).appendText(e.tags.join(', '));
+    tip.appendMarkdown(`**${md(e.task)}**\n\n`);
+    tip.appendMarkdown(`**${e.outcome}** · ${t.local} (${t.relative}) · `).appendMarkdown(md(e.executor));
+    tip.appendMarkdown(`  \n\`${t.iso}\``);
+    if (e.skill) tip.appendMarkdown(`\n\n${vscode.l10n.t('Skill followed')}: `).appendMarkdown(md(`${e.skill.name} v${e.skill.version}`));
+    if (e.tags.length) tip.appendMarkdown(`\n\n${vscode.l10n.t('Tags')}: `).appendMarkdown(md(e.tags.join(', ')));
     item.tooltip = tip;
-    item.accessibilityInformation = { label: `${e.task}, ${e.outcome}, ${e.timestamp}` };
+    item.accessibilityInformation = { label: `${e.task}, ${e.outcome}, ${t.local}` };
     return item;
   }
 }

@@ -4,7 +4,7 @@ import type { StoreChanges } from '../session/storeChanges';
 import { reportingCommand } from '../memories/target';
 import type { PlaybookAccess } from '../session/windowServices';
 import type { FactNode } from './factsView';
-import { type ReadOnlyDocs, viewDocUri } from '../documents/readOnlyDocs';
+import { type ReadOnlyDocs, showMarkdown, viewDocUri } from '../documents/readOnlyDocs';
 import { factHistoryMarkdown } from '../lifecycle/reportMarkdown';
 
 /** The fact a command is about: a Facts view item, or `{ id }` (a test, a link). */
@@ -37,7 +37,7 @@ export function registerFactCommands(
   const ask = (title: string, prompt: string, validateInput?: (v: string) => string | undefined, value = '') =>
     vscode.window.showInputBox({ title, prompt, value, ignoreFocusOut: true, validateInput });
 
-  docs.register('fact-history', async (rest) => factHistoryMarkdown(await (await facts()).history({ id: rest.replace(/\.md$/, '') })));
+  docs.register('fact-history', async (id) => factHistoryMarkdown(await (await facts()).history({ id })));
 
   context.subscriptions.push(
     command('agentMemory.newFact', async () => {
@@ -167,7 +167,10 @@ export function registerFactCommands(
 
     command('agentMemory.showFactHistory', async (arg) => {
       const id = factId(arg);
-      if (id) await vscode.window.showTextDocument(viewDocUri('fact-history', `${id}.md`), { preview: true });
+      if (!id) return;
+      const f = await (await facts()).show({ id });
+      // Rendered, as every history and preview is: the document is Markdown, escapes and all.
+      await showMarkdown(viewDocUri('fact-history', id, vscode.l10n.t('History of {0}', label(f))));
     }),
 
     command('agentMemory.copyFactId', async (arg) => {

@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { md } from '../shared/markdownText';
+import { whenLine } from '../shared/times';
 import { factView } from '../../core/playbook/factRules';
 import type { Playbook } from '../../core/playbook/playbook';
 import { readAll } from '../../core/playbook/recordRows';
@@ -111,6 +113,8 @@ export class FactsTreeProvider implements vscode.TreeDataProvider<FactNode>, vsc
     item.iconPath = ICONS[f.state];
     item.contextValue = `fact.${f.state}${verified ? '.verified' : ''}`;
     item.tooltip = factTooltip(f);
+    // A click shows what the fact said over time, and its evidence (the tooltip holds only the current version).
+    item.command = { command: 'agentMemory.showFactHistory', title: vscode.l10n.t('Show Fact History'), arguments: [node] };
     item.accessibilityInformation = { label: `${f.subject} ${f.predicate} ${f.object}, ${f.state}` };
     return item;
   }
@@ -124,22 +128,22 @@ export class FactsTreeProvider implements vscode.TreeDataProvider<FactNode>, vsc
 function factTooltip(f: ViewFact): vscode.MarkdownString {
   const tip = new vscode.MarkdownString();
   tip.appendMarkdown(`**${vscode.l10n.t('Status')}:** ${f.state} · ${vscode.l10n.t('version {0}', f.version)}\n\n`);
-  const line = (label: string, value: string) => tip.appendMarkdown(`**${label}:** `).appendText(value).appendMarkdown('  \n');
+  const line = (label: string, value: string) => tip.appendMarkdown(`**${label}:** `).appendMarkdown(md(value)).appendMarkdown('  \n');
   line(vscode.l10n.t('Fact'), `${f.subject} ${f.predicate} ${f.object}`);
   line(vscode.l10n.t('Source'), f.source ?? '—');
   line(vscode.l10n.t('Confidence'), f.confidence === null ? '—' : String(f.confidence));
-  line(vscode.l10n.t('Observed at'), f.observedAt);
-  line(vscode.l10n.t('Valid until'), f.validUntil ?? '—');
+  line(vscode.l10n.t('Observed at'), whenLine(f.observedAt));
+  line(vscode.l10n.t('Valid until'), f.validUntil ? whenLine(f.validUntil) : '—');
   line(vscode.l10n.t('Asserted by'), f.assertedBy);
   line(
     vscode.l10n.t('Verification'),
     f.verification.state === 'verified'
-      ? vscode.l10n.t('verified by {0} at {1}: {2}', f.verification.by, f.verification.at, f.verification.evidence)
+      ? vscode.l10n.t('verified by {0} at {1}: {2}', f.verification.by, whenLine(f.verification.at), f.verification.evidence)
       : vscode.l10n.t('unverified'),
   );
   if (f.disputedWith.length) line(vscode.l10n.t('Disputed with'), f.disputedWith.join(', '));
   if (f.retraction)
-    line(vscode.l10n.t('Retracted'), vscode.l10n.t('by {0} at {1}: {2}', f.retraction.by, f.retraction.at, f.retraction.reason));
+    line(vscode.l10n.t('Retracted'), vscode.l10n.t('by {0} at {1}: {2}', f.retraction.by, whenLine(f.retraction.at), f.retraction.reason));
   return tip;
 }
 

@@ -133,7 +133,7 @@ export function registerForgetting(
   log: vscode.LogOutputChannel,
 ): ForgettingScheduler {
   const scheduler = new ForgettingScheduler(getPlaybook, changes, log, context.workspaceState);
-  const reportUri = viewDocUri('lifecycle', 'report.md');
+  const reportUri = viewDocUri('lifecycle', 'report', vscode.l10n.t('Lifecycle report'));
   docs.register('lifecycle', async () => {
     const playbook = await getPlaybook();
     let policy;

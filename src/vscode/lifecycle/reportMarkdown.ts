@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
+import { whenLine, whenMarkdown } from '../shared/times';
 import type { FactView } from '../../core/playbook/factRules';
 import type { Report } from '../../core/playbook/lifecycle';
 import type { Policy } from '../../core/playbook/policy';
-import { md } from '../tools/toolSupport';
+import { code, md } from '../shared/markdownText';
 
 type FactVersion = FactView & { op: string; writtenBy: string };
 
@@ -12,24 +13,26 @@ export function factHistoryMarkdown(history: FactVersion[]): string {
   const lines = [
     `# ${md(cur.subject)} · ${md(cur.predicate)} → ${md(cur.object)}`,
     '',
-    vscode.l10n.t('Fact {0}: {1} versions, newest first.', cur.id, history.length),
+    vscode.l10n.t('Fact {0}: {1} versions, newest first.', code(cur.id), history.length),
     '',
   ];
   for (const v of [...history].reverse()) {
     lines.push(`## ${vscode.l10n.t('Version {0}', v.version)} · ${v.op} · ${v.status}`, '');
-    lines.push(`- ${vscode.l10n.t('Written at {0} by {1}', v.changedAt, md(v.writtenBy))}`);
+    lines.push(`- ${vscode.l10n.t('Written {0} by {1}', whenMarkdown(v.changedAt), md(v.writtenBy))}`);
     lines.push(`- ${vscode.l10n.t('Says: {0} {1} {2}', md(v.subject), md(v.predicate), md(v.object))}`);
     lines.push(
-      `- ${vscode.l10n.t('Source: {0}; confidence: {1}; observed at {2}; valid until: {3}', md(v.source ?? '—'), String(v.confidence ?? '—'), v.observedAt, v.validUntil ?? '—')}`,
+      `- ${vscode.l10n.t('Source: {0}; confidence: {1}; observed {2}; valid until: {3}', md(v.source ?? '—'), String(v.confidence ?? '—'), whenMarkdown(v.observedAt), v.validUntil ? whenMarkdown(v.validUntil) : '—')}`,
     );
     lines.push(`- ${vscode.l10n.t('Asserted by {0}', md(v.assertedBy))}`);
     if (v.verification.state === 'verified')
       lines.push(
-        `- ${vscode.l10n.t('Verified by {0} at {1}: {2}', md(v.verification.by), v.verification.at, md(v.verification.evidence))}`,
+        `- ${vscode.l10n.t('Verified by {0} at {1}: {2}', md(v.verification.by), whenMarkdown(v.verification.at), md(v.verification.evidence))}`,
       );
     if (v.disputedWith.length) lines.push(`- ${vscode.l10n.t('Disputed with {0}', v.disputedWith.map((x) => `\`${x}\``).join(', '))}`);
     if (v.retraction)
-      lines.push(`- ${vscode.l10n.t('Retracted by {0} at {1}: {2}', md(v.retraction.by), v.retraction.at, md(v.retraction.reason))}`);
+      lines.push(
+        `- ${vscode.l10n.t('Retracted by {0} at {1}: {2}', md(v.retraction.by), whenMarkdown(v.retraction.at), md(v.retraction.reason))}`,
+      );
     lines.push('');
   }
   return lines.join('\n');
@@ -70,13 +73,13 @@ export function lifecycleReportMarkdown(reports: Report[], policy: Policy | Erro
     const s = r.searchReads;
     const reads = s.returned ? vscode.l10n.t('{0} of {1} ({2} searches)', s.read, s.returned, s.searches) : vscode.l10n.t('no searches');
     lines.push(
-      `| ${r.ranAt} | ${r.trigger} | ${r.expiredFacts.length} | ${r.forgottenEpisodes} | ${r.archivedEpisodes} | ${r.promotions.length} | ${reads} |`,
+      `| ${whenMarkdown(r.ranAt)} | ${r.trigger} | ${r.expiredFacts.length} | ${r.forgottenEpisodes} | ${r.archivedEpisodes} | ${r.promotions.length} | ${reads} |`,
     );
   }
   const detailed = reports.filter((r) => r.expiredFacts.length || r.promotions.length);
   if (detailed.length) lines.push('', `## ${vscode.l10n.t('Details')}`, '');
   for (const r of detailed) {
-    lines.push(`### ${r.ranAt}`, '');
+    lines.push(`### ${whenLine(r.ranAt)}`, '');
     if (r.expiredFacts.length) lines.push(`- ${vscode.l10n.t('Facts expired: {0}', r.expiredFacts.map((x) => `\`${x}\``).join(', '))}`);
     if (r.promotions.length)
       lines.push(`- ${vscode.l10n.t('Skill drafts sent to Pending: {0}', r.promotions.map((x) => `\`${x}\``).join(', '))}`);

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { when } from '../shared/times';
 import type { MemoryService } from '../../core/memoryService';
 import type { StoreChanges } from '../session/storeChanges';
 import { commandTarget, reportingCommand } from './target';
@@ -55,7 +56,7 @@ export function registerHistoryCommands(
       const actions = [
         {
           label: vscode.l10n.t('Open this version'),
-          run: () => vscode.window.showTextDocument(memoryUri(entry.id, entry.version), { preview: true }),
+          run: () => vscode.window.showTextDocument(memoryUri(entry.id, entry.version, entry.description), { preview: true }),
         },
         ...(entry.version > 1
           ? [
@@ -112,18 +113,21 @@ export function registerHistoryCommands(
 
 /** Opens a diff of two versions; 'current' is the editable document of the current version. */
 async function compare(id: string, left: number, right: number | 'current', description: string): Promise<void> {
-  const rightUri = right === 'current' ? memoryUri(id) : memoryUri(id, right);
+  const rightUri = right === 'current' ? memoryUri(id, undefined, description) : memoryUri(id, right, description);
   const title = vscode.l10n.t('{0} (version {1} ↔ {2})', description, left, right === 'current' ? vscode.l10n.t('current') : right);
-  await vscode.commands.executeCommand('vscode.diff', memoryUri(id, left), rightUri, title);
+  await vscode.commands.executeCommand('vscode.diff', memoryUri(id, left, description), rightUri, title);
 }
 
 /** A quick pick of versions, newest first; `current` is marked. */
 function pickVersion(entries: HistoryEntry[], current: HistoryEntry, placeHolder: string): Thenable<HistoryEntry | undefined> {
-  const items = [...entries].reverse().map((v) => ({
-    label: `v${v.version} · ${v.op}${v === current ? ` · ${vscode.l10n.t('current')}` : ''}`,
-    description: `${v.changedAt} · ${v.author}`,
-    detail: `${v.description} [${v.tags.join(', ')}]`,
-    entry: v,
-  }));
+  const items = [...entries].reverse().map((v) => {
+    const t = when(v.changedAt);
+    return {
+      label: `v${v.version} · ${v.op}${v === current ? ` · ${vscode.l10n.t('current')}` : ''}`,
+      description: `${t.relative} · ${v.author}`,
+      detail: `${v.description} [${v.tags.join(', ')}] · ${t.local} · ${t.iso}`,
+      entry: v,
+    };
+  });
   return vscode.window.showQuickPick(items, { placeHolder, matchOnDetail: true }).then((pick) => pick?.entry);
 }

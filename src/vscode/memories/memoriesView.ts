@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
+import { md } from '../shared/markdownText';
 import type { MemoryService } from '../../core/memoryService';
 import { memoryUri } from './memoryUris';
 import type { StoreChanges } from '../session/storeChanges';
 import { type Group, type GroupBy, groupByRecency, groupByTag, type ViewMemory } from './memoryGrouping';
+import { when } from '../shared/times';
 
 /** How many memories the view loads; the rest are reached through the filter or search. */
 const LOAD = 500;
@@ -10,8 +12,23 @@ const LOAD = 500;
 const FILTER_LIMIT = 50;
 const GROUP_BY_KEY = 'agentMemory.groupBy';
 
-/** A node of the view: a group, a memory (under a group or, when filtered, at the top), or the "more" hint. */
-export type MemoryNode = ({ kind: 'memory'; parent?: string } & ViewMemory) | { kind: 'group'; group: Group } | { kind: 'more' };
+/** How many memories the view reads at once to learn their versions. */
+const READ_AT_ONCE = 16;
+
+/**
+ * A node of the view: a group, a memory (under a group or, when filtered, at the top), or the
+ * "more" hint. A memory's `version` is known once read (undefined if the read failed).
+ */
+export type MemoryNode =
+  ({ kind: 'memory'; parent?: string; version?: number } & ViewMemory) | { kind: 'group'; group: Group } | { kind: 'more' };
+
+/**
+ * The context value of a memory item: `memory.v1` for one with no earlier version (menus do not
+ * offer Compare with Previous Version on it), else `memory`. Menus match both with /^memory(\.v1)?$/.
+ */
+export function memoryContextValue(version: number | undefined): string {
+  return version === 1 ? 'memory.v1' : 'memory';
+}
 
 /**
  * The Memories view: current memories grouped by time range (newest change first) or by
@@ -26,6 +43,11 @@ export class MemoriesTreeProvider implements vscode.TreeDataProvider<MemoryNode>
   private staleOnly = false;
   /** Set once the view exists: where the filter and "no results" are shown. */
   view: vscode.TreeView<MemoryNode> | undefined;
+  /**
+   * Each memory's version as last read, with the time of that version: a memory whose time
+   * did not change kept its version, so a refresh reads only the memories that changed.
+   */
+  private readonly versions = new Map<string, { changedAt: string; version: number }>();
 
   constructor(
     private readonly getService: () => Promise<MemoryService>,
@@ -78,12 +100,13 @@ export class MemoriesTreeProvider implements vscode.TreeDataProvider<MemoryNode>
   }
 
   async getChildren(element?: MemoryNode): Promise<MemoryNode[]> {
-    if (element?.kind === 'group') return element.group.memories.map((m) => ({ kind: 'memory', parent: element.group.key, ...m }));
+    if (element?.kind === 'group')
+      return this.withVersions(element.group.memories.map((m) => ({ kind: 'memory', parent: element.group.key, ...m })));
     if (element) return [];
     try {
       const service = await this.getService();
-      if (this.staleOnly) return await this.stale(service);
-      if (this.filterText) return await this.filtered(service, this.filterText);
+      if (this.staleOnly) return await this.withVersions(await this.stale(service));
+      if (this.filterText) return await this.withVersions(await this.filtered(service, this.filterText));
       const page = await service.list({ limit: LOAD });
       this.setMessage(undefined);
       await vscode.commands.executeCommand('setContext', 'agentMemory.empty', page.items.length === 0);
@@ -120,9 +143,10 @@ export class MemoriesTreeProvider implements vscode.TreeDataProvider<MemoryNode>
     const stale = node.freshness === 'stale';
     item.description = stale ? `${vscode.l10n.t('stale')} · ${node.tags.join(', ')}` : node.tags.join(', ');
     item.iconPath = stale ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')) : new vscode.ThemeIcon('note');
-    item.contextValue = 'memory';
-    item.resourceUri = memoryUri(node.id);
-    item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [memoryUri(node.id)] };
+    item.contextValue = memoryContextValue(node.version);
+    const uri = memoryUri(node.id, undefined, node.description);
+    item.resourceUri = uri;
+    item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [uri] };
     return item;
   }
 
@@ -132,20 +156,45 @@ export class MemoriesTreeProvider implements vscode.TreeDataProvider<MemoryNode>
       const m = await (await this.getService()).read({ id: node.id });
       const preview = m.content.length > 400 ? `${m.content.slice(0, 400)}…` : m.content;
       const changed = (m.citations ?? []).filter((c) => c.status !== 'fresh' && c.status !== 'moved');
+      const t = when(m.changedAt);
+      // The whole description first: the label is cut to the view's width.
       const tooltip = new vscode.MarkdownString(
-        `**${vscode.l10n.t('version {0}', m.version)}** · ${m.changedAt} · ${m.author}\n\n` +
-          `${m.tags.map((t) => `\`${t}\``).join(' ')}\n\n`,
+        `**${md(m.description)}**\n\n${m.tags.map((tag) => `\`${tag}\``).join(' ')}\n\n` +
+          `${md(vscode.l10n.t('Version {0}, {1} ({2}) by {3}', m.version, t.local, t.relative, m.author))}  \n\`${t.iso}\`\n\n`,
       );
       if (changed.length) {
         tooltip.appendMarkdown(`$(warning) **${vscode.l10n.t('Stale: the code it cites has changed')}**\n\n`);
-        for (const c of changed) tooltip.appendText(`${c.detail}\n\n`);
+        for (const c of changed) tooltip.appendMarkdown(`${md(c.detail)}\n\n`);
       }
       tooltip.supportThemeIcons = true;
-      item.tooltip = tooltip.appendMarkdown('---\n\n').appendText(preview);
+      item.tooltip = tooltip.appendMarkdown('---\n\n').appendMarkdown(md(preview).replace(/\n/g, '  \n'));
     } catch (err) {
       item.tooltip = (err as Error).message;
     }
     return item;
+  }
+
+  /** The nodes with their versions (see `versions`), read a few at a time. */
+  private async withVersions(nodes: MemoryNode[]): Promise<MemoryNode[]> {
+    const service = await this.getService().catch(() => undefined);
+    if (!service) return nodes;
+    const out: MemoryNode[] = [];
+    for (let i = 0; i < nodes.length; i += READ_AT_ONCE) {
+      out.push(
+        ...(await Promise.all(
+          nodes.slice(i, i + READ_AT_ONCE).map(async (node): Promise<MemoryNode> => {
+            if (node.kind !== 'memory') return node;
+            const known = this.versions.get(node.id);
+            if (known && node.changedAt && known.changedAt === node.changedAt) return { ...node, version: known.version };
+            // A memory that cannot be read now still shows, with the menus of one that has versions.
+            const m = await service.read({ id: node.id }).catch(() => undefined);
+            if (m) this.versions.set(node.id, { changedAt: m.changedAt, version: m.version });
+            return { ...node, version: m?.version };
+          }),
+        )),
+      );
+    }
+    return out;
   }
 
   private async filtered(service: MemoryService, text: string): Promise<MemoryNode[]> {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { whenLine } from '../shared/times';
 import type { MemoryService } from '../../core/memoryService';
 import { draftUri, memoryUri } from './memoryUris';
 import type { MemoriesTreeProvider } from './memoriesView';
@@ -23,12 +24,12 @@ export function registerMemoryCommands(
   context.subscriptions.push(
     command('agentMemory.open', async (arg) => {
       const target = commandTarget(arg);
-      if (target) await vscode.window.showTextDocument(memoryUri(target.id, target.version), { preview: true });
+      if (target) await vscode.window.showTextDocument(memoryUri(target.id, target.version, target.description), { preview: true });
     }),
 
     command('agentMemory.newMemory', async () => {
       // Unique across sessions: VS Code restores open drafts after a reload.
-      await vscode.window.showTextDocument(draftUri(`New-Memory-${Date.now().toString(36)}`), { preview: false });
+      await vscode.window.showTextDocument(draftUri(Date.now().toString(36)), { preview: false });
     }),
 
     command('agentMemory.editTags', async (arg) => {
@@ -82,7 +83,7 @@ export function registerMemoryCommands(
         page.items.map((m) => ({
           label: m.description,
           description: m.tags.join(', '),
-          detail: vscode.l10n.t('deleted {0}', m.changedAt),
+          detail: vscode.l10n.t('deleted {0}', whenLine(m.changedAt)),
           id: m.id,
         })),
         { placeHolder: vscode.l10n.t('Pick a deleted memory to restore'), matchOnDescription: true },

@@ -6,6 +6,7 @@ import type { StoreChanges } from '../session/storeChanges';
 import { NotFoundError } from '../../core/errors';
 import { type MemoryPath, memoryUri, parseMemoryUri, SCHEME } from './memoryUris';
 import { replaceDraftTab } from '../documents/draftTabs';
+import { SaveProblems } from './saveProblems';
 
 type Read = Awaited<ReturnType<MemoryService['read']>>;
 
@@ -15,11 +16,12 @@ const decoder = new TextDecoder();
 const TEMPLATE: MemoryFields = { description: '', tags: [], content: '' };
 
 /**
- * Memories as documents (`agent-memory:/memories/<id>.md`): YAML front matter with the
- * description and tags, then the content. Saving the current version writes a new version
- * through the same service the tools use, so every rule (limits, tag rules, secrets) holds
- * and an invalid save is refused with the reason, storing nothing. Versions
- * (`…/<id>.v<N>.md`) and deleted memories are read-only. A draft (`agent-memory:/new/…`)
+ * Memories as documents (`agent-memory:/memories/<id>/<name>.md`, the name read from the
+ * description; see memoryUris.ts): YAML front matter with the description and tags, then the
+ * content. Saving the current version writes a new version through the same service the tools
+ * use, so every rule (limits, tag rules, secrets) holds and an invalid save is refused with
+ * the reason (SaveProblems: a notification and a mark on the line), storing nothing. Versions
+ * (`…/<name>.v<N>.md`) and deleted memories are read-only. A draft (`agent-memory:/new/…`)
  * becomes a new memory on its first save and that memory from then on.
  *
  * A file's mtime is its version's changedAt, so VS Code's own "the file has changed on disk"
@@ -36,6 +38,8 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   private readonly watched = new Map<string, vscode.Uri>();
   /** The version each current-memory document last showed. */
   private readonly shown = new Map<string, number>();
+  /** The paths of the current-memory documents read, by id (one id may be open under an older or a readable path). */
+  private readonly paths = new Map<string, Set<string>>();
   /** Drafts that were saved: their memory's id. */
   private readonly created = new Map<string, string>();
   /**
@@ -45,8 +49,10 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   private readonly saved = new Set<string>();
 
   /** Drafts saved from an editor, waiting for the save to complete to be replaced by their memory. */
-  private readonly toReplace = new Map<string, string>();
+  private readonly toReplace = new Map<string, { id: string; description: string }>();
   private readonly subscription: vscode.Disposable;
+  /** Why the last save of a document was refused, marked on its line. */
+  private readonly problems = new SaveProblems();
 
   constructor(
     private readonly getService: () => Promise<MemoryService>,
@@ -56,16 +62,17 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
       changes.onDidChange(() => this.changed.fire([...this.watched.values()].map((uri) => ({ type: vscode.FileChangeType.Changed, uri })))),
       vscode.workspace.onDidSaveTextDocument((doc) => {
         this.didSave(doc.uri);
-        const id = this.toReplace.get(doc.uri.toString());
-        if (id === undefined) return;
+        const created = this.toReplace.get(doc.uri.toString());
+        if (created === undefined) return;
         this.toReplace.delete(doc.uri.toString());
-        void replaceDraftTab(doc.uri, memoryUri(id));
+        void replaceDraftTab(doc.uri, memoryUri(created.id, undefined, created.description));
       }),
     );
   }
 
   dispose(): void {
     this.subscription.dispose();
+    this.problems.dispose();
     this.changed.dispose();
   }
 
@@ -74,11 +81,14 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
    * FIRST_VERSION_DOCS (the paths of those at version 1) for the menus: Compare with Previous
    * is not offered where there is no previous version.
    */
-  private show(id: string, version: number): void {
+  private show(id: string, version: number, path?: string): void {
     const wasFirst = this.shown.get(id) === 1;
     this.shown.set(id, version);
-    if (wasFirst === (version === 1)) return;
-    const first = [...this.shown].filter(([, v]) => v === 1).map(([i]) => memoryUri(i).path);
+    const paths = this.paths.get(id) ?? this.paths.set(id, new Set()).get(id)!;
+    const newPath = path !== undefined && !paths.has(path);
+    if (path !== undefined) paths.add(path);
+    if (wasFirst === (version === 1) && !(newPath && version === 1)) return;
+    const first = [...this.shown].filter(([, v]) => v === 1).flatMap(([i]) => [...(this.paths.get(i) ?? [])]);
     void vscode.commands.executeCommand('setContext', FIRST_VERSION_DOCS, first);
   }
 
@@ -89,7 +99,8 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
-    if (uri.path === '/' || uri.path === '/memories' || uri.path === '/new')
+    // Folders, including a memory's own (`/memories/<id>`, which holds its readably named documents) and a draft's.
+    if (uri.path === '/' || uri.path === '/memories' || uri.path === '/new' || /^\/(memories|new)\/[^/.]+$/.test(uri.path))
       return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
     const target = this.target(uri);
     if (target.kind === 'draft')
@@ -113,7 +124,7 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
     if (target.kind === 'draft') return encoder.encode(this.render(target));
     this.saved.delete(uri.toString());
     const m = await this.load(uri, target);
-    if (target.kind === 'current') this.show(m.id, m.version);
+    if (target.kind === 'current') this.show(m.id, m.version, uri.path);
     return encoder.encode(this.render(target, m));
   }
 
@@ -124,7 +135,18 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
         vscode.l10n.t('Older versions are read-only; edit the current version, or restore this one from the history.'),
       );
     }
-    const { citations, ...fields } = parseMemoryDocument(decoder.decode(bytes));
+    const text = decoder.decode(bytes);
+    try {
+      await this.save(target, text, uri);
+    } catch (err) {
+      throw this.problems.refused(uri, text, err);
+    }
+    this.problems.saved(uri);
+  }
+
+  /** Writes what a document says: a new memory from a draft, else a version when something changed. */
+  private async save(target: MemoryPath, text: string, uri: vscode.Uri): Promise<void> {
+    const { citations, ...fields } = parseMemoryDocument(text);
     const cited = citations?.map(parseCitation);
     const service = await this.getService();
     if (target.kind === 'draft') {
@@ -132,8 +154,8 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
       this.created.set(target.name, id);
       this.shown.set(id, 1);
       // Once VS Code has finished saving the draft's editor, the memory's own document takes its place.
-      this.toReplace.set(uri.toString(), id);
-    } else {
+      this.toReplace.set(uri.toString(), { id, description: fields.description });
+    } else if (target.kind === 'current') {
       const current = await service.read({ id: target.id });
       if (current.deletedAt)
         throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('This memory was deleted; restore it before editing.'));
@@ -147,7 +169,7 @@ export class MemoryFileSystem implements vscode.FileSystemProvider, vscode.Dispo
       };
       if (Object.keys(edits).length === 0) return;
       const out = await service.edit({ id: target.id, expectedVersion: this.shown.get(target.id) ?? current.version, ...edits });
-      this.show(target.id, out.version);
+      this.show(target.id, out.version, uri.path);
     }
     this.saved.add(uri.toString());
     this.changes.fireSoon(0);

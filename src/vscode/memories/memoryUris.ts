@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { readableName } from '../shared/readableName';
 
 /** The scheme of every memory document the extension opens. */
 export const SCHEME = 'agent-memory';
@@ -13,18 +14,40 @@ export type MemoryPath =
   | { kind: 'draft'; name: string };
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-const CURRENT = new RegExp(`^/memories/(${UUID})\\.md$`);
-const VERSION = new RegExp(`^/memories/(${UUID})\\.v([1-9][0-9]{0,8})\\.md$`);
-const DRAFT = /^\/new\/([A-Za-z0-9-]{1,64})\.md$/;
+// The readable name (readableName: letters, digits and "-", never "." or "/") is optional:
+// older URIs have none, and every URI of an id names the same memory whatever its name says.
+const NAME = '(?:/[^/.]+)?';
+const CURRENT = new RegExp(`^/memories/(${UUID})${NAME}\\.md$`);
+const VERSION = new RegExp(`^/memories/(${UUID})${NAME}\\.v([1-9][0-9]{0,8})\\.md$`);
+const DRAFT = /^\/new\/([A-Za-z0-9-]{1,64})(?:\/[^/.]+)?\.md$/;
 
-/** `agent-memory:/memories/<id>.md`, or `…/<id>.v<N>.md` for version N. */
-export function memoryUri(id: string, version?: number): vscode.Uri {
-  return vscode.Uri.from({ scheme: SCHEME, path: version === undefined ? `/memories/${id}.md` : `/memories/${id}.v${version}.md` });
+/**
+ * The document of a memory: `agent-memory:/memories/<id>/<name>.md`, or `…/<name>.v<N>.md` for
+ * version N, where the name is read from the description, so the tab says what the memory is
+ * about. The id decides what is shown; the name only labels the tab. A document of the same
+ * memory (and version) that is already open keeps its URI, so a memory opens once even after
+ * its description changed. Without a description, `/memories/<id>.md` (the older form).
+ */
+export function memoryUri(id: string, version?: number, description?: string): vscode.Uri {
+  const open = openMemoryDocument(id, version);
+  if (open) return open;
+  const base = description === undefined ? `/memories/${id}` : `/memories/${id}/${readableName(description, 'memory')}`;
+  return vscode.Uri.from({ scheme: SCHEME, path: version === undefined ? `${base}.md` : `${base}.v${version}.md` });
 }
 
-/** `agent-memory:/new/<name>.md`: a new memory written in the editor. */
-export function draftUri(name: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: SCHEME, path: `/new/${name}.md` });
+/** The URI of an open document showing `id` (its current version, or `version`), if one is open. */
+function openMemoryDocument(id: string, version: number | undefined): vscode.Uri | undefined {
+  for (const doc of vscode.workspace.textDocuments) {
+    const p = parseMemoryUri(doc.uri);
+    if (!p || p.kind === 'draft' || p.id !== id.toLowerCase() || doc.isClosed) continue;
+    if (version === undefined ? p.kind === 'current' : p.kind === 'version' && p.version === version) return doc.uri;
+  }
+  return undefined;
+}
+
+/** `agent-memory:/new/<key>/new-memory.md`: a new memory written in the editor (the key tells drafts apart). */
+export function draftUri(key: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: SCHEME, path: `/new/${key}/${readableName(vscode.l10n.t('New memory'), 'new-memory')}.md` });
 }
 
 /** Reads a memory URI; undefined for anything else. */

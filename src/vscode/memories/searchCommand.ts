@@ -32,7 +32,7 @@ export function registerSearchCommand(
           { placeHolder: vscode.l10n.t('{0} memories match; pick one to open', hits.length), matchOnDescription: true },
         );
         if (!pick) return;
-        await vscode.window.showTextDocument(memoryUri(pick.id), { preview: true });
+        await vscode.window.showTextDocument(memoryUri(pick.id, undefined, pick.label), { preview: true });
       } catch (err) {
         log.error(err as Error);
         void vscode.window.showErrorMessage(vscode.l10n.t('Agent Memory: {0}', (err as Error).message));

@@ -6,6 +6,8 @@ import type { MemoryNode } from './memoriesView';
 export interface Target {
   id: string;
   version?: number;
+  /** Known when the command came from the view: names the document's tab. */
+  description?: string;
 }
 
 /**
@@ -14,7 +16,10 @@ export interface Target {
  * returns undefined when there is none (from the Command Palette with no memory open).
  */
 export function commandTarget(arg: unknown): Target | undefined {
-  if (arg && typeof arg === 'object' && (arg as MemoryNode).kind === 'memory') return { id: (arg as { id: string }).id };
+  if (arg && typeof arg === 'object' && (arg as MemoryNode).kind === 'memory') {
+    const node = arg as { id: string; description?: unknown };
+    return { id: node.id, ...(typeof node.description === 'string' ? { description: node.description } : {}) };
+  }
   const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
   const path = uri ? parseMemoryUri(uri) : undefined;
   if (path?.kind === 'current') return { id: path.id };

@@ -18,6 +18,13 @@ function proposalId(arg: unknown): string | undefined {
   return undefined;
 }
 
+/** What approving wrote and where it is now. */
+function approvedMessage(target: 'fact' | 'skill' | 'memory', summary: string): string {
+  if (target === 'fact') return vscode.l10n.t('Approved and saved to Facts: {0}', summary);
+  if (target === 'skill') return vscode.l10n.t('Approved and saved to Skills: {0}', summary);
+  return vscode.l10n.t('Approved and saved to Memories: {0}', summary);
+}
+
 /**
  * The commands of the Pending view. Decisions are made by the configured author (the policy
  * may name who may approve a layer: anyone else is refused with the domain's message), and are
@@ -33,9 +40,9 @@ export function registerPendingCommands(
   const command = reportingCommand(log);
   const playbook = () => access.getPlaybook();
 
-  docs.register('proposal', async (rest) => {
+  docs.register('proposal', async (id) => {
     const l = await playbook();
-    const p = await l.proposals.get(rest.replace(/\.md$/, ''));
+    const p = await l.proposals.get(id);
     const current =
       p.target === 'memory' && p.action === 'edit' && p.targetId
         ? await l.memories.read({ id: p.targetId }).catch(() => undefined)
@@ -43,9 +50,9 @@ export function registerPendingCommands(
     return proposalMarkdown(p, current);
   });
   // The memory as an edit proposal would leave it, for a diff against the version it was proposed on.
-  docs.register('proposal-memory', async (rest) => {
+  docs.register('proposal-memory', async (id) => {
     const l = await playbook();
-    const p = await l.proposals.get(rest.replace(/\.md$/, ''));
+    const p = await l.proposals.get(id);
     const d = p.payload as { description?: string; tags?: string[]; content?: string; expectedVersion?: number };
     const cur = await l.memories.read({ id: p.targetId!, ...(d.expectedVersion ? { version: d.expectedVersion } : {}) });
     return formatMemoryDocument(
@@ -54,10 +61,13 @@ export function registerPendingCommands(
     );
   });
 
+  /** The preview of a proposal, its tab named after what it proposes. */
+  const proposalDocUri = async (id: string) => viewDocUri('proposal', id, (await (await playbook()).proposals.get(id)).summary);
+
   context.subscriptions.push(
     command('agentMemory.openProposal', async (arg) => {
       const id = proposalId(arg);
-      if (id) await showMarkdown(viewDocUri('proposal', `${id}.md`));
+      if (id) await showMarkdown(await proposalDocUri(id));
     }),
 
     command('agentMemory.compareProposal', async (arg) => {
@@ -65,12 +75,18 @@ export function registerPendingCommands(
       if (!id) return;
       const p = await (await playbook()).proposals.get(id);
       if (p.target !== 'memory' || p.action !== 'edit' || !p.targetId) {
-        await showMarkdown(viewDocUri('proposal', `${id}.md`));
+        await showMarkdown(await proposalDocUri(id));
         return;
       }
       const version = (p.payload as { expectedVersion?: number }).expectedVersion;
       const title = vscode.l10n.t('{0} (version {1} ↔ proposed)', p.summary, version ?? '?');
-      await vscode.commands.executeCommand('vscode.diff', memoryUri(p.targetId, version), viewDocUri('proposal-memory', `${id}.md`), title);
+      const memory = await (await playbook()).memories.read({ id: p.targetId }).catch(() => undefined);
+      await vscode.commands.executeCommand(
+        'vscode.diff',
+        memoryUri(p.targetId, version, memory?.description),
+        viewDocUri('proposal-memory', id),
+        title,
+      );
     }),
 
     command('agentMemory.approveProposal', async (arg) => {
@@ -90,7 +106,19 @@ export function registerPendingCommands(
           ),
         );
       } else {
-        void vscode.window.setStatusBarMessage(vscode.l10n.t('Approved: {0}', p.summary), 4000);
+        // A notification, not a status bar flash: the item leaves the view, and the person should see where it went.
+        const show = vscode.l10n.t('Show');
+        void vscode.window.showInformationMessage(approvedMessage(p.target, p.summary), show).then(async (answer) => {
+          if (answer !== show) return;
+          if (p.target === 'memory' && r.resultId)
+            await vscode.window.showTextDocument(
+              memoryUri(r.resultId, undefined, (await l.memories.read({ id: r.resultId })).description),
+              {
+                preview: true,
+              },
+            );
+          else await vscode.commands.executeCommand(p.target === 'fact' ? 'agentMemory.facts.focus' : 'agentMemory.skills.focus');
+        });
       }
     }),
 

@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { md } from '../shared/markdownText';
+import { whenLine } from '../shared/times';
 import type { Playbook } from '../../core/playbook/playbook';
 import type { ProposalView } from '../../core/playbook/proposalService';
 
@@ -71,16 +73,17 @@ export class PendingTreeProvider implements vscode.TreeDataProvider<ProposalNode
     item.command = { command: 'agentMemory.openProposal', title: vscode.l10n.t('Open Preview'), arguments: [node] };
     const tip = new vscode.MarkdownString();
     tip
-      .appendText(p.summary)
+      .appendMarkdown(md(p.summary))
       .appendMarkdown('\n\n')
-      .appendText(vscode.l10n.t('Proposed by {0} at {1}', p.proposedBy, p.proposedAt));
+      .appendMarkdown(md(vscode.l10n.t('Proposed by {0}, {1}', p.proposedBy, whenLine(p.proposedAt))))
+      .appendMarkdown(`  \n\`${p.proposedAt}\``);
     if (p.validation.duplicates.length) {
       tip.appendMarkdown(`\n\n**${vscode.l10n.t('Near-duplicates')}:**\n`);
-      for (const d of p.validation.duplicates) tip.appendMarkdown('\n- ').appendText(`${d.kind} ${d.label} (${d.similarity})`);
+      for (const d of p.validation.duplicates) tip.appendMarkdown('\n- ').appendMarkdown(md(`${d.kind} ${d.label} (${d.similarity})`));
     }
     if (p.validation.warnings.length) {
       tip.appendMarkdown(`\n\n**${vscode.l10n.t('Warnings')}:**\n`);
-      for (const w of p.validation.warnings) tip.appendMarkdown('\n- ').appendText(w);
+      for (const w of p.validation.warnings) tip.appendMarkdown('\n- ').appendMarkdown(md(w));
     }
     item.tooltip = tip;
     return item;

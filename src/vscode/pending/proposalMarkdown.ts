@@ -1,16 +1,20 @@
 import * as vscode from 'vscode';
+import { whenMarkdown } from '../shared/times';
 import type { ProposalView } from '../../core/playbook/proposalService';
 import type { SkillData } from '../../core/playbook/kinds';
 import { givesEvidence } from '../../core/playbook/skillData';
 import { formatSkillYaml } from '../../core/playbook/skillYaml';
 import type { MemoryService } from '../../core/memoryService';
-import { fenced, md } from '../tools/toolSupport';
+import { code, fenced, md } from '../shared/markdownText';
 
 type Memory = Awaited<ReturnType<MemoryService['read']>>;
 
 const yamlBlock = (text: string) => `\`\`\`\`yaml\n${text.trimEnd()}\n\`\`\`\``;
 const field = (label: string, value: unknown) =>
   `| ${label} | ${value === undefined || value === null || value === '' ? '—' : md(String(value))} |`;
+/** A time field: the local time and how long ago, the ISO text on hover. */
+const timeField = (label: string, value: unknown) =>
+  typeof value === 'string' && value ? `| ${label} | ${whenMarkdown(value)} |` : field(label, value);
 
 /** What approving a fact proposal asserts. */
 function factPart(p: Record<string, unknown>): string[] {
@@ -22,8 +26,8 @@ function factPart(p: Record<string, unknown>): string[] {
     field(vscode.l10n.t('Object'), p.object),
     field(vscode.l10n.t('Source'), p.source),
     field(vscode.l10n.t('Confidence'), p.confidence),
-    field(vscode.l10n.t('Observed at'), p.observedAt),
-    field(vscode.l10n.t('Valid until'), p.validUntil),
+    timeField(vscode.l10n.t('Observed at'), p.observedAt),
+    timeField(vscode.l10n.t('Valid until'), p.validUntil),
   ];
 }
 
@@ -76,7 +80,7 @@ export function proposalMarkdown(p: ProposalView, current?: Memory): string {
     '',
     md(p.summary),
     '',
-    vscode.l10n.t('Proposed by {0} at {1}. Proposal {2}.', md(p.proposedBy), p.proposedAt, p.id),
+    vscode.l10n.t('Proposed by {0}, {1}. Proposal {2}.', md(p.proposedBy), whenMarkdown(p.proposedAt), code(p.id)),
     '',
     `## ${vscode.l10n.t('What approving writes')}`,
     '',
@@ -93,7 +97,12 @@ export function proposalMarkdown(p: ProposalView, current?: Memory): string {
   lines.push('', `## ${vscode.l10n.t('Warnings')}`, '');
   lines.push(...(p.validation.warnings.length ? p.validation.warnings.map((w) => `- ${md(w)}`) : [vscode.l10n.t('None.')]));
   if (p.decision) {
-    lines.push('', `## ${vscode.l10n.t('Decision')}`, '', vscode.l10n.t('{0} by {1} at {2}.', state, md(p.decision.by), p.decision.at));
+    lines.push(
+      '',
+      `## ${vscode.l10n.t('Decision')}`,
+      '',
+      vscode.l10n.t('{0} by {1}, {2}.', state, md(p.decision.by), whenMarkdown(p.decision.at)),
+    );
     if (p.decision.reason) lines.push('', `${vscode.l10n.t('Reason')}: ${md(p.decision.reason)}`);
   }
   return `${lines.join('\n')}\n`;

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { when } from '../shared/times';
 import { parseSkillUri, skillDraftUri, skillUri } from './skillUris';
 import type { StoreChanges } from '../session/storeChanges';
 import { reportingCommand } from '../memories/target';
@@ -34,7 +35,7 @@ export function registerSkillCommands(
   context.subscriptions.push(
     command('agentMemory.newSkill', async () => {
       // Unique across sessions: VS Code restores open drafts after a reload.
-      await vscode.window.showTextDocument(skillDraftUri(`New-Skill-${Date.now().toString(36)}`), { preview: false });
+      await vscode.window.showTextDocument(skillDraftUri(Date.now().toString(36)), { preview: false });
     }),
 
     command('agentMemory.importSkill', async () => {
@@ -94,8 +95,8 @@ export function registerSkillCommands(
       const pick = await vscode.window.showQuickPick(
         [...history].reverse().map((v) => ({
           label: `v${v.version} · ${v.op}${v === current ? ` · ${vscode.l10n.t('current')}` : ''}`,
-          description: `${v.changedAt} · ${v.author}`,
-          detail: v.description,
+          description: `${when(v.changedAt).relative} · ${v.author}`,
+          detail: `${v.description} · ${when(v.changedAt).local} · ${v.changedAt}`,
           version: v.version,
           deleted: v.deletedAt !== null,
         })),

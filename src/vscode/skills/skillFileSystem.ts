@@ -77,7 +77,8 @@ export class SkillFileSystem implements vscode.FileSystemProvider, vscode.Dispos
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
-    if (uri.path === '/skills' || uri.path === '/new-skill') return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
+    if (uri.path === '/skills' || uri.path === '/new-skill' || /^\/new-skill\/[^/.]+$/.test(uri.path))
+      return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
     const target = this.target(uri);
     if (target.kind === 'draft') return { type: vscode.FileType.File, ctime: 0, mtime: 0, size: encoder.encode(TEMPLATE).byteLength };
     const { text, changedAt } = await this.load(uri, target);

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { SCHEME } from '../memories/memoryUris';
+import { readableName } from '../shared/readableName';
 
 /** What a skill path on the extension's scheme names. */
 export type SkillPath =
@@ -14,16 +15,16 @@ export type SkillPath =
 const NAME = '[a-z0-9]+(?:-[a-z0-9]+)*';
 const CURRENT = new RegExp(`^/skills/(${NAME})\\.yaml$`);
 const VERSION = new RegExp(`^/skills/(${NAME})\\.v([1-9][0-9]{0,8})\\.yaml$`);
-const DRAFT = /^\/new-skill\/([A-Za-z0-9-]{1,64})\.yaml$/;
+const DRAFT = /^\/new-skill\/([A-Za-z0-9-]{1,64})(?:\/[^/.]+)?\.yaml$/;
 
 /** `agent-memory:/skills/<name>.yaml`, or `…/<name>.v<N>.yaml` for version N. */
 export function skillUri(name: string, version?: number): vscode.Uri {
   return vscode.Uri.from({ scheme: SCHEME, path: version === undefined ? `/skills/${name}.yaml` : `/skills/${name}.v${version}.yaml` });
 }
 
-/** `agent-memory:/new-skill/<draft>.yaml`: a new skill written in the editor. */
+/** `agent-memory:/new-skill/<draft>/new-skill.yaml`: a new skill written in the editor (the draft key tells drafts apart). */
 export function skillDraftUri(draft: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: SCHEME, path: `/new-skill/${draft}.yaml` });
+  return vscode.Uri.from({ scheme: SCHEME, path: `/new-skill/${draft}/${readableName(vscode.l10n.t('New skill'), 'new-skill')}.yaml` });
 }
 
 /** True for every path the skill documents own (also the folders). */

@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { md } from '../shared/markdownText';
+import { when } from '../shared/times';
 import type { Playbook } from '../../core/playbook/playbook';
 import type { OutcomeCounts } from '../../core/playbook/skillOutcomes';
 import type { SkillSummary } from '../../core/playbook/skillService';
@@ -74,11 +76,15 @@ export class SkillsTreeProvider implements vscode.TreeDataProvider<SkillNode>, v
     item.resourceUri = skillUri(node.name);
     item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [skillUri(node.name)] };
     const tip = new vscode.MarkdownString();
-    tip.appendMarkdown(`**${node.name}** · ${vscode.l10n.t('version {0}', node.version)} · ${node.changedAt} · `).appendText(node.author);
-    tip.appendMarkdown('\n\n').appendText(node.description);
+    const t = when(node.changedAt);
+    tip.appendMarkdown(`**${node.name}**\n\n`).appendMarkdown(md(node.description));
+    tip
+      .appendMarkdown('\n\n')
+      .appendMarkdown(md(vscode.l10n.t('Version {0}, {1} ({2}) by {3}', node.version, t.local, t.relative, node.author)))
+      .appendMarkdown(`  \n\`${t.iso}\``);
     tip
       .appendMarkdown(`\n\n${vscode.l10n.t('Episodes that followed version {0} in the last 30 days', node.version)}: `)
-      .appendText(rateText(node.last30Days));
+      .appendMarkdown(md(rateText(node.last30Days)));
     item.tooltip = tip;
     return item;
   }

@@ -7,9 +7,7 @@ import { reviewMemory } from '../memories/reviewQuickPick';
 import { queueMemoryWrite } from './playbookToolSupport';
 import {
   callTool,
-  fenced,
   instructionNote,
-  md,
   previewFailed,
   respond,
   reviewMode,
@@ -18,6 +16,7 @@ import {
   type ServicesProvider,
   textResult,
 } from './toolSupport';
+import { fenced, md } from '../shared/markdownText';
 
 /** What the model sends: the contract's input schema, before validation. */
 type CreateToolInput = z.input<typeof CreateInput>;

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { z } from 'zod';
 import { DeleteInput, deleteTool, parseInput } from '../../core/contract';
-import { callTool, md, PreviewedVersions, previewFailed, respond, reviewWrites, type ServicesProvider, textResult } from './toolSupport';
+import { callTool, PreviewedVersions, previewFailed, respond, reviewWrites, type ServicesProvider, textResult } from './toolSupport';
+import { md } from '../shared/markdownText';
 
 /** What the model sends: the contract's input schema, before validation. */
 type DeleteToolInput = z.input<typeof DeleteInput>;

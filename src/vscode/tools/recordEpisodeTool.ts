@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { z } from 'zod';
 import { parseInput, RecordEpisodeInput, recordEpisodeTool } from '../../core/contract';
-import { callTool, md, respond, reviewWrites, type ServicesProvider, textResult } from './toolSupport';
+import { callTool, respond, reviewWrites, type ServicesProvider, textResult } from './toolSupport';
+import { code, md } from '../shared/markdownText';
 
 /** What the model sends: the contract's input schema, before validation. */
 type EpisodeInput = z.input<typeof RecordEpisodeInput>;
@@ -21,7 +22,7 @@ export class RecordEpisodeTool implements vscode.LanguageModelTool<EpisodeInput>
     } catch {
       return { invocationMessage }; // invoke refuses it with the reason; nothing to confirm
     }
-    const list = (xs: string[]) => (xs.length ? xs.map((x) => `\`${md(x)}\``).join(' ') : '—');
+    const list = (xs: string[]) => (xs.length ? xs.map(code).join(' ') : '—');
     const parts = [
       `**${vscode.l10n.t('Task')}:** ${md(e.task)}`,
       `**${vscode.l10n.t('Outcome')}:** ${e.outcome}`,

@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { parseInput, RetractFactInput, retractFactTool } from '../../core/contract';
 import type { z } from 'zod';
 import { factLine } from './playbookToolSupport';
-import { callTool, md, previewFailed, respond, reviewWrites, type ServicesProvider, textResult } from './toolSupport';
+import { callTool, previewFailed, respond, reviewWrites, type ServicesProvider, textResult } from './toolSupport';
+import { md } from '../shared/markdownText';
 
 /** What the model sends: the contract's input schema, before validation. */
 type RetractInput = z.input<typeof RetractFactInput>;

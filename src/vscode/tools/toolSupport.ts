@@ -4,6 +4,7 @@ import type { ToolDefinition } from '../../core/contract';
 import { MemoryError } from '../../core/errors';
 import type { Services } from '../../core/services';
 import { runTool, type ToolContext } from '../../core/tools/runner';
+import { md } from '../shared/markdownText';
 
 /** How the tools reach the services: the store is opened lazily, on first use, by the store session. */
 export type ServicesProvider = () => Promise<Services>;
@@ -76,18 +77,6 @@ export function reviewMode(): ReviewMode {
 /** Whether writes need a person's confirmation (agentMemory.reviewWrites is not `never`). */
 export function reviewWrites(): boolean {
   return reviewMode() !== 'never';
-}
-
-/** Markdown-safe text for previews (a memory's text must not turn into links or HTML). */
-export function md(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
-}
-
-/** A fenced block that the content itself cannot close. */
-export function fenced(text: string): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}markdown\n${text}\n${fence}`;
 }
 
 /**
