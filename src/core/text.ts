@@ -165,8 +165,9 @@ export function termUnits(text: string): TermUnit[] {
   for (const t of tokens(text)) {
     const parts = [...new Set(t.parts.filter(keep).map(stem))];
     if (t.parts.length === 1 || parts.length <= 1) {
-      // A plain word, or a compound with at most one meaningful part (`get-by` → `get`).
-      const word = t.parts.length === 1 ? t.whole : undefined;
+      // A plain word, or a compound with at most one meaningful part (`get-by` → `get`); a
+      // compound of stop words only (`for_each`) is its whole word, as the index files it.
+      const word = t.parts.length === 1 || parts.length === 0 ? t.whole : undefined;
       const term = word !== undefined ? (keep(word) ? stem(word) : undefined) : parts[0];
       if (term !== undefined && !units.has(term)) units.set(term, { term, parts: [] });
       continue;
@@ -175,4 +176,55 @@ export function termUnits(text: string): TermUnit[] {
     if (!units.has(term)) units.set(term, { term, parts: parts.filter((p) => p !== term) });
   }
   return [...units.values()];
+}
+
+/** How a content word is ranked for the bounded share of content terms a memory is filed under. */
+interface Candidate {
+  term: string;
+  /** Written as code: an identifier, a code (`TS2589`, `E0308`), a path, in backticks or quotes. */
+  code: boolean;
+  count: number;
+  first: number;
+}
+
+/** Text between backticks or straight or typographic quotes: names and error text as written. */
+const QUOTED = /`[^`\n]{1,200}`|"[^"\n]{1,200}"|\u201c[^\u201d\n]{1,200}\u201d|'[^'\n\s][^'\n]{0,198}'/g;
+/** A word with a digit and a letter (`TS2589`, `0308010C`, `sha2`), or in capitals (`EACCES`). */
+const CODE_LIKE = /^(?=.*\p{N})(?=.*\p{L})|^\p{Lu}{3,}$/u;
+
+/**
+ * The `max` terms of a memory's content that best tell it apart, other than `exclude` (the
+ * terms its description and tags already give): words written as code first (identifiers,
+ * error codes, compounds, quoted names), then the words the content repeats most, then the
+ * longer (rarer) word, then the earlier. Chosen from the memory alone, so every store files a
+ * memory under the same terms whatever else it holds; bounded, so the index stays small.
+ */
+export function distinctiveTerms(content: string, exclude: ReadonlySet<string>, max: number): string[] {
+  if (max <= 0 || content.length === 0) return [];
+  const quoted = new Set<string>();
+  for (const [q] of content.matchAll(QUOTED)) for (const t of tokens(q)) quoted.add(t.whole);
+  const candidates = new Map<string, Candidate>();
+  let position = 0;
+  const note = (word: string, code: boolean) => {
+    if (!keep(word)) return;
+    const term = stem(word);
+    if (exclude.has(term)) return;
+    const c = candidates.get(term);
+    if (c) {
+      c.count++;
+      c.code ||= code;
+    } else candidates.set(term, { term, code, count: 1, first: position++ });
+  };
+  for (const [raw] of content.matchAll(TOKEN)) {
+    const compound = !PLAIN.test(raw) && /[-._]|\p{Ll}\p{Lu}/u.test(raw);
+    const t = tokens(raw)[0]!;
+    const code = compound || CODE_LIKE.test(raw) || quoted.has(t.whole);
+    note(t.whole, code);
+    // A compound's parts are ordinary words: they rank by how often the content uses them.
+    if (t.parts.length > 1) for (const p of t.parts) note(p, false);
+  }
+  return [...candidates.values()]
+    .sort((a, b) => Number(b.code) - Number(a.code) || b.count - a.count || b.term.length - a.term.length || a.first - b.first)
+    .slice(0, max)
+    .map((c) => c.term);
 }

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { isStopWord, onlyStopWords, stem, termUnits, terms, words } from '../../src/core/text';
+import { distinctiveTerms, isStopWord, onlyStopWords, stem, termUnits, terms, words } from '../../src/core/text';
 
 describe('text analysis', () => {
   describe('words', () => {
@@ -87,6 +87,33 @@ describe('text analysis', () => {
 
     it('is empty for stop words and too-short words', () => {
       assert.deepEqual(termUnits('the n+1 of it'), []);
+    });
+
+    it('keeps a compound of stop words whole, as the index files it (`for_each`)', () => {
+      assert.deepEqual(termUnits('for_each'), [{ term: 'foreach', parts: [] }]);
+      assert.ok(terms('use for_each here').includes('foreach'));
+    });
+  });
+
+  describe('distinctiveTerms', () => {
+    const content =
+      'The build failed with TS2589 in `src/deep/typeHelpers.ts`. The build cache was cold; ' +
+      'we cleared the cache and the cache warmed again. Then "Excessive stack depth" went away.';
+
+    it('puts words written as code first, then the words the content repeats, at most max', () => {
+      const all = distinctiveTerms(content, new Set(), 100);
+      // A code, a quoted path's words and an identifier, a quoted message.
+      const code = ['ts2589', 'src', 'deep', stem('typehelpersts'), stem('excessive'), 'stack', 'depth'];
+      assert.deepEqual(new Set(all.slice(0, code.length)), new Set(code));
+      assert.ok(all.indexOf('cach') < all.indexOf('warm'), 'a repeated word before a word said once');
+      assert.deepEqual(distinctiveTerms(content, new Set(), 3), all.slice(0, 3));
+    });
+
+    it('leaves out stop words, one-letter words and the terms it is told to exclude', () => {
+      const some = distinctiveTerms(content, new Set(['cach', 'build']), 100);
+      assert.ok(!some.includes('cach') && !some.includes('build') && !some.includes('the') && !some.includes('s'));
+      assert.deepEqual(distinctiveTerms('', new Set(), 10), []);
+      assert.deepEqual(distinctiveTerms(content, new Set(), 0), []);
     });
   });
 });
