@@ -1,24 +1,24 @@
 import { strict as assert } from 'node:assert';
-import { analyzeMemory, type IndexedMemory } from '../../src/core/search/analysis';
+import { analyzeMemory, type MemoryToIndex } from '../../src/core/search/analysis';
 import { analyzeQuery, type SearchQuery } from '../../src/core/search/query';
 import { SearchIndex } from '../../src/core/search/searchIndex';
-import { mayPrefixTag, queryTerms, rankSignatures, type Signature } from '../../src/core/search/signatures';
+import { Held, mayPrefixTag, queryTerms, rankSignatures, type Signature } from '../../src/core/search/signatures';
 import { liveMemories, SYNTHETIC_QUERIES, syntheticRows } from '../helpers/builders';
 
 /** What the team store's server does, done here in memory: group the reached memories by signature. */
-function groupBySignature(query: SearchQuery, memories: IndexedMemory[]): Array<Signature & { members: IndexedMemory[] }> {
+function groupBySignature(query: SearchQuery, memories: MemoryToIndex[]): Array<Signature & { members: MemoryToIndex[] }> {
   const terms = queryTerms(query);
-  const groups = new Map<string, Signature & { members: IndexedMemory[] }>();
+  const groups = new Map<string, Signature & { members: MemoryToIndex[] }>();
   for (const m of memories) {
     const a = analyzeMemory(m);
-    const held = terms.map((t) => a.terms.includes(t));
+    const held = terms.map((t) => (a.terms.includes(t) ? Held.Text : a.contentTerms.includes(t) ? Held.Content : Held.No));
     const tagMatch = query.keywords.map((kw, k) => {
       if (m.tags.includes(kw.tag)) return 3;
       if (kw.units.length > 0 && a.tagStems.includes(kw.tagStem)) return 2;
       if (mayPrefixTag(query, k) && m.tags.some((t) => t !== kw.tag && t.startsWith(kw.tag))) return 1;
       return 0;
     });
-    if (!held.some(Boolean) && tagMatch.every((x) => x === 0)) continue;
+    if (held.every((h) => h === Held.No) && tagMatch.every((x) => x === 0)) continue;
     const key = JSON.stringify([held, tagMatch]);
     const g = groups.get(key) ?? { terms: held, tagMatch, count: 0, members: [] };
     g.count++;
@@ -29,19 +29,23 @@ function groupBySignature(query: SearchQuery, memories: IndexedMemory[]): Array<
 }
 
 /** The ids the team store returns: blocks best first, each block's eligible memories newest first, then by id. */
-function signatureSearch(query: SearchQuery, memories: IndexedMemory[]): string[] {
-  const blocks = rankSignatures(query, groupBySignature(query, memories), memories.length);
+function signatureSearch(query: SearchQuery, memories: MemoryToIndex[]): string[] {
+  const groups = groupBySignature(query, memories).map((g) => ({
+    ...g,
+    eligible: g.members.filter((m) => query.tags.every((t) => m.tags.includes(t))).length,
+  }));
+  const { blocks, limit } = rankSignatures(query, groups, memories.length);
   const out: string[] = [];
   for (const b of blocks) {
     const members = b.signatures.flatMap((s) => s.members).filter((m) => query.tags.every((t) => m.tags.includes(t)));
     members.sort((x, y) => (x.changedAt !== y.changedAt ? (x.changedAt > y.changedAt ? -1 : 1) : x.id < y.id ? -1 : 1));
     out.push(...members.map((m) => m.id));
-    if (out.length >= query.limit) break;
+    if (out.length >= limit) break;
   }
-  return out.slice(0, query.limit);
+  return out.slice(0, limit);
 }
 
-function indexOf(memories: IndexedMemory[]): SearchIndex {
+function indexOf(memories: MemoryToIndex[]): SearchIndex {
   const index = new SearchIndex();
   for (const m of memories) index.put(m);
   return index;
@@ -79,7 +83,7 @@ describe('ranking by match signature (signatures.ts)', () => {
 
   it('merges groups of exactly equal score into one block, ordered by time across them', () => {
     const at = (m: number) => new Date(Date.UTC(2025, 0, 1, 0, m)).toISOString();
-    const mems: IndexedMemory[] = [
+    const mems: MemoryToIndex[] = [
       { id: 'a1', description: 'note about beta', tags: ['alpha'], changedAt: at(1) },
       { id: 'b1', description: 'note about alpha', tags: ['beta'], changedAt: at(2) },
       { id: 'a2', description: 'note about beta', tags: ['alpha'], changedAt: at(3) },
@@ -87,7 +91,7 @@ describe('ranking by match signature (signatures.ts)', () => {
       { id: 'x', description: 'unrelated gamma', tags: ['gamma'], changedAt: at(4) },
     ];
     const q = analyzeQuery(['alpha', 'beta'], [], 10);
-    const blocks = rankSignatures(q, groupBySignature(q, mems), mems.length);
+    const { blocks } = rankSignatures(q, groupBySignature(q, mems), mems.length);
     assert.equal(blocks.length, 1, 'tag alpha + word beta scores exactly as tag beta + word alpha');
     assert.equal(blocks[0]!.signatures.length, 2);
     assert.deepEqual(signatureSearch(q, mems), ['a2', 'b2', 'b1', 'a1']);
@@ -101,9 +105,38 @@ describe('ranking by match signature (signatures.ts)', () => {
 
   it('returns nothing for no groups, no live memories, or a query of stop words only', () => {
     const q = analyzeQuery(['cache'], [], 10);
-    assert.deepEqual(rankSignatures(q, [], 10), []);
-    assert.deepEqual(rankSignatures(q, [{ terms: [true], tagMatch: [3], count: 1 }], 0), []);
+    const none = { blocks: [], limit: 0 };
+    assert.deepEqual(rankSignatures(q, [], 10), none);
+    assert.deepEqual(rankSignatures(q, [{ terms: [Held.Text], tagMatch: [3], count: 1 }], 0), none);
     const stop = analyzeQuery(['the'], [], 10);
-    assert.deepEqual(rankSignatures(stop, [{ terms: [], tagMatch: [0], count: 1 }], 10), []);
+    assert.deepEqual(rankSignatures(stop, [{ terms: [], tagMatch: [0], count: 1 }], 10), none);
+  });
+
+  it('ranks memories found by their content as SearchIndex does, and returns only the best one when none matches two keywords', () => {
+    const at = (m: number) => new Date(Date.UTC(2025, 0, 1, 0, m)).toISOString();
+    const mems: MemoryToIndex[] = [
+      { id: 'desc', description: 'Helm release stuck in pending-upgrade', tags: ['helm'], changedAt: at(1), content: 'Rolled back.' },
+      {
+        id: 'content',
+        description: 'Helm upgrade refused',
+        tags: ['helm'],
+        changedAt: at(2),
+        content: 'The release was stuck: stuck for an hour.',
+      },
+      { id: 'other', description: 'Chart values note', tags: ['charts'], changedAt: at(3), content: 'Nothing stuck here.' },
+    ];
+    for (const keywords of [['stuck'], ['release', 'stuck'], ['helm', 'stuck'], ['kafka', 'stuck'], ['helm', 'unknownword']]) {
+      const q = analyzeQuery(keywords, [], 10);
+      assert.deepEqual(
+        signatureSearch(q, mems),
+        indexOf(mems)
+          .search(q)
+          .map((h) => h.id),
+        keywords.join(' '),
+      );
+    }
+    // The description outweighs the content; two content matches tie and the newer comes first.
+    assert.deepEqual(signatureSearch(analyzeQuery(['stuck'], [], 10), mems), ['desc', 'other', 'content']);
+    assert.equal(signatureSearch(analyzeQuery(['helm', 'unknownword'], [], 10), mems).length, 1);
   });
 });

@@ -216,6 +216,7 @@ export function syntheticRows(count: number, seed = 7, deleteEvery = 9): StoredV
   for (let i = 0; i < count; i++) {
     const words = Array.from({ length: 2 + Math.floor(rnd() * 6) }, () => pick(WORDS));
     const tags = [...new Set(Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => pick(TAGS)))];
+    const more = Array.from({ length: Math.floor(rnd() * 8) }, () => pick(WORDS));
     const changedAt = new Date(base + Math.floor(rnd() * Math.max(1, count / 8)) * 60_000).toISOString();
     const create: StoredVersion = {
       rowId: syntheticId(rnd),
@@ -224,7 +225,7 @@ export function syntheticRows(count: number, seed = 7, deleteEvery = 9): StoredV
       op: 'create',
       description: `Note ${words.join(' ')}`,
       tags,
-      content: 'synthetic',
+      content: `Synthetic ${more.join(' ')}`,
       changedAt,
       deletedAt: null,
       author: 'synthetic',
@@ -240,12 +241,14 @@ export function syntheticRows(count: number, seed = 7, deleteEvery = 9): StoredV
 }
 
 /** The live memories of `syntheticRows`' output: each id's newest row, unless it deletes. */
-export function liveMemories(rows: StoredVersion[]): Array<{ id: string; description: string; tags: string[]; changedAt: string }> {
+export function liveMemories(
+  rows: StoredVersion[],
+): Array<{ id: string; description: string; tags: string[]; changedAt: string; content: string }> {
   const newest = new Map<string, StoredVersion>();
   for (const r of rows) if ((newest.get(r.id)?.version ?? 0) < r.version) newest.set(r.id, r);
   return [...newest.values()]
     .filter((r) => !r.deletedAt)
-    .map((r) => ({ id: r.id, description: r.description, tags: r.tags, changedAt: r.changedAt }));
+    .map((r) => ({ id: r.id, description: r.description, tags: r.tags, changedAt: r.changedAt, content: r.content }));
 }
 
 /** Queries over `syntheticRows`' vocabulary: broad words, several keywords, compounds, inflections, tag prefixes, stop words, pasted text. */

@@ -80,21 +80,35 @@ for (const { backend, localIndex, name } of VARIANTS.filter((v) => BACKENDS.incl
       const { id } = await o.service.create(
         memory({ description: 'Cleared the build cache key; getByRole was flaky', tags: ['typescript-config'] }),
       );
-      await o.service.create(memory({ description: 'Unrelated docker playbook note', tags: ['docker'] }));
-      assert.deepEqual(await ids(o, ['caching']), [id]);
+      const other = (
+        await o.service.create(
+          memory({
+            description: 'Unrelated docker playbook note',
+            tags: ['docker'],
+            content: 'The layer cache was cold: ERR_LAYER_MISSING.',
+          }),
+        )
+      ).id;
+      assert.deepEqual(await ids(o, ['caching']), [id, other], 'the description before the content');
       assert.deepEqual(await ids(o, ['role']), [id]);
       assert.deepEqual(await ids(o, ['type']), [id], 'a keyword that starts a tag');
       assert.deepEqual(await ids(o, ['the']), [], 'a stop word alone matches nothing');
-      await o.service.edit({ id, description: 'Pinned the node version', tags: ['node'] });
+      assert.deepEqual(await ids(o, ['ERR_LAYER_MISSING']), [other], 'an identifier of the content');
+      await o.service.edit({ id, description: 'Pinned the node version', tags: ['node'], content: 'Pinned it.' });
+      await o.service.edit({ id: other, content: 'Nothing to see.' });
       assert.deepEqual(await ids(o, ['caching']), []);
+      assert.deepEqual(await ids(o, ['ERR_LAYER_MISSING']), []);
       assert.deepEqual(await ids(o, ['pinned']), [id]);
       await o.store.close();
     });
   });
 
-/** The evaluation corpus as version rows with fixed ids and times, so both stores hold the same data. */
-function corpusRows(): StoredVersion[] {
-  const file = path.join(__dirname, '..', 'data', 'eval', 'memories.jsonl');
+/** The evaluation sets whose corpora both stores must rank alike. */
+const EVAL_SETS = ['eval', 'eval2'];
+
+/** An evaluation corpus as version rows with fixed ids and times, so both stores hold the same data. */
+function corpusRows(set: string): StoredVersion[] {
+  const file = path.join(__dirname, '..', 'data', set, 'memories.jsonl');
   return fs
     .readFileSync(file, 'utf8')
     .split('\n')
@@ -120,47 +134,48 @@ function corpusRows(): StoredVersion[] {
 
 // Compares the two backends: runs when both are selected (not in `npm run test:unit`).
 for (const localIndex of BACKENDS.includes('postgres') ? ([undefined, 'eager', 'off'] as const) : [])
-  describe(`search ranks alike on sql.js and PostgreSQL (the evaluation corpus, local index ${localIndex ?? 'background'})`, function () {
+  describe(`search ranks alike on sql.js and PostgreSQL (the evaluation corpora, local index ${localIndex ?? 'background'})`, function () {
     before(async function () {
       await prepareBackend('postgres', this);
     });
 
-    it('gives the same results in the same order for every evaluation query, with and without a tag filter', async () => {
-      const rows = corpusRows();
-      const [a, b] = [await openService({ backend: 'sqljs' }), await openService({ backend: 'postgres', localIndex })];
-      await a.service.importVersions(rows);
-      await b.service.importVersions(rows);
-      const queries = fs
-        .readFileSync(path.join(__dirname, '..', 'data', 'eval', 'queries.jsonl'), 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as { id: string; keywords: string[] });
-      let nonEmpty = 0;
-      for (const q of queries) {
-        const sqljs = await a.service.search({ keywords: q.keywords, limit: 20 });
-        const pg = await b.service.search({ keywords: q.keywords, limit: 20 });
-        assert.deepEqual(
-          pg.map((h) => h.id),
-          sqljs.map((h) => h.id),
-          `query ${q.id} ${JSON.stringify(q.keywords)}`,
-        );
-        if (sqljs.length) nonEmpty++;
-        const tag = sqljs[0]?.tags[0];
-        if (tag) {
-          const filtered = { keywords: q.keywords, tags: [tag], limit: 5 };
+    for (const set of EVAL_SETS)
+      it(`gives the same results in the same order for every query of ${set}, with and without a tag filter`, async () => {
+        const rows = corpusRows(set);
+        const [a, b] = [await openService({ backend: 'sqljs' }), await openService({ backend: 'postgres', localIndex })];
+        await a.service.importVersions(rows);
+        await b.service.importVersions(rows);
+        const queries = fs
+          .readFileSync(path.join(__dirname, '..', 'data', set, 'queries.jsonl'), 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { id: string; keywords: string[] });
+        let nonEmpty = 0;
+        for (const q of queries) {
+          const sqljs = await a.service.search({ keywords: q.keywords, limit: 20 });
+          const pg = await b.service.search({ keywords: q.keywords, limit: 20 });
           assert.deepEqual(
-            (await b.service.search(filtered)).map((h) => h.id),
-            (await a.service.search(filtered)).map((h) => h.id),
-            `query ${q.id} with tag ${tag}`,
+            pg.map((h) => h.id),
+            sqljs.map((h) => h.id),
+            `query ${q.id} ${JSON.stringify(q.keywords)}`,
           );
+          if (sqljs.length) nonEmpty++;
+          const tag = sqljs[0]?.tags[0];
+          if (tag) {
+            const filtered = { keywords: q.keywords, tags: [tag], limit: 5 };
+            assert.deepEqual(
+              (await b.service.search(filtered)).map((h) => h.id),
+              (await a.service.search(filtered)).map((h) => h.id),
+              `query ${q.id} with tag ${tag}`,
+            );
+          }
         }
-      }
-      assert.ok(nonEmpty > queries.length / 2, `only ${nonEmpty} of ${queries.length} queries found anything`);
-      // The path under test was the one taken: eager ranks locally, off never loads an index.
-      const local = (b.store as PgStore).localIndexSize;
-      if (localIndex === 'eager') assert.equal(local, rows.length);
-      if (localIndex === 'off') assert.equal(local, undefined);
-      await a.store.close();
-      await b.store.close();
-    });
+        assert.ok(nonEmpty > queries.length / 2, `only ${nonEmpty} of ${queries.length} queries found anything`);
+        // The path under test was the one taken: eager ranks locally, off never loads an index.
+        const local = (b.store as PgStore).localIndexSize;
+        if (localIndex === 'eager') assert.equal(local, rows.length);
+        if (localIndex === 'off') assert.equal(local, undefined);
+        await a.store.close();
+        await b.store.close();
+      });
   });

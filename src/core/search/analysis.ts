@@ -1,5 +1,5 @@
 import { tagParts } from '../tags';
-import { terms } from '../text';
+import { distinctiveTerms, terms } from '../text';
 
 // What the search index files a memory under, and the saved form of an index.
 
@@ -11,28 +11,75 @@ export interface IndexedMemory {
   changedAt: string;
 }
 
+/** A memory as given to the index: its content is analysed, not kept. */
+export interface MemoryToIndex extends IndexedMemory {
+  content?: string;
+}
+
 /** The postings a memory is filed under; recomputed from the memory when not kept. */
 export interface Analysis {
   /** Distinct stemmed terms of the description and of the tags' parts. */
   terms: string[];
   /** Stemmed form of each distinct tag (`build-systems` → `build-system`). */
   tagStems: string[];
+  /**
+   * At most CONTENT_TERMS stemmed terms of the content that the description and tags do not
+   * hold: the ones that best tell the memory apart (text.ts, distinctiveTerms). A weaker field.
+   */
+  contentTerms: string[];
 }
 
-/** A memory in the index. A restored index does not keep the analysis (see remove). */
+/**
+ * A memory in the index. A restored index does not keep the analysis (see remove); a memory
+ * filed with an analysis made elsewhere keeps only its content terms (the content is not kept).
+ */
 export interface Doc extends IndexedMemory {
   analysis?: Analysis;
+  contentTerms?: string[];
 }
+
+/**
+ * Most content terms a memory is filed under. Content is indexed for what the description
+ * leaves out (the exact error text, the other words for the same thing), but bounded, so
+ * the index and a broad query's reach grow by a fixed share, not with the length of notes.
+ */
+export const CONTENT_TERMS = 24;
 
 /**
  * The terms and tag stems a memory is found by. Exported so a store that searches on its
  * own server (PostgreSQL) files memories under exactly the terms this index would.
  */
-export function analyzeMemory(memory: Pick<IndexedMemory, 'description' | 'tags'>): Analysis {
+export function analyzeMemory(memory: Pick<MemoryToIndex, 'description' | 'tags' | 'content'>, maxContentTerms = CONTENT_TERMS): Analysis {
   const docTerms = new Set(terms(memory.description));
   const tags = [...new Set(memory.tags)];
   for (const tag of tags) for (const part of tagParts(tag)) docTerms.add(part);
-  return { terms: [...docTerms], tagStems: [...new Set(tags.map((t) => tagParts(t).join('-')))] };
+  return {
+    terms: [...docTerms],
+    tagStems: [...new Set(tags.map((t) => tagParts(t).join('-')))],
+    contentTerms: distinctiveTerms(memory.content ?? '', docTerms, maxContentTerms),
+  };
+}
+
+/**
+ * Marks a content term in a flat list of terms (a store that keeps one list per memory, such
+ * as PostgreSQL's search_vector). No analysed term starts with it: terms are letters and
+ * digits, tag parts add only `#` and `+`.
+ */
+export const CONTENT_MARK = '~';
+
+/** An analysis's terms as one list: description and tag terms as they are, content terms marked. */
+export function flatTerms(a: Pick<Analysis, 'terms' | 'contentTerms'>): string[] {
+  return [...a.terms, ...a.contentTerms.map((t) => CONTENT_MARK + t)];
+}
+
+/** The inverse of flatTerms. */
+export function splitTerms(flat: readonly string[]): Pick<Analysis, 'terms' | 'contentTerms'> {
+  const terms: string[] = [];
+  const contentTerms: string[] = [];
+  for (const t of flat)
+    if (t.startsWith(CONTENT_MARK)) contentTerms.push(t.slice(CONTENT_MARK.length));
+    else terms.push(t);
+  return { terms, contentTerms };
 }
 
 /**
@@ -40,16 +87,18 @@ export function analyzeMemory(memory: Pick<IndexedMemory, 'description' | 'tags'
  * it whenever a change to the analysis would give a stored memory other terms, so saved
  * indexes are rebuilt rather than searched with stale terms.
  */
-export const ANALYZER_VERSION = 1;
+export const ANALYZER_VERSION = 2;
 
 /**
  * An index as saved next to a snapshot: the memories by slot (null for a free slot) and
- * the postings of terms and tag stems as slot lists, so restoring needs no text analysis.
+ * the postings of terms, tag stems and content terms as slot lists, so restoring needs no text analysis.
  */
 export interface SavedIndex {
   docs: Array<[id: string, description: string, tags: string[], changedAt: string] | null>;
   terms: Array<[string, number[]]>;
   tagStems: Array<[string, number[]]>;
+  /** Postings of content terms (see Analysis.contentTerms). */
+  content: Array<[string, number[]]>;
 }
 
 export function add<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {

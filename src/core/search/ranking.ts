@@ -50,6 +50,19 @@ export interface RankingOptions {
   partialFactor: number;
   /** A hit whose coverage (share of the query's weight it matches) is below this is not returned. */
   minCoverage: number;
+  /**
+   * What a word held only in the content is worth beside the same word in the description
+   * (the field weight): enough for a one-word keyword to count as matched, less than a
+   * description or tag match of it.
+   */
+  content: number;
+  /**
+   * Keywords a hit must match to be returned beside others, when the query has that many
+   * keywords that weigh anything: one shared common word (`database`, `timeout`) is not an answer.
+   */
+  minMatched: number;
+  /** When no hit matches minMatched keywords, at most this many of the best are returned, so a query never comes back empty while anything matches, and stays quiet. */
+  weakLimit: number;
 }
 
 export const DEFAULT_RANKING: Readonly<RankingOptions> = {
@@ -63,6 +76,9 @@ export const DEFAULT_RANKING: Readonly<RankingOptions> = {
   longKeywordWords: 4,
   partialFactor: 0.5,
   minCoverage: 0.25,
+  content: 0.6,
+  minMatched: 2,
+  weakLimit: 1,
 };
 
 /** A keyword this long or longer may match a tag by prefix (`type` → `typescript`). */

@@ -35,20 +35,25 @@ export function unitWeights(units: TermUnit[], df: (term: string) => number, n: 
 }
 
 /**
- * The share of a keyword's words a memory holds: a word's weight when it holds the word,
- * else, for a compound, the weights of the parts it holds. Added in SearchIndex's order
- * (word by word, parts in order), so the sum is the one SearchIndex accumulates.
+ * The share of a keyword's words a memory holds: a word's weight times the strength it holds
+ * it with (`holds`: 1 in the description or tags, the content weight in the content only, 0
+ * not at all), else, for a compound, the same for the parts it holds. Added in SearchIndex's
+ * order (word by word, parts in order), so the sum is the one SearchIndex accumulates.
  */
-export function shareOf(units: TermUnit[], weights: UnitWeight[], holds: (term: string) => boolean): number {
+export function shareOf(units: TermUnit[], weights: UnitWeight[], holds: (term: string) => number): number {
   let share = 0;
   for (let j = 0; j < units.length; j++) {
     const u = units[j]!;
     const w = weights[j]!;
-    if (holds(u.term)) {
-      share += w.whole;
+    const whole = holds(u.term);
+    if (whole !== 0) {
+      share += w.whole * whole;
       continue;
     }
-    for (let p = 0; p < u.parts.length; p++) if (holds(u.parts[p]!)) share += w.parts[p]!;
+    for (let p = 0; p < u.parts.length; p++) {
+      const part = holds(u.parts[p]!);
+      if (part !== 0) share += w.parts[p]! * part;
+    }
   }
   return share;
 }
@@ -69,6 +74,8 @@ export class Scoring {
   minScore = 0;
   /** Set by `score`: how many keywords the memory just scored matches. */
   matched = 0;
+  /** Set by `weigh`: keywords a hit must match to be returned beside others (see cut). */
+  required = 1;
   private readonly tagBase: number[];
 
   constructor(
@@ -96,6 +103,7 @@ export class Scoring {
     // Coverage is measured in full description matches: 1 = every keyword's words in the description.
     this.fullScore = this.o.description * totalWeight;
     this.minScore = this.o.minCoverage * this.fullScore;
+    this.required = Math.max(1, Math.min(this.o.minMatched, this.weight.filter((w) => w > 0).length));
     return totalWeight !== 0;
   }
 
@@ -134,5 +142,15 @@ export class Scoring {
   /** A memory that matches no keyword, or too small a share of what was asked, is not returned. */
   passes(matched: number, score: number): boolean {
     return matched > 0 && score >= this.minScore;
+  }
+
+  /**
+   * How many of `available` ranked hits to return when the best matches `bestMatched`
+   * keywords: all of them when it matches `required`; otherwise the best `weakLimit` alone, a
+   * guess rather than nothing. (Hits matching fewer keywords below a strong best are kept:
+   * paraphrased keywords often match one keyword only, and they rank after the strong ones.)
+   */
+  keep(bestMatched: number, available: number): number {
+    return bestMatched >= this.required ? available : Math.min(this.o.weakLimit, available);
   }
 }

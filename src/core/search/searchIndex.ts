@@ -1,21 +1,22 @@
-import { add, type Analysis, analyzeMemory, type Doc, type IndexedMemory, remove, type SavedIndex } from './analysis';
+import { add, type Analysis, analyzeMemory, type Doc, type IndexedMemory, type MemoryToIndex, remove, type SavedIndex } from './analysis';
 import type { AnalyzedKeyword, SearchQuery } from './query';
 import { ScoreTable } from './scoreTable';
 import { better, DEFAULT_RANKING, MIN_PREFIX, type RankingOptions, type SearchHit, TagMatch } from './ranking';
 import { Scoring, unitWeights } from './scoring';
 
-export { type Analysis, ANALYZER_VERSION, type IndexedMemory, type SavedIndex } from './analysis';
+export { type Analysis, ANALYZER_VERSION, type IndexedMemory, type MemoryToIndex, type SavedIndex } from './analysis';
 export { DEFAULT_RANKING, type RankingOptions, type SearchHit } from './ranking';
 
 /**
- * An in-memory inverted index over the descriptions and tags of current memories.
- * It is derived data: a store rebuilds it on open and keeps it in step with every
- * version it applies.
+ * An in-memory inverted index over the descriptions and tags of current memories, and a
+ * bounded share of their content (analysis.ts, CONTENT_TERMS). It is derived data: a store
+ * rebuilds it on open and keeps it in step with every version it applies.
  *
  * A keyword matches a memory that carries it as a tag, as another inflection of a tag or as
  * the prefix of a tag, or whose description and tag words hold most of its words (weighted
  * by IDF, so the rare words of a pasted error message count most; a compound such as
- * `keep-alive` or `getByRole` is held whole or through its parts). Ranking, in order:
+ * `keep-alive` or `getByRole` is held whole or through its parts); a word held only among
+ * the content terms counts for less (RankingOptions.content). Ranking, in order:
  * 1. more matched keywords;
  * 2. the score: per keyword, its weight (the IDF of the keyword over the memories it
  *    matches: a keyword few memories match says more, one none match says most) times the
@@ -23,8 +24,9 @@ export { DEFAULT_RANKING, type RankingOptions, type SearchHit } from './ranking'
  *    holding some words of an unmatched keyword adds a little;
  * 3. the most recently changed.
  * Only memories that match at least one keyword and a quarter of the query's weight are
- * returned (the relevance floor), so a query about something the memory does not know
- * returns little or nothing rather than whatever shares one common word.
+ * returned (the relevance floor), and of a query of several keywords only those matching
+ * two, unless none does: then the best one alone. So a query about something the memory
+ * does not know returns little or nothing rather than whatever shares one common word.
  */
 export class SearchIndex {
   private readonly opts: RankingOptions;
@@ -33,6 +35,9 @@ export class SearchIndex {
   private readonly freeSlots: number[] = [];
   private readonly slotOf = new Map<string, number>();
   private readonly termPostings = new Map<string, Set<number>>();
+  private readonly contentPostings = new Map<string, Set<number>>();
+  /** Set by restore: docs filed from saved postings learn their content terms from them when first removed. */
+  private contentUnknown = false;
   private readonly tagPostings = new Map<string, Set<number>>();
   private readonly tagStemPostings = new Map<string, Set<number>>();
   private sortedTags: string[] | undefined;
@@ -48,8 +53,8 @@ export class SearchIndex {
     return this.slotOf.size;
   }
 
-  /** Adds or replaces a memory. */
-  put(memory: IndexedMemory): void {
+  /** Adds or replaces a memory; its content, if given, is analysed, not kept. */
+  put(memory: MemoryToIndex): void {
     this.file(memory, analyzeMemory(memory), true);
   }
 
@@ -66,10 +71,12 @@ export class SearchIndex {
     this.remove(memory.id);
     const doc: Doc = { id: memory.id, description: memory.description, tags: memory.tags, changedAt: memory.changedAt };
     if (keep) doc.analysis = analysis;
+    else doc.contentTerms = analysis.contentTerms;
     const slot = this.freeSlots.pop() ?? this.slots.length;
     this.slots[slot] = doc;
     this.slotOf.set(doc.id, slot);
     for (const t of analysis.terms) add(this.termPostings, t, slot);
+    for (const t of analysis.contentTerms) add(this.contentPostings, t, slot);
     for (const st of analysis.tagStems) add(this.tagStemPostings, st, slot);
     this.fileTags(doc, slot);
   }
@@ -87,6 +94,7 @@ export class SearchIndex {
       docs: this.slots.map((d) => (d ? [d.id, d.description, d.tags, d.changedAt] : null)),
       terms: [...this.termPostings].map(([t, slots]) => [t, [...slots]]),
       tagStems: [...this.tagStemPostings].map(([t, slots]) => [t, [...slots]]),
+      content: [...this.contentPostings].map(([t, slots]) => [t, [...slots]]),
     };
   }
 
@@ -111,6 +119,8 @@ export class SearchIndex {
     });
     for (const [t, slots] of saved.terms) index.termPostings.set(t, new Set(slots));
     for (const [t, slots] of saved.tagStems) index.tagStemPostings.set(t, new Set(slots));
+    for (const [t, slots] of saved.content) index.contentPostings.set(t, new Set(slots));
+    index.contentUnknown = saved.content.length > 0;
     return index;
   }
 
@@ -119,11 +129,13 @@ export class SearchIndex {
     const slot = this.slotOf.get(id);
     if (slot === undefined) return;
     const doc = this.slots[slot]!;
+    const contentTerms = doc.analysis?.contentTerms ?? doc.contentTerms ?? this.restoredContentTerms(doc);
     this.slotOf.delete(id);
     this.slots[slot] = undefined;
     this.freeSlots.push(slot);
     const analysis = doc.analysis ?? analyzeMemory(doc);
     for (const t of analysis.terms) remove(this.termPostings, t, slot);
+    for (const t of contentTerms) remove(this.contentPostings, t, slot);
     for (const s of analysis.tagStems) remove(this.tagStemPostings, s, slot);
     for (const tag of new Set(doc.tags)) {
       remove(this.tagPostings, tag, slot);
@@ -131,11 +143,27 @@ export class SearchIndex {
     }
   }
 
+  /**
+   * The content terms of a memory filed by restore (which keeps no analysis, and the content
+   * is not at hand): read once for every such memory from the postings, on the first removal.
+   */
+  private restoredContentTerms(doc: Doc): string[] {
+    if (this.contentUnknown) {
+      this.contentUnknown = false;
+      const unknown = new Map<number, string[]>();
+      this.slots.forEach((d, s) => d && !d.analysis && !d.contentTerms && unknown.set(s, (d.contentTerms = [])));
+      for (const [t, slots] of this.contentPostings) for (const s of slots) unknown.get(s)?.push(t);
+    }
+    return doc.contentTerms ?? [];
+  }
+
   clear(): void {
     this.slots.length = 0;
     this.freeSlots.length = 0;
     this.slotOf.clear();
     this.termPostings.clear();
+    this.contentPostings.clear();
+    this.contentUnknown = false;
     this.tagPostings.clear();
     this.tagStemPostings.clear();
     this.sortedTags = undefined;
@@ -167,31 +195,22 @@ export class SearchIndex {
   private collect(k: AnalyzedKeyword, i: number): void {
     const t = this.table;
     // Each word of the keyword weighs its IDF; a memory earns a word's weight when it holds
-    // the word, or, for a compound, the IDF-weighted share of its parts it holds.
+    // the word, or, for a compound, the IDF-weighted share of its parts it holds; times the
+    // content weight when it holds it among its content terms only (a term is in one field).
     const units = k.units;
-    const weights = unitWeights(units, (term) => this.termPostings.get(term)?.size ?? 0, this.size);
+    const c = this.opts.content;
+    const weights = unitWeights(units, (term) => this.df(term), this.size);
     for (let j = 0; j < units.length; j++) {
       const u = units[j]!;
       const w = weights[j]!;
-      const whole = this.termPostings.get(u.term);
       const mark = u.parts.length > 0 ? t.nextStamp() : 0;
-      if (whole) {
-        for (const slot of whole) {
-          const cell = t.cellOf(slot) + i;
-          t.share[cell] = t.share[cell]! + w.whole;
-          if (mark) t.stamp[slot] = mark;
-        }
-      }
+      this.credit(this.termPostings.get(u.term), i, w.whole * 1, mark, 0);
+      this.credit(this.contentPostings.get(u.term), i, w.whole * c, mark, 0);
       if (!mark) continue;
       for (let pj = 0; pj < u.parts.length; pj++) {
-        const postings = this.termPostings.get(u.parts[pj]!);
-        if (!postings) continue;
-        const pw = w.parts[pj]!;
-        for (const slot of postings) {
-          if (t.stamp[slot] === mark) continue; // holds the whole word: already credited in full
-          const cell = t.cellOf(slot) + i;
-          t.share[cell] = t.share[cell]! + pw;
-        }
+        // Skipping memories that hold the whole word: already credited for it.
+        this.credit(this.termPostings.get(u.parts[pj]!), i, w.parts[pj]! * 1, 0, mark);
+        this.credit(this.contentPostings.get(u.parts[pj]!), i, w.parts[pj]! * c, 0, mark);
       }
     }
     this.markTag(this.tagPostings.get(k.tag), TagMatch.Exact, i);
@@ -200,6 +219,23 @@ export class SearchIndex {
     this.markTag(this.tagStemPostings.get(k.tagStem), TagMatch.Inflection, i);
     if (k.tag.length >= MIN_PREFIX) {
       for (const tag of this.tagsWithPrefix(k.tag)) if (tag !== k.tag) this.markTag(this.tagPostings.get(tag), TagMatch.Prefix, i);
+    }
+  }
+
+  /** Memories holding a term in any field. */
+  private df(term: string): number {
+    return (this.termPostings.get(term)?.size ?? 0) + (this.contentPostings.get(term)?.size ?? 0);
+  }
+
+  /** Adds `amount` to keyword i's share of each memory of `postings`; stamps them with `mark`, skips those stamped `skip`. */
+  private credit(postings: Set<number> | undefined, i: number, amount: number, mark: number, skip: number): void {
+    if (!postings) return;
+    const t = this.table;
+    for (const slot of postings) {
+      if (skip && t.stamp[slot] === skip) continue;
+      const cell = t.cellOf(slot) + i;
+      t.share[cell] = t.share[cell]! + amount;
+      if (mark) t.stamp[slot] = mark;
     }
   }
 
@@ -265,6 +301,6 @@ export class SearchIndex {
       top.splice(lo, 0, hit);
       if (top.length > limit) top.pop();
     }
-    return top;
+    return top.length ? top.slice(0, scoring.keep(top[0]!.matchedKeywords, top.length)) : top;
   }
 }

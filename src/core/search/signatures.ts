@@ -27,14 +27,25 @@ export function mayPrefixTag(query: SearchQuery, k: number): boolean {
   return kw.units.length > 0 && kw.tag.length >= MIN_PREFIX;
 }
 
+/** How a memory holds a query term, in a signature. */
+export const enum Held {
+  No = 0,
+  /** Among its content terms only. */
+  Content = 1,
+  /** In its description or tag words. */
+  Text = 2,
+}
+
 /** Memories that meet the query the same way. */
 export interface Signature {
-  /** Per query term (queryTerms order): held by these memories' descriptions or tag words. */
-  terms: boolean[];
+  /** Per query term (queryTerms order): how these memories hold it (Held). */
+  terms: number[];
   /** Per keyword: the best TagMatch (0 none, 1 prefix, 2 inflection, 3 exact). */
   tagMatch: number[];
   /** Live memories of the project with this signature: the document frequencies are summed from these. */
   count: number;
+  /** Of `count`, those carrying every required tag (the ones that may be returned); `count` when not given. */
+  eligible?: number;
 }
 
 /** Groups of equal rank (same matched keywords, same score): their memories are ordered by changedAt, then id. */
@@ -44,24 +55,34 @@ export interface RankedBlock<S extends Signature> {
   signatures: S[];
 }
 
+/** What to return: blocks best first, and how many memories of them at most. */
+export interface Ranked<S extends Signature> {
+  blocks: RankedBlock<S>[];
+  limit: number;
+}
+
 /**
  * The groups that pass the relevance floor, in blocks of equal rank, best first, ranked
- * exactly as `SearchIndex.search` ranks their memories. `groups` must hold every live memory
- * that holds a query term or meets a keyword as a tag (the document frequencies are counted
- * over them), `live` the number of live memories. Required tags are the caller's filter.
+ * exactly as `SearchIndex.search` ranks their memories, and how many memories of them to
+ * return (the query's limit, or fewer when no memory matches enough keywords: Scoring.keep).
+ * `groups` must hold every live memory that holds a query term or meets a keyword as a tag
+ * (the document frequencies are counted over them), `live` the number of live memories.
+ * Required tags are the caller's filter, told through `eligible`.
  */
 export function rankSignatures<S extends Signature>(
   query: SearchQuery,
   groups: S[],
   live: number,
   options: RankingOptions = DEFAULT_RANKING,
-): RankedBlock<S>[] {
+): Ranked<S> {
+  const none = { blocks: [], limit: 0 };
   const keywords = query.keywords;
   const n = keywords.length;
-  if (n === 0 || live === 0 || groups.length === 0) return [];
+  if (n === 0 || live === 0 || groups.length === 0) return none;
+  const strength = [0, options.content, 1];
   const terms = queryTerms(query);
   const termDf = new Map<string, number>(terms.map((t) => [t, 0]));
-  for (const g of groups) g.terms.forEach((held, t) => held && termDf.set(terms[t]!, termDf.get(terms[t]!)! + g.count));
+  for (const g of groups) g.terms.forEach((held, t) => held !== Held.No && termDf.set(terms[t]!, termDf.get(terms[t]!)! + g.count));
   const position = new Map(terms.map((t, i) => [t, i]));
   const df = (term: string) => termDf.get(term) ?? 0;
 
@@ -71,7 +92,7 @@ export function rankSignatures<S extends Signature>(
   keywords.forEach((k, i) => {
     const weights = unitWeights(k.units, df, live);
     groups.forEach((g, r) => {
-      share[r * n + i] = shareOf(k.units, weights, (term) => g.terms[position.get(term)!]!);
+      share[r * n + i] = shareOf(k.units, weights, (term) => strength[g.terms[position.get(term)!]!]!);
       tagMatch[r * n + i] = g.tagMatch[i]!;
     });
   });
@@ -80,7 +101,7 @@ export function rankSignatures<S extends Signature>(
   groups.forEach((g, r) => {
     for (let i = 0; i < n; i++) if (scoring.matches(i, tagMatch[r * n + i]!, share[r * n + i]!)) matchCount[i]! += g.count;
   });
-  if (!scoring.weigh(matchCount, live)) return [];
+  if (!scoring.weigh(matchCount, live)) return none;
 
   const ranked: Array<{ matched: number; score: number; g: S }> = [];
   groups.forEach((g, r) => {
@@ -94,5 +115,7 @@ export function rankSignatures<S extends Signature>(
     if (last && last.matchedKeywords === x.matched && last.score === x.score) last.signatures.push(x.g);
     else blocks.push({ matchedKeywords: x.matched, score: x.score, signatures: [x.g] });
   }
-  return blocks;
+  // As SearchIndex cuts its best-first hits: judged on the best block of memories that may be returned.
+  const returnable = blocks.filter((b) => b.signatures.some((s) => (s.eligible ?? s.count) > 0));
+  return { blocks: returnable, limit: returnable.length ? scoring.keep(returnable[0]!.matchedKeywords, query.limit) : 0 };
 }

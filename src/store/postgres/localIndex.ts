@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
 import type { SearchQuery } from '../../core/search/query';
+import { splitTerms } from '../../core/search/analysis';
 import { ANALYZER_VERSION, SearchIndex } from '../../core/search/searchIndex';
 import type { StoredHit } from '../../core/ports/store';
 
@@ -20,6 +21,8 @@ interface HeadRow {
   changed_at: Date;
   terms: string[];
   tag_stems: string[];
+  /** Only when the stored terms are another release's (the memory is analysed here). */
+  content: string | null;
 }
 
 interface ChangeRow {
@@ -30,6 +33,9 @@ interface ChangeRow {
   tags: string[] | null;
   changed_at: Date | null;
   live: boolean;
+  terms: string[] | null;
+  tag_stems: string[] | null;
+  content: string | null;
 }
 
 /**
@@ -50,6 +56,8 @@ export class LocalIndex {
   private index: SearchIndex | undefined;
   /** The xmin of the last snapshot whose changes are all in `index`. */
   private watermark = '0';
+  /** The heads' stored terms are this release's analysis: filed as they are, else analysed here (with the content). */
+  private sameAnalysis = true;
   private loading: Promise<void> | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   /** The project outgrew `max`: searches stay on the server for this process. */
@@ -119,22 +127,19 @@ export class LocalIndex {
       return;
     }
     // The heads keep core's analysis of each memory (versionRows.ts); made by this release's
-    // analyser, it is used as it is, which halves the load. Otherwise every memory is analysed here.
-    const sameAnalysis = snap[0]!.analyzer === String(ANALYZER_VERSION);
+    // analyser, it is used as it is, which halves the load. Otherwise every memory is analysed
+    // here, its content read from its version row.
+    this.sameAnalysis = snap[0]!.analyzer === String(ANALYZER_VERSION);
     const index = new SearchIndex();
     let after = '';
     for (;;) {
       if (this.stopped) return;
       const { rows } = await this.pool.query<HeadRow>(
-        `SELECT id, description, tags, changed_at, tsvector_to_array(search_vector) AS terms, tag_stems FROM memory_heads
-         WHERE project = $1 AND NOT deleted AND id > $2 ORDER BY id LIMIT $3`,
+        `SELECT h.id, h.description, h.tags, h.changed_at, tsvector_to_array(h.search_vector) AS terms, h.tag_stems, ${this.contentColumn()}
+         FROM memory_heads h WHERE h.project = $1 AND NOT h.deleted AND h.id > $2 ORDER BY h.id LIMIT $3`,
         [this.project, after, PAGE],
       );
-      for (const r of rows) {
-        const memory = { id: r.id, description: r.description, tags: r.tags, changedAt: r.changed_at.toISOString() };
-        if (sameAnalysis) index.putAnalyzed(memory, { terms: r.terms, tagStems: r.tag_stems });
-        else index.put(memory);
-      }
+      for (const r of rows) this.file(index, r);
       if (index.size > this.max) {
         this.tooLarge = true;
         return;
@@ -148,17 +153,18 @@ export class LocalIndex {
 
   private async catchUp(): Promise<void> {
     const { rows } = await this.pool.query<ChangeRow>(
-      `SELECT 'h' AS kind, id, description, tags, changed_at, NOT deleted AS live FROM memory_heads WHERE project = $1 AND xid >= $2::xid8
-       UNION ALL SELECT 'p', id, NULL, NULL, NULL, false FROM memory_purged WHERE project = $1 AND xid >= $2::xid8
-       UNION ALL SELECT 'x', pg_snapshot_xmin(pg_current_snapshot())::text, NULL, NULL, NULL, false`,
+      `SELECT 'h' AS kind, h.id, h.description, h.tags, h.changed_at, NOT h.deleted AS live,
+         tsvector_to_array(h.search_vector) AS terms, h.tag_stems, ${this.contentColumn()}
+       FROM memory_heads h WHERE h.project = $1 AND h.xid >= $2::xid8
+       UNION ALL SELECT 'p', id, NULL, NULL, NULL, false, NULL, NULL, NULL FROM memory_purged WHERE project = $1 AND xid >= $2::xid8
+       UNION ALL SELECT 'x', pg_snapshot_xmin(pg_current_snapshot())::text, NULL, NULL, NULL, false, NULL, NULL, NULL`,
       [this.project, this.watermark],
     );
     const index = this.index!;
     let xmin = this.watermark;
     for (const r of rows) {
       if (r.kind === 'x') xmin = r.id;
-      else if (r.kind === 'h' && r.live)
-        index.put({ id: r.id, description: r.description!, tags: r.tags!, changedAt: r.changed_at!.toISOString() });
+      else if (r.kind === 'h' && r.live) this.file(index, r as HeadRow);
       else index.remove(r.id);
     }
     this.watermark = xmin;
@@ -166,6 +172,18 @@ export class LocalIndex {
       this.tooLarge = true;
       this.index = undefined;
     }
+  }
+
+  /** The content of a head's version, read only when the memory is to be analysed here. */
+  private contentColumn(): string {
+    return this.sameAnalysis ? 'NULL::text AS content' : '(SELECT v.content FROM memory_versions v WHERE v.seq = h.seq) AS content';
+  }
+
+  /** Files a head: with its stored analysis when it is this release's, else analysed from its text. */
+  private file(index: SearchIndex, r: HeadRow): void {
+    const memory = { id: r.id, description: r.description, tags: r.tags, changedAt: r.changed_at.toISOString() };
+    if (this.sameAnalysis) index.putAnalyzed(memory, { ...splitTerms(r.terms), tagStems: r.tag_stems });
+    else index.put({ ...memory, content: r.content ?? '' });
   }
 
   private serially<T>(fn: () => Promise<T>): Promise<T> {

@@ -1,5 +1,6 @@
 import type { SearchQuery } from '../../core/search/query';
-import { mayPrefixTag, queryTerms, type Signature } from '../../core/search/signatures';
+import { CONTENT_MARK } from '../../core/search/analysis';
+import { Held, mayPrefixTag, queryTerms, type Signature } from '../../core/search/signatures';
 
 /**
  * The statements of a search on the server, ranked by match signature (core's signatures.ts):
@@ -46,6 +47,11 @@ function lexeme(term: string): string {
   return `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 }
 
+/** The lexeme of a term held among a memory's content terms (analysis.ts, flatTerms). */
+function contentLexeme(term: string): string {
+  return lexeme(CONTENT_MARK + term);
+}
+
 /** Bits per digit of a signature key (a bigint, sign bit unused). */
 const DIGIT_BITS = 62;
 
@@ -81,8 +87,9 @@ class Params {
 }
 
 /**
- * The search statements of one query. A signature is one bit per query term (held or not) and
- * two bits per keyword (its tag match kind), packed in bigint digits. The key the server groups
+ * The search statements of one query. A signature is two bits per query term (Held: not, in
+ * the content terms, in the description or tags) and two bits per keyword (its tag match
+ * kind), packed in bigint digits. The key the server groups
  * by is one expression, so the planner expects few groups and hashes them: the digit itself
  * when one suffices (almost always), else the digits as text joined with ','.
  */
@@ -97,14 +104,17 @@ export class SearchStatements {
     private readonly prefixed: PrefixedTag[],
   ) {
     this.terms = queryTerms(query);
-    this.fields = layout([...this.terms.map(() => 1), ...query.keywords.map(() => 2)]);
+    this.fields = layout([...this.terms.map(() => 2), ...query.keywords.map(() => 2)]);
     this.keyType = this.fields[this.fields.length - 1]!.digit === 0 ? 'int8' : 'text';
   }
 
   /** The signature key of row `h`. */
   private key(p: Params): string {
     const exprs = [
-      ...this.terms.map((t) => `CASE WHEN h.search_vector @@ ${p.add(lexeme(t))}::tsquery THEN 1 ELSE 0 END`),
+      ...this.terms.map(
+        (t) =>
+          `CASE WHEN h.search_vector @@ ${p.add(lexeme(t))}::tsquery THEN ${Held.Text} WHEN h.search_vector @@ ${p.add(contentLexeme(t))}::tsquery THEN ${Held.Content} ELSE 0 END`,
+      ),
       ...this.query.keywords.map((kw, k) => {
         const stem = kw.units.length > 0 ? ` WHEN ${p.add(kw.tagStem)} = ANY (h.tag_stems) THEN 2` : '';
         const tags = this.prefixed.filter((x) => x.k === k).map((x) => x.tag);
@@ -126,7 +136,9 @@ export class SearchStatements {
   private candidate(p: Params): string {
     const kw = this.query.keywords;
     const reach = [
-      ...(this.terms.length > 0 ? [`h.search_vector @@ ${p.add(this.terms.map(lexeme).join(' | '))}::tsquery`] : []),
+      ...(this.terms.length > 0
+        ? [`h.search_vector @@ ${p.add(this.terms.flatMap((t) => [lexeme(t), contentLexeme(t)]).join(' | '))}::tsquery`]
+        : []),
       `h.tags && ${p.add([...new Set([...kw.map((k) => k.tag), ...this.prefixed.map((x) => x.tag)])])}::text[]`,
       `h.tag_stems && ${p.add(kw.filter((k) => k.units.length > 0).map((k) => k.tagStem))}::text[]`,
     ];
@@ -160,7 +172,7 @@ export class SearchStatements {
         const f = this.fields[i]!;
         return Number((digits[f.digit]! >> BigInt(f.shift)) & ((1n << BigInt(f.width)) - 1n));
       };
-      const terms = this.terms.map((_, t) => field(t) === 1);
+      const terms = this.terms.map((_, t) => field(t));
       const tagMatch = this.query.keywords.map((_, k) => field(this.terms.length + k));
       return { key: r.key, terms, tagMatch, count: r.count, eligible: r.eligible };
     });
@@ -184,9 +196,14 @@ export class SearchStatements {
     const key = this.key(p);
     let candidate: string | undefined;
     const parts = blocks.map((b, i) => {
-      const terms = this.terms.map((_, t) => b.signatures.every((s) => s.terms[t]));
+      // Per term, how every signature of the block holds it (Held.No when they differ).
+      const terms = this.terms.map((_, t) =>
+        b.signatures.every((s) => s.terms[t] === b.signatures[0]!.terms[t]) ? b.signatures[0]!.terms[t]! : Held.No,
+      );
       const exact = this.query.keywords.map((_, k) => b.signatures.every((s) => s.tagMatch[k] === 3));
-      const reach = groups.filter((g) => terms.every((held, t) => !held || g.terms[t]) && exact.every((e, k) => !e || g.tagMatch[k] === 3));
+      const reach = groups.filter(
+        (g) => terms.every((held, t) => held === Held.No || g.terms[t] === held) && exact.every((e, k) => !e || g.tagMatch[k] === 3),
+      );
       const eligible = b.signatures.reduce((a, s) => a + s.eligible, 0);
       const walk = (b.want * live) / eligible <= reach.reduce((a, g) => a + g.eligible, 0);
       const inBlock = `${key} = ANY (${p.add(b.signatures.map((s) => s.key))}::${this.keyType}[])`;
@@ -196,11 +213,13 @@ export class SearchStatements {
         return `(SELECT ${columns} FROM memory_heads h WHERE ${['h.project = $1 AND NOT h.deleted', ...required, inBlock].join(' AND ')}
           ORDER BY h.changed_at DESC, h.id LIMIT ${p.add(b.want)})`;
       }
-      const heldTerms = this.terms.filter((_, t) => terms[t]);
+      const heldTerms = this.terms.flatMap((term, t) =>
+        terms[t] === Held.Text ? [lexeme(term)] : terms[t] === Held.Content ? [contentLexeme(term)] : [],
+      );
       const tags = [...new Set([...this.query.tags, ...this.query.keywords.filter((_, k) => exact[k]).map((kw) => kw.tag)])];
       // No empty conditions: `tags @> '{}'` would make the GIN index read every entry.
       const held = [
-        ...(heldTerms.length > 0 ? [`h.search_vector @@ ${p.add(heldTerms.map(lexeme).join(' & '))}::tsquery`] : []),
+        ...(heldTerms.length > 0 ? [`h.search_vector @@ ${p.add(heldTerms.join(' & '))}::tsquery`] : []),
         ...(tags.length > 0 ? [`h.tags @> ${p.add(tags)}::text[]`] : []),
       ];
       return `(SELECT * FROM (SELECT ${columns} FROM memory_heads h WHERE ${[(candidate ??= this.candidate(p)), ...held, inBlock].join(' AND ')} OFFSET 0) s

@@ -23,7 +23,8 @@ export async function searchOnServer(client: PoolClient, project: string, query:
   if (groups.rows.length === 0) return [];
   const live = Number(groups.rows[0]!.live);
   const signatures = statements.signatures(groups.rows);
-  const blocks = pickBlocks(rankSignatures(query, signatures, live), query.limit);
+  const ranked = rankSignatures(query, signatures, live);
+  const blocks = pickBlocks(ranked.blocks, ranked.limit);
   if (blocks.length === 0) return [];
   const { rows } = await client.query<{ id: string; description: string; tags: string[]; changed_at: Date }>(
     statements.fetch(blocks, signatures, live),

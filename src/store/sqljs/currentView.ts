@@ -59,7 +59,7 @@ export class CurrentView {
     if (row.citations?.length && !row.deletedAt) this.cited.set(row.id, row.citations);
     else this.cited.delete(row.id);
     if (row.deletedAt) this.index.remove(row.id);
-    else this.index.put({ id: row.id, description: row.description, tags: row.tags, changedAt: row.changedAt });
+    else this.index.put({ id: row.id, description: row.description, tags: row.tags, changedAt: row.changedAt, content: row.content });
     return true;
   }
 

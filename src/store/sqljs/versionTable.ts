@@ -144,10 +144,10 @@ export class VersionTable extends Statements {
     }));
   }
 
-  /** The current version of every id (deleted ones too) and its data: what a CurrentView is built from. */
+  /** The current version of every id (deleted ones too) and its data: what a CurrentView is built from (the content for its search terms). */
   *currentAll(): Generator<StoredVersion> {
     const s = this.db.prepare(
-      `SELECT v.row_id, v.id, v.version, v.op, v.description, v.tags, '', v.changed_at, v.deleted_at, v.author, v.restored_from, v.citations
+      `SELECT v.row_id, v.id, v.version, v.op, v.description, v.tags, CASE WHEN v.deleted_at IS NULL THEN v.content ELSE '' END, v.changed_at, v.deleted_at, v.author, v.restored_from, v.citations
        FROM memories_current c JOIN memory_versions v ON v.seq = c.seq`,
     );
     try {

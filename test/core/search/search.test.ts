@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { analyzeMemory } from '../../../src/core/search/analysis';
+import { analyzeMemory, CONTENT_TERMS } from '../../../src/core/search/analysis';
 import { analyzeQuery } from '../../../src/core/search/query';
-import { SearchIndex, type IndexedMemory } from '../../../src/core/search/searchIndex';
+import { SearchIndex, type IndexedMemory, type MemoryToIndex } from '../../../src/core/search/searchIndex';
 
 /** A timestamp `n` minutes after a fixed start: larger n is more recent. */
 function at(n: number): string {
@@ -12,7 +12,7 @@ function mem(id: string, description: string, tags: string[], minute = 0): Index
   return { id, description, tags, changedAt: at(minute) };
 }
 
-function indexOf(...memories: IndexedMemory[]): SearchIndex {
+function indexOf(...memories: MemoryToIndex[]): SearchIndex {
   const index = new SearchIndex();
   for (const m of memories) index.put(m);
   return index;
@@ -236,6 +236,68 @@ describe('SearchIndex ranking', () => {
     assert.deepEqual(ids(index, ['mongodb', 'index', 'slow query']), ['two-words']);
     // A single keyword matched in full is always enough.
     assert.deepEqual(ids(index, ['index']), ['two-words', 'one-word']);
+  });
+
+  it('finds a memory by the distinctive words of its content, below one whose description holds them', () => {
+    const index = indexOf(
+      {
+        ...mem('content', 'Build broke after the toolchain bump', ['rust'], 3),
+        content: 'rustc said error[E0308]: mismatched types in the macro.',
+      },
+      mem('described', 'E0308 mismatched types from a macro', ['rust'], 1),
+      ...filler(10),
+    );
+    assert.deepEqual(ids(index, ['E0308']), ['described', 'content']);
+    assert.deepEqual(ids(index, ['error[E0308]: mismatched types']), ['described', 'content']);
+    const hit = index.search(analyzeQuery(['E0308'], [], 10));
+    assert.ok(hit[1]!.score < hit[0]!.score && hit[1]!.matchedKeywords === 1, 'a content match counts, for less');
+  });
+
+  it('files at most CONTENT_TERMS content terms per memory, the code-like ones first', () => {
+    const prose = Array.from(
+      { length: 60 },
+      (_, i) => `word${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}x`,
+    ).join(' ');
+    const a = analyzeMemory({ description: 'Long note', tags: [], content: `${prose} ERR_OSSL_EVP_UNSUPPORTED` });
+    assert.equal(a.contentTerms.length, CONTENT_TERMS);
+    assert.equal(a.contentTerms[0], 'errosslevpunsupport');
+    assert.ok(!a.contentTerms.includes('note'), 'a description term is not filed again as content');
+  });
+
+  it('returns only the best hit when no memory matches two keywords of a query, and all hits when one does', () => {
+    const index = indexOf(
+      mem('consumers', 'Shared config broke its consumers on the new major', ['eslint'], 1),
+      mem('consumer-too', 'Consumer lag note', ['metrics'], 2),
+      ...filler(10),
+    );
+    // `rebalance` matches nothing: one shared word is a guess, shown alone.
+    assert.deepEqual(ids(index, ['consumer', 'rebalance']), ['consumer-too']);
+    index.put(mem('both', 'Kafka consumer group stuck in a rebalance loop', ['kafka'], 0));
+    assert.deepEqual(ids(index, ['consumer', 'rebalance']), ['both', 'consumer-too', 'consumers']);
+    // A one-keyword query is not held to two.
+    assert.deepEqual(ids(index, ['consumer']).length, 3);
+  });
+
+  it('matches a compound of stop words (`for_each`) as the word it is', () => {
+    const index = indexOf(mem('m', 'Terraform for_each over a map of unknown values', ['terraform']), ...filler(5));
+    assert.deepEqual(ids(index, ['for_each']), ['m']);
+  });
+
+  it('restores content postings, and removes a restored memory from them', () => {
+    const original = indexOf(
+      ...filler(10),
+      { ...mem('a', 'Release stuck', ['helm'], 20), content: 'Status pending-upgrade after a killed job.' },
+      { ...mem('b', 'Chart values', ['helm'], 21), content: 'Values are merged, pending nothing.' },
+    );
+    const restored = SearchIndex.restore(JSON.parse(JSON.stringify(original.save())));
+    for (const q of [['pending-upgrade'], ['pending'], ['killed', 'helm']])
+      assert.deepEqual(ids(restored, q), ids(original, q), q.join(' '));
+    restored.remove('a');
+    assert.deepEqual(ids(restored, ['pending-upgrade']), []);
+    assert.deepEqual(ids(restored, ['pending']), ['b']);
+    restored.put({ ...mem('b', 'Chart values', ['helm'], 22), content: 'Nothing here.' });
+    assert.deepEqual(ids(restored, ['pending']), []);
+    assert.deepEqual(restored.save().content, [['noth', [restored.save().docs.findIndex((d) => d?.[0] === 'b')]]]);
   });
 
   it('returns nothing from an empty index or for an empty query', () => {

@@ -132,20 +132,41 @@ describe('PostgreSQL local search index: catching up with other clients', functi
   it('analyses the memories itself when the stored terms were made by another analyser version', async () => {
     const server = await openPg({ localIndex: 'off' });
     for (const d of ['Webpack polyfills for buffer', 'Buffer overflow in the parser', 'Vite env prefix'])
-      await server.service.create(memory({ description: d, tags: ['bundler'] }));
+      await server.service.create(
+        memory({ description: d, tags: ['bundler'], content: `Seen with ERR_OSSL_EVP_UNSUPPORTED in ${d.split(' ')[0]}.` }),
+      );
     const local = await openPg({ project: server.project, localIndex: 'eager' });
     const setAnalyzer = (v: string) =>
       withClient(local.url, (c) => c.query(`UPDATE agent_memory_meta SET value = $1 WHERE key = 'analyzer'`, [v]));
     await setAnalyzer('stale');
     try {
-      for (const q of [['buffer'], ['bundler', 'vite'], ['polyfill']])
+      for (const q of [['buffer'], ['bundler', 'vite'], ['polyfill'], ['ERR_OSSL_EVP_UNSUPPORTED'], ['unsupported', 'parser']])
         assert.deepEqual(await ids(local, q), await ids(server, q), q.join(' '));
+      assert.equal((await ids(local, ['ERR_OSSL_EVP_UNSUPPORTED'])).length, 3, 'the content, read from the version rows');
       assert.equal(local.store.localIndexSize, 3);
     } finally {
       await setAnalyzer(String(ANALYZER_VERSION));
     }
     await local.store.close();
     await server.store.close();
+  });
+
+  it('re-analyses the heads from their version rows, content included, when the analyser changed', async () => {
+    const o = await openPg({ localIndex: 'off' });
+    const { id } = await o.service.create(
+      memory({ description: 'Build broke on the new runtime', tags: ['node'], content: 'webpack said ERR_OSSL_EVP_UNSUPPORTED.' }),
+    );
+    await withClient(o.url, async (c) => {
+      // As an older release left it: no content terms, another analyser version.
+      await c.query(`UPDATE memory_heads SET search_vector = array_to_tsvector(ARRAY['build']) WHERE project = $1`, [o.project]);
+      await c.query(`UPDATE agent_memory_meta SET value = '1' WHERE key = 'analyzer'`);
+    });
+    assert.deepEqual(await ids(o, ['ERR_OSSL_EVP_UNSUPPORTED']), []);
+    await o.store.close();
+    const reopened = await openPg({ project: o.project, localIndex: 'off' });
+    assert.deepEqual(await ids(reopened, ['ERR_OSSL_EVP_UNSUPPORTED']), [id]);
+    assert.deepEqual(await ids(reopened, ['runtime']), [id]);
+    await reopened.store.close();
   });
 
   it('stays on the server when the project has more live memories than maxLocalIndex', async () => {
