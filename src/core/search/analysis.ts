@@ -91,7 +91,8 @@ export const ANALYZER_VERSION = 2;
 
 /**
  * An index as saved next to a snapshot: the memories by slot (null for a free slot) and
- * the postings of terms, tag stems and content terms as slot lists, so restoring needs no text analysis.
+ * the postings of terms, tag stems and content terms as slot lists (ascending, each slot
+ * after the first as the gap from the previous one), so restoring needs no text analysis.
  */
 export interface SavedIndex {
   docs: Array<[id: string, description: string, tags: string[], changedAt: string] | null>;

@@ -1,5 +1,6 @@
 import { add, type Analysis, analyzeMemory, type Doc, type IndexedMemory, type MemoryToIndex, remove, type SavedIndex } from './analysis';
 import type { AnalyzedKeyword, SearchQuery } from './query';
+import { Postings } from './postings';
 import { ScoreTable } from './scoreTable';
 import { better, DEFAULT_RANKING, MIN_PREFIX, type RankingOptions, type SearchHit, TagMatch } from './ranking';
 import { Scoring, unitWeights } from './scoring';
@@ -34,12 +35,12 @@ export class SearchIndex {
   private readonly slots: Array<Doc | undefined> = [];
   private readonly freeSlots: number[] = [];
   private readonly slotOf = new Map<string, number>();
-  private readonly termPostings = new Map<string, Set<number>>();
-  private readonly contentPostings = new Map<string, Set<number>>();
+  private termPostings = new Postings();
+  private contentPostings = new Postings();
   /** Set by restore: docs filed from saved postings learn their content terms from them when first removed. */
   private contentUnknown = false;
   private readonly tagPostings = new Map<string, Set<number>>();
-  private readonly tagStemPostings = new Map<string, Set<number>>();
+  private tagStemPostings = new Postings();
   private sortedTags: string[] | undefined;
 
   /** Scratch space for one search, reused (search is synchronous). */
@@ -75,9 +76,9 @@ export class SearchIndex {
     const slot = this.freeSlots.pop() ?? this.slots.length;
     this.slots[slot] = doc;
     this.slotOf.set(doc.id, slot);
-    for (const t of analysis.terms) add(this.termPostings, t, slot);
-    for (const t of analysis.contentTerms) add(this.contentPostings, t, slot);
-    for (const st of analysis.tagStems) add(this.tagStemPostings, st, slot);
+    for (const t of analysis.terms) this.termPostings.add(t, slot);
+    for (const t of analysis.contentTerms) this.contentPostings.add(t, slot);
+    for (const st of analysis.tagStems) this.tagStemPostings.add(st, slot);
     this.fileTags(doc, slot);
   }
 
@@ -92,9 +93,9 @@ export class SearchIndex {
   save(): SavedIndex {
     return {
       docs: this.slots.map((d) => (d ? [d.id, d.description, d.tags, d.changedAt] : null)),
-      terms: [...this.termPostings].map(([t, slots]) => [t, [...slots]]),
-      tagStems: [...this.tagStemPostings].map(([t, slots]) => [t, [...slots]]),
-      content: [...this.contentPostings].map(([t, slots]) => [t, [...slots]]),
+      terms: this.termPostings.save(),
+      tagStems: this.tagStemPostings.save(),
+      content: this.contentPostings.save(),
     };
   }
 
@@ -117,9 +118,9 @@ export class SearchIndex {
       index.slotOf.set(id, slot);
       index.fileTags(doc, slot);
     });
-    for (const [t, slots] of saved.terms) index.termPostings.set(t, new Set(slots));
-    for (const [t, slots] of saved.tagStems) index.tagStemPostings.set(t, new Set(slots));
-    for (const [t, slots] of saved.content) index.contentPostings.set(t, new Set(slots));
+    index.termPostings = Postings.restore(saved.terms);
+    index.tagStemPostings = Postings.restore(saved.tagStems);
+    index.contentPostings = Postings.restore(saved.content);
     index.contentUnknown = saved.content.length > 0;
     return index;
   }
@@ -134,9 +135,9 @@ export class SearchIndex {
     this.slots[slot] = undefined;
     this.freeSlots.push(slot);
     const analysis = doc.analysis ?? analyzeMemory(doc);
-    for (const t of analysis.terms) remove(this.termPostings, t, slot);
-    for (const t of contentTerms) remove(this.contentPostings, t, slot);
-    for (const s of analysis.tagStems) remove(this.tagStemPostings, s, slot);
+    for (const t of analysis.terms) this.termPostings.remove(t, slot);
+    for (const t of contentTerms) this.contentPostings.remove(t, slot);
+    for (const s of analysis.tagStems) this.tagStemPostings.remove(s, slot);
     for (const tag of new Set(doc.tags)) {
       remove(this.tagPostings, tag, slot);
       if (!this.tagPostings.has(tag)) this.sortedTags = undefined;
@@ -152,7 +153,7 @@ export class SearchIndex {
       this.contentUnknown = false;
       const unknown = new Map<number, string[]>();
       this.slots.forEach((d, s) => d && !d.analysis && !d.contentTerms && unknown.set(s, (d.contentTerms = [])));
-      for (const [t, slots] of this.contentPostings) for (const s of slots) unknown.get(s)?.push(t);
+      this.contentPostings.forEach((t, s) => unknown.get(s)?.push(t));
     }
     return doc.contentTerms ?? [];
   }
@@ -224,7 +225,7 @@ export class SearchIndex {
 
   /** Memories holding a term in any field. */
   private df(term: string): number {
-    return (this.termPostings.get(term)?.size ?? 0) + (this.contentPostings.get(term)?.size ?? 0);
+    return this.termPostings.size(term) + this.contentPostings.size(term);
   }
 
   /** Adds `amount` to keyword i's share of each memory of `postings`; stamps them with `mark`, skips those stamped `skip`. */

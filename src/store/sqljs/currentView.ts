@@ -6,8 +6,8 @@ import { isNewer, type VersionKey } from '../../core/ports/versionOrder';
 import { writeFileAtomic } from './atomicFile';
 import type { JournalFile, JournalPosition } from './journal';
 
-/** Format of the saved view file; bump when its shape changes. */
-const VIEW_FORMAT = 2;
+/** Format of the saved view file; bump when its shape changes (3: the index's content postings, slot gaps). */
+const VIEW_FORMAT = 3;
 
 interface Head extends VersionKey {
   deleted: boolean;
