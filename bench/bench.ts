@@ -138,6 +138,7 @@ async function runN(args: Args, n: number, root: string): Promise<RunResult> {
   const files = {
     journalMb: size(path.join(storeDir, 'journal.jsonl')),
     snapshotMb: size(path.join(storeDir, 'snapshot.sqlite')),
+    indexMb: size(path.join(storeDir, 'search-index.json')),
     naiveDbMb: size(naiveDb),
   };
   const rnd = prng(args.seed + 3);

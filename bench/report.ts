@@ -9,7 +9,8 @@ export interface RunResult {
   load: { generateMs: number; importMs: number; checkpointMs: number; naiveBuildMs: number };
   /** 1-minute load average before and after measuring: other work on the machine skews every figure. */
   loadAvg: [number, number];
-  files: { journalMb: number; snapshotMb: number; naiveDbMb: number };
+  /** indexMb: the saved view (search-index.json: heads, citations and the search index), written by the load's checkpoint. */
+  files: { journalMb: number; snapshotMb: number; indexMb: number; naiveDbMb: number };
   opens: OpenFigures[];
   journalOpens: OpenFigures[];
   ours: OursFigures;
@@ -57,7 +58,7 @@ export function detailTable(r: RunResult): string {
     ['checkpoint (export + fsync + rename, every 1000 writes): ms', ms(o.checkpointMs), '', ''],
     [
       'files: MB',
-      `journal ${r.files.journalMb.toFixed(1)}, snapshot ${r.files.snapshotMb.toFixed(1)}`,
+      `journal ${r.files.journalMb.toFixed(1)}, snapshot ${r.files.snapshotMb.toFixed(1)}, search index ${r.files.indexMb.toFixed(2)}`,
       `db ${r.files.naiveDbMb.toFixed(1)}`,
       '',
     ],
@@ -83,7 +84,7 @@ export function detailTable(r: RunResult): string {
 /** One line per N: the table for the README. */
 export function readmeTable(results: RunResult[]): string {
   const lines = [
-    '| memories | search p50, selective: ours / naive | search p50, broad: ours / naive | durable write p50: ours / export-per-write | open → first result: snapshot / journal only | journal / snapshot | RSS |',
+    '| memories | search p50, selective: ours / naive | search p50, broad: ours / naive | durable write p50: ours / export-per-write | open → first result: snapshot / journal only | journal / snapshot / search index | RSS |',
     '| --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const r of results) {
@@ -95,7 +96,7 @@ export function readmeTable(results: RunResult[]): string {
         `| ${ms(o.search.broad.p50)} / ${ms(b.search.broad.p50)} ms (${ratio(b.search.broad.p50, o.search.broad.p50)}) ` +
         `| ${ms(o.write.p50)} / ${ms(b.write.p50)} ms (${ratio(b.write.p50, o.write.p50)}) ` +
         `| ${ms(openTotal(r.opens))} / ${ms(openTotal(r.journalOpens))} ms ` +
-        `| ${r.files.journalMb.toFixed(0)} / ${r.files.snapshotMb.toFixed(0)} MB ` +
+        `| ${r.files.journalMb.toFixed(0)} / ${r.files.snapshotMb.toFixed(0)} / ${r.files.indexMb.toFixed(1)} MB ` +
         `| ${median(r.opens.map((x) => x.rssMb)).toFixed(0)} MB |`,
     );
   }
