@@ -69,7 +69,8 @@ export const MEMORY_COMMANDS: CommandGroup = {
   },
   search: {
     usage: 'search KEYWORD... [--tags a,b] [--limit N] | search --tags a,b [--limit N]',
-    summary: 'ranked search over tags and descriptions; with --tags alone, the memories that carry every one of those tags',
+    summary:
+      'ranked search over tags, descriptions and the distinctive words of content; with --tags alone, the memories that carry every one of those tags',
     options: { tags: { type: 'string' }, limit: { type: 'string' } },
     positionals: 'many',
     run: async (ctx) => {

@@ -48,7 +48,9 @@ export const SearchInput = z
       .array(Keyword, { error: 'keywords must be a list of strings' })
       .min(1, { error: 'give at least one keyword; an empty search is not "everything" (use list for that)' })
       .max(LIMITS.keywordsMax, { error: `at most ${LIMITS.keywordsMax} keywords` })
-      .describe('Words or short phrases to look for in tags and descriptions; error messages may be pasted as one keyword.'),
+      .describe(
+        'Words or short phrases to look for in tags, descriptions and content; an error message may be pasted as one keyword, its key identifiers and codes given again as keywords of their own.',
+      ),
     tags: TagFilter.optional(),
     limit: z
       .number()

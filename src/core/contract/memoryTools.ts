@@ -11,11 +11,12 @@ export const searchTool: ToolDefinition<typeof S.SearchInput, typeof S.SearchOut
   name: `${PREFIX}search`,
   toolReferenceName: 'memorySearch',
   displayName: 'Search Team Memory',
-  userDescription: 'Search the team memory by keywords over tags and descriptions.',
+  userDescription: 'Search the team memory by keywords over tags, descriptions and content.',
   modelDescription:
     "Search the team's shared memory: short notes that earlier agent sessions and teammates saved about bugs they solved, decisions and their reasons, conventions and gotchas in this codebase. " +
     'Search first: call it at the start of a task, and whenever you meet an error or a design question, before solving it yourself. ' +
-    'Pass a few keywords (technologies, error text, component names); matching is on tags and descriptions, with inflections (caching finds cache) and tag prefixes. ' +
+    "Pass a few keywords, each one thing: technologies, component names, the error text, and separately the error's key identifiers and codes (TS2589, ERR_OSSL_EVP_UNSUPPORTED, caching_sha2_password) and another word or two for the problem (stuck, hangs, proxy or firewall): a memory may use other words than you. " +
+    'Matching is on tags and descriptions first, then on the distinctive words of the content, with inflections (caching finds cache) and tag prefixes; a memory matching more keywords ranks first, and when none matches two keywords only the best guess is returned. ' +
     `Returns up to ${LIMITS.searchLimitDefault} results (limit up to ${LIMITS.searchLimitMax}), best first, each as id, description and tags only; ` +
     'read the description and call agent-memory_read only for memories that look relevant (freshness stale: the code it cites has changed since). An empty result means nothing relevant is stored.',
   input: S.SearchInput,
