@@ -107,8 +107,11 @@ export class SkillService {
     return SkillService.parse(input).data;
   }
 
-  /** As validate, and whether the input gave its evidence (without it, `data.evidence` is empty lists). */
-  static parse(input: unknown): { data: SkillData; evidenceGiven: boolean } {
+  /**
+   * As validate, and whether the input gave its evidence (without it, `data.evidence` is empty lists)
+   * and, for a YAML document, the version it says it is.
+   */
+  static parse(input: unknown): { data: SkillData; evidenceGiven: boolean; version?: number } {
     return typeof input === 'string' ? parseSkillYaml(input) : parseSkillData(input);
   }
 
@@ -127,10 +130,25 @@ export class SkillService {
     );
   }
 
+  /** A document that says it is `said` while the skill has moved on to `cur` (a teammate's version, or a delete). */
+  private static staleDocument(name: string, said: number, cur: StoredRecord): ConflictError {
+    const what = cur.deletedAt
+      ? `was deleted at version ${cur.version} (by ${cur.author} at ${cur.deletedAt})`
+      : `is at version ${cur.version} (saved by ${cur.author} at ${cur.changedAt})`;
+    return new ConflictError(
+      `skill "${name}" ${what}, but this document says version ${said}: saving it would overwrite that change. ` +
+        `Export the current version, re-apply your change and save that; or, to replace it on purpose, set "version: ${cur.version}" in the document`,
+      cur.version,
+    );
+  }
+
   /**
    * Creates the skill, or the next version of the skill with its name. With `expectedVersion`
    * the save is refused unless that is still the live version (null: unless there is none).
    * An input without `evidence` keeps the previous version's. Saving unchanged data writes nothing.
+   * Without `expectedVersion`, a YAML document's `version:` is the version it was exported from: a
+   * change is refused unless that is still the skill's newest version (a document naming a skill
+   * that never existed creates it as version 1, whatever it says).
    */
   async save(input: unknown, options: { expectedVersion?: number | null; author?: string; proposalId?: string } = {}): Promise<SaveResult> {
     const parsed = SkillService.parse(input);
@@ -148,6 +166,9 @@ export class SkillService {
         result = { id: live.id, name, version: live.version, changed: false };
         return [];
       }
+      // After the unchanged check, so re-running a save that already went through is not a conflict.
+      if (opts.expectedVersion === undefined && parsed.version !== undefined && cur && parsed.version !== cur.version)
+        throw SkillService.staleDocument(name, parsed.version, cur);
       const id = cur?.id ?? randomUUID();
       const version = cur ? (await reader.maxVersion('skill', id)) + 1 : 1;
       const op = !cur ? 'create' : cur.deletedAt ? 'restore' : 'edit';

@@ -1,0 +1,66 @@
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { tmpDir } from '../helpers/tmp';
+
+/** Issue 15's data-handling items as the CLI shows them (dist/cli.js in a child process). */
+
+const CLI = path.resolve(__dirname, '..', '..', 'dist', 'cli.js');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(store: string, args: string[], options: { author?: string; input?: string } = {}): Run {
+  const r = spawnSync(process.execPath, [CLI, '--store', store, ...args], {
+    input: options.input,
+    encoding: 'utf8',
+    env: { ...process.env, AGENT_MEMORY_AUTHOR: options.author ?? 'ana@example.com', AGENT_MEMORY_DATABASE_URL: '' },
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function ok(r: Run): string {
+  assert.equal(r.code, 0, `exit ${r.code}: ${r.stderr}`);
+  return r.stdout;
+}
+
+function refused(r: Run, re: RegExp): void {
+  assert.equal(r.code, 2, `expected exit 2, got ${r.code}: ${r.stdout}${r.stderr}`);
+  assert.match(r.stderr, re);
+}
+
+const SKILL = `name: fix-flaky-vitest
+description: Make a flaky vitest suite deterministic
+trigger:
+  - flaky vitest test
+tools:
+  - vitest
+steps:
+  - do: Run the suite with --sequence.shuffle to find order dependence
+    tool: vitest
+    expect: the failing test and the test before it
+success_checks:
+  - 20 runs in a row pass
+`;
+
+describe('CLI: data handling (issue 15)', function () {
+  this.timeout(120_000);
+  before(() => assert.ok(fs.existsSync(CLI), 'dist/cli.js is missing: run `node esbuild.mjs` first'));
+
+  it('skill save of a document with a stale version: exits 2 naming the current version, and keeps the teammate’s', () => {
+    const s = tmpDir();
+    ok(cli(s, ['skill', 'save', '-'], { input: SKILL }));
+    const exported = ok(cli(s, ['skill', 'export', 'fix-flaky-vitest']));
+    assert.match(exported, /^version: 1$/m);
+    ok(cli(s, ['skill', 'save', '-'], { input: exported.replace('deterministic', 'deterministic again'), author: 'bo@example.com' }));
+    refused(
+      cli(s, ['skill', 'save', '-'], { input: exported.replace('vitest suite', 'vitest test suite') }),
+      /skill "fix-flaky-vitest" is at version 2 \(saved by bo@example\.com at .*\), but this document says version 1/,
+    );
+    assert.match(ok(cli(s, ['skill', 'read', 'fix-flaky-vitest'])), /deterministic again/);
+  });
+});
