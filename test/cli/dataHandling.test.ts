@@ -63,4 +63,16 @@ describe('CLI: data handling (issue 15)', function () {
     );
     assert.match(ok(cli(s, ['skill', 'read', 'fix-flaky-vitest'])), /deterministic again/);
   });
+
+  it('episode record --skill of an unknown skill or version: exits 2 naming the closest skills, writing nothing', () => {
+    const s = tmpDir();
+    ok(cli(s, ['skill', 'save', '-'], { input: SKILL }));
+    const record = (ref: string) =>
+      cli(s, ['episode', 'record', '--task', 'Fix CI', '--outcome', 'success', '--source', 'issue:#1', '--skill', ref]);
+    refused(record('nonexistent@1'), /skill\.name: there is no skill "nonexistent" \(known skills: fix-flaky-vitest\)/);
+    refused(record('fix-flaky-vitests@1'), /there is no skill "fix-flaky-vitests" \(closest known skills: fix-flaky-vitest\)/);
+    refused(record('fix-flaky-vitest@2'), /skill "fix-flaky-vitest" has no version 2 \(its current version is 1; versions: 1\)/);
+    assert.match(ok(cli(s, ['episode', 'list'])), /No episodes/);
+    ok(record('fix-flaky-vitest@1'));
+  });
 });

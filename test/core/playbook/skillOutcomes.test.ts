@@ -16,6 +16,8 @@ for (const backend of BACKENDS)
       const now = clock.now();
       const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * 86_400_000).toISOString();
       const v = (version: number) => ({ name: 'Deploy-Preview', version });
+      await l.skillVersions('deploy-preview', 2);
+      await l.skillVersions('other', 2);
       for (const [skill, outcome, daysAgo] of [
         [v(2), 'success', 1],
         [v(2), 'failure', 3],
