@@ -75,4 +75,43 @@ describe('CLI: data handling (issue 15)', function () {
     assert.match(ok(cli(s, ['episode', 'list'])), /No episodes/);
     ok(record('fix-flaky-vitest@1'));
   });
+
+  it('fact assert from another source of a verified fact says it needs verifying again', () => {
+    const s = tmpDir();
+    const triple = ['--subject', 'billing', '--predicate', 'uses', '--object', 'postgres', '--confidence', '0.8'];
+    const { id } = JSON.parse(ok(cli(s, ['--json', 'fact', 'assert', ...triple, '--source', 'docs/architecture.md']))) as { id: string };
+    ok(cli(s, ['fact', 'verify', id, '--evidence', 'https://grafana/d/billing-db'], { author: 'lead@example.com' }));
+    assert.doesNotMatch(ok(cli(s, ['fact', 'assert', ...triple, '--source', 'docs/architecture.md'])), /verifying again/);
+    assert.match(
+      ok(cli(s, ['fact', 'assert', ...triple, '--source', 'https://chat/thread/42'])),
+      new RegExp(
+        `It was verified by lead@example\\.com \\(evidence: https://grafana/d/billing-db\\); from another source it needs verifying again: agent-memory fact verify ${id}`,
+      ),
+    );
+  });
+
+  it('skill promote says why no group is ready: too few authors, and episodes without a tag', () => {
+    const s = tmpDir();
+    const record = (task: string, tags: string[]) =>
+      ok(
+        cli(s, [
+          'episode',
+          'record',
+          '--task',
+          task,
+          '--outcome',
+          'success',
+          '--source',
+          'issue:#7',
+          ...(tags.length ? ['--tags', tags.join(',')] : []),
+        ]),
+      );
+    for (const t of ['Fix the flaky login test in CI', 'Fix the flaky signup test in CI', 'Fix the flaky cart test in CI'])
+      record(t, ['ci']);
+    record('Write the release notes', []);
+    const out = ok(cli(s, ['skill', 'promote']));
+    assert.match(out, /^No group of episodes is ready for a skill\. A group is successful episodes with a shared tag/);
+    assert.match(out, /^ {2}3 successes of tag ci by 1 author; needs 2 authors$/m);
+    assert.match(out, /^ {2}1 successful episode\(s\) without tags: episodes without a shared tag are not grouped/m);
+  });
 });

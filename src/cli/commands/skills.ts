@@ -125,13 +125,26 @@ export const SKILL_COMMANDS: CommandGroup = {
     options: {},
     positionals: 'none',
     run: async (ctx) => {
-      const ids = await ctx.services.playbook.promote();
+      const out = await ctx.services.playbook.promoteExplained();
+      const ids = out.proposals;
+      const why = [
+        ...out.covered.map((c) => `  ${c.episodes.length} episodes: covered by ${c.skill}\n`),
+        ...out.notReady.map((g) => `  ${g.reason}\n`),
+        ...(out.untagged
+          ? [
+              `  ${out.untagged} successful episode(s) without tags: episodes without a shared tag are not grouped; record them with --tags\n`,
+            ]
+          : []),
+      ].join('');
       show(
         ctx,
-        { proposals: ids },
-        ids.length
+        out,
+        (ids.length
           ? `Proposed ${ids.length} skill draft(s) for review:\n${ids.map((i) => `  ${i}\n`).join('')}`
-          : 'No group of episodes is ready for a skill.\n',
+          : out.scanned === 0
+            ? 'No group of episodes is ready for a skill: no successful episodes were recorded.\n'
+            : 'No group of episodes is ready for a skill. A group is successful episodes with a shared tag and similar tasks, recorded by at least 2 authors:\n') +
+          (ids.length && why ? `Not proposed:\n${why}` : why),
       );
     },
   },
