@@ -114,4 +114,40 @@ describe('CLI: data handling (issue 15)', function () {
     assert.match(out, /^ {2}3 successes of tag ci by 1 author; needs 2 authors$/m);
     assert.match(out, /^ {2}1 successful episode\(s\) without tags: episodes without a shared tag are not grouped/m);
   });
+
+  it("skill read shows the success rate by task type (the episodes' tags) beside the windows", () => {
+    const s = tmpDir();
+    ok(cli(s, ['skill', 'save', '-'], { input: SKILL }));
+    for (const [outcome, tags] of [
+      ['success', 'ci'],
+      ['failure', 'ci'],
+      ['success', 'vitest'],
+    ])
+      ok(
+        cli(s, [
+          'episode',
+          'record',
+          '--task',
+          'flaky vitest',
+          '--outcome',
+          outcome!,
+          '--source',
+          'issue:#7',
+          '--tags',
+          tags!,
+          '--skill',
+          'fix-flaky-vitest@1',
+        ]),
+      );
+    const read = ok(cli(s, ['skill', 'read', 'fix-flaky-vitest']));
+    assert.match(read, /^# success rate of version 1: .*all time 67% \(3 episodes\)$/m);
+    assert.match(read, /^# by task type \(episode tags\), all time: ci 50% of 2, vitest 100% of 1$/m);
+    const json = JSON.parse(ok(cli(s, ['--json', 'skill', 'read', 'fix-flaky-vitest']))) as {
+      outcomesByTag: { tags: Array<{ tag: string }> };
+    };
+    assert.deepEqual(
+      json.outcomesByTag.tags.map((t) => t.tag),
+      ['ci', 'vitest'],
+    );
+  });
 });

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import { ValidationError } from '../../core/errors';
+import type { TagOutcomes } from '../../core/playbook/skillOutcomes';
 import { skillDocument } from '../../core/playbook/skillService';
 import type { CommandContext, CommandGroup } from '../command';
 import { bool, int, pageFlags, str } from '../flags';
@@ -7,6 +8,13 @@ import { show, showPage } from '../format';
 import { readTextFile } from '../io';
 
 const rate = (r: number | null) => (r === null ? 'no episodes' : `${Math.round(r * 100)}%`);
+
+/** The "by task type" comment line of `skill read` (nothing when no episode followed the version). */
+function byTask(b: { tags: TagOutcomes[]; truncated: boolean }): string {
+  if (b.tags.length === 0) return '';
+  const each = b.tags.map((t) => `${t.tag ?? '(no tag)'} ${rate(t.allTime.rate)} of ${t.allTime.total}`);
+  return `# by task type (episode tags), all time: ${each.join(', ')}${b.truncated ? ' (the newest episodes only)' : ''}\n`;
+}
 
 /** A skill document from a file argument, or stdin when the argument is `-`. */
 async function skillText(ctx: CommandContext): Promise<string> {
@@ -44,7 +52,8 @@ export const SKILL_COMMANDS: CommandGroup = {
         ctx,
         out,
         `${skillDocument(out)}# success rate of version ${out.version}: 7 days ${rate(o.last7Days.rate)}, 30 days ${rate(o.last30Days.rate)}, ` +
-          `90 days ${rate(o.last90Days.rate)}, all time ${rate(o.allTime.rate)} (${o.allTime.total} episodes)\n`,
+          `90 days ${rate(o.last90Days.rate)}, all time ${rate(o.allTime.rate)} (${o.allTime.total} episodes)\n` +
+          byTask(out.outcomesByTag),
       );
     },
   },

@@ -130,6 +130,11 @@ export const ReadSkillOutput = SkillSummary.extend({
     allTime: Window,
     truncated: z.boolean(),
   }),
+  /** The same by task type: the episodes' tags (null: the untagged ones), most episodes first. */
+  outcomesByTag: z.object({
+    tags: z.array(z.object({ tag: z.string().nullable(), last30Days: Window, allTime: Window })),
+    truncated: z.boolean(),
+  }),
 });
 export const ProposeSkillInput = z
   .object({

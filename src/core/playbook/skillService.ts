@@ -7,7 +7,7 @@ import { ConflictError, NotFoundError } from '../errors';
 import { asSkill as storedSkill, normalizeKey, skillColumns, type SkillData, type SkillRecordData } from './kinds';
 import { decodeRecordCursor, encodeRecordCursor, readAll, RecordWriter } from './recordRows';
 import { matchSkill, RELEVANCE_FLOOR, termSet } from './skillMatch';
-import { outcomeStats, type OutcomeStats } from './skillOutcomes';
+import { outcomesByTag, outcomeStats, type OutcomeStats, type TagOutcomes } from './skillOutcomes';
 import { FindSkillsInput, ListSkillsInput, ReadSkillInput, SkillName, VersionNo } from '../contract/skills';
 import { canonicalSkill, parseSkillData } from './skillData';
 import { formatSkillYaml, parseSkillYaml } from './skillYaml';
@@ -33,6 +33,8 @@ export interface SkillRecord extends SkillSummary {
   deletedAt: string | null;
   /** How the episodes that followed this version ended, by time window. */
   outcomes: OutcomeStats;
+  /** The same by task type (the episodes' tags), most episodes first; `truncated` when only the newest were read. */
+  outcomesByTag: { tags: TagOutcomes[]; truncated: boolean };
 }
 
 export interface SaveResult {
@@ -191,11 +193,15 @@ export class SkillService {
   /** The live skill (or one of its versions), with the outcomes of the episodes that followed that version. */
   async read(input: unknown): Promise<SkillRecord> {
     const rec = await this.readVersion(input);
-    return { ...rec, outcomes: await this.outcomes(rec.name, rec.version) };
+    const [outcomes, byTag] = await Promise.all([
+      this.outcomes(rec.name, rec.version),
+      outcomesByTag(this.store.records, rec.name, rec.version, this.writer.now()),
+    ]);
+    return { ...rec, outcomes, outcomesByTag: byTag };
   }
 
   /** `read` without the outcomes (which cost the store a dozen counts): for documents and checks. */
-  async readVersion(input: unknown): Promise<Omit<SkillRecord, 'outcomes'>> {
+  async readVersion(input: unknown): Promise<Omit<SkillRecord, 'outcomes' | 'outcomesByTag'>> {
     const r = parseInput(ReadSkillInput, input);
     const cur = await this.live(r.name);
     let rec = cur;
@@ -288,6 +294,6 @@ export class SkillService {
 }
 
 /** A skill version as its YAML document, with a provenance comment (and any further comment lines). */
-export function skillDocument(s: Omit<SkillRecord, 'outcomes'>, comments: string[] = []): string {
+export function skillDocument(s: Omit<SkillRecord, 'outcomes' | 'outcomesByTag'>, comments: string[] = []): string {
   return formatSkillYaml(s.data, s.version, [`skill ${s.name} · version ${s.version} · ${s.changedAt} · ${s.author}`, ...comments]);
 }
