@@ -390,7 +390,7 @@ export class MemoryService {
 
   async purge(input: unknown): Promise<Out<typeof C.PurgeOutput>> {
     const p = C.parseInput(C.PurgeInput, input);
-    const versionsRemoved = await this.store.purge(p.id);
+    const versionsRemoved = await this.store.purge(p.id, this.writer.author);
     if (versionsRemoved === 0) MemoryService.existing(p.id, undefined);
     return { id: p.id, versionsRemoved };
   }

@@ -20,6 +20,15 @@ function ok(args: string[], store: string): string {
   return r.stdout;
 }
 
+const NODE_UPGRADE = `name: node-upgrade
+description: Upgrade a service to a new Node.js major version
+trigger: [upgrade a service to a new node version]
+steps:
+  - do: Bump the engines field and the CI image
+    expect: CI runs on the new version
+success_checks: [the service's tests pass on the new version]
+`;
+
 interface Found {
   items: Array<{ id: string; outcome: string; errors: string[]; resolution: string; score?: number }>;
   nextCursor: string | null;
@@ -27,11 +36,15 @@ interface Found {
 }
 
 describe('CLI: episode find (dist/cli.js in a child process)', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   before(() => assert.ok(fs.existsSync(CLI), 'dist/cli.js is missing: run `node esbuild.mjs` first'));
 
   it('finds episodes by words and filters, prints failures with their errors and resolution, pages, and refuses bad flags', () => {
     const s = path.join(tmpDir(), '.agent-memory');
+    // An episode may only cite a skill version that exists.
+    const skillFile = path.join(tmpDir(), 'node-upgrade.yaml');
+    fs.writeFileSync(skillFile, NODE_UPGRADE);
+    ok(['skill', 'save', skillFile], s);
     const record = (args: string[]) => ok(['episode', 'record', '--source', 'commit:abc1234', ...args], s).trim();
     const failed = record([
       '--task',

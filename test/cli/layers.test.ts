@@ -81,6 +81,7 @@ describe('CLI: episodes, facts, skills, pending, lifecycle, context (dist/cli.js
       /outcome: is one of success, failure, partial/,
     );
     assert.equal(fs.existsSync(s), false, 'a refused command creates nothing, not even the folder');
+    ok(cli(s, ['skill', 'save', '-'], { input: SKILL }));
     const { id } = json<{ id: string }>(
       cli(s, [
         '--json',

@@ -228,13 +228,14 @@ for (const backend of BACKENDS)
     });
 
     it('purges every version from wherever the store keeps it, and refuses later edits as not found', async () => {
-      const { service, store, persist, leftovers } = await open();
+      const { service, store, persist, leftovers, purgedBy } = await open({ author: 'ana@example.com' });
       const keep = await service.create(memory({ content: 'keep me' }));
       const { id } = await service.create(memory({ content: 'MARKER-leaked-value' }));
       await service.edit({ id, content: 'MARKER-leaked-value again' });
       await persist();
       assert.ok((await leftovers('MARKER-leaked-value')).length > 0, 'the marker is stored before the purge');
       assert.deepEqual(await service.purge({ id }), { id, versionsRemoved: 2 });
+      assert.equal(await purgedBy(id), 'ana@example.com', 'the tombstone names who purged');
       assert.deepEqual(await leftovers('MARKER-leaked-value'), [], 'still holds the purged content');
       await rejects(service.read({ id }), NotFoundError);
       assert.equal((await service.read({ id: keep.id })).content, 'keep me');

@@ -6,6 +6,7 @@ import type { LocalIndexMode } from '../../src/store/postgres/localIndex';
 import { PgStore } from '../../src/store/postgres/pgStore';
 import { SqlJsStore, type SqlJsStoreOptions } from '../../src/store/sqljs/sqljsStore';
 import type { Store, StoredVersion } from '../../src/core/ports/store';
+import type { RecordKind } from '../../src/core/ports/records';
 import { freshProject, requirePostgres, scratchDatabase } from './postgres';
 import { tmpDir } from './tmp';
 // The benchmarks' seeded PRNG (mulberry32): synthetic corpora are the same on every run.
@@ -51,6 +52,8 @@ export interface Opened<S extends Store = Store> {
   persist(): Promise<void>;
   /** Where the backend still holds `text` (file names or table names); empty when nowhere. */
   leftovers(text: string): Promise<string[]>;
+  /** Who the tombstone of a purged memory (or record of `kind`) names; undefined when there is none, null when it names nobody. */
+  purgedBy(id: string, kind?: RecordKind): Promise<string | null | undefined>;
 }
 
 async function openSqlJs(options: Partial<SqlJsStoreOptions> & Common): Promise<Opened<SqlJsStore> & { dir: string }> {
@@ -66,6 +69,16 @@ async function openSqlJs(options: Partial<SqlJsStoreOptions> & Common): Promise<
     footprint: async () =>
       fs.existsSync(file('journal.jsonl')) ? fs.readFileSync(file('journal.jsonl'), 'utf8').split('\n').filter(Boolean).length : 0,
     persist: async () => store.checkpoint(),
+    purgedBy: async (id, kind) => {
+      const lines = fs.existsSync(file('journal.jsonl')) ? fs.readFileSync(file('journal.jsonl'), 'utf8').split('\n').filter(Boolean) : [];
+      const entries = lines.map((l) => JSON.parse(l) as { type: string; id?: string; kind?: string; ids?: string[]; author?: string });
+      const hit = entries.find((e) =>
+        kind === undefined
+          ? e.type === 'memory.purge' && e.id === id
+          : e.type === 'records.purge' && e.kind === kind && e.ids?.includes(id),
+      );
+      return hit && (hit.author ?? null);
+    },
     leftovers: async (text) =>
       ['journal.jsonl', 'snapshot.sqlite', 'search-index.json'].filter(
         (f) => fs.existsSync(file(f)) && fs.readFileSync(file(f)).includes(text),
@@ -112,6 +125,17 @@ export async function openPg(options: Common & PgOptions = {}): Promise<Opened<P
     service,
     footprint: () => store.countVersions(),
     persist: async () => undefined,
+    purgedBy: async (id, kind) => {
+      const rows =
+        kind === undefined
+          ? await sql<{ by: string | null }>('SELECT purged_by AS by FROM memory_purged WHERE project = $1 AND id = $2', [project, id])
+          : await sql<{ by: string | null }>('SELECT purged_by AS by FROM record_purged WHERE project = $1 AND kind = $2 AND id = $3', [
+              project,
+              kind,
+              id,
+            ]);
+      return rows[0] && rows[0].by;
+    },
     leftovers: async (text) => {
       const rows = await sql<{ t: string }>(
         `SELECT 'memory_versions' AS t FROM memory_versions WHERE project = $1 AND (strpos(content, $2) > 0 OR strpos(description, $2) > 0)

@@ -145,19 +145,21 @@ for (const backend of BACKENDS)
     });
 
     it('purges ids for good: gone from history and queries, and an import does not bring them back', async () => {
-      const { store } = await openService({ backend });
+      const { store, purgedBy } = await openService({ backend });
       const a = rec({ kind: 'episode', keys: ['', '', ''], status: 'success' });
       const b = rec({ kind: 'episode', keys: ['', '', ''], status: 'failure' });
       const a2 = next(a);
       await store.records.write('episodes', () => [a, b]);
       await store.records.write('episodes', () => [a2]);
-      assert.equal(await store.records.purge('episode', [a.id]), 2);
+      assert.equal(await store.records.purge('episode', [a.id], 'bo@example.com'), 2);
+      assert.equal(await purgedBy(a.id, 'episode'), 'bo@example.com', 'the tombstone names who purged');
+      assert.equal(await purgedBy(b.id, 'episode'), undefined);
       assert.equal(await store.records.get('episode', a.id), undefined);
       assert.deepEqual(await store.records.history('episode', a.id), []);
       assert.equal(await store.records.count({ kind: 'episode' }), 1);
       assert.deepEqual(await store.records.importRecords([a, a2]), { added: 0, skipped: 2 });
       assert.equal(await store.records.get('episode', a.id), undefined);
-      assert.equal(await store.records.purge('episode', [a.id]), 0);
+      assert.equal(await store.records.purge('episode', [a.id], 'tester@example.com'), 0);
       await store.close();
     });
 
@@ -166,7 +168,7 @@ for (const backend of BACKENDS)
       const a = rec();
       const gone = rec();
       await store.records.write('s', () => [a, gone]);
-      await store.records.purge('fact', [gone.id]);
+      await store.records.purge('fact', [gone.id], 'tester@example.com');
       const fresh = rec();
       const attempts: Array<[string, StoredRecord[], RegExp]> = [
         ['a purged id', [fresh, next(gone)], /purged/],

@@ -44,7 +44,10 @@ export const FACT_COMMANDS: CommandGroup = {
                   `  ${d.id}  ${d.subject} ${d.predicate} ${d.object}  (source ${d.source ?? '-'}, confidence ${d.confidence ?? '-'}, by ${d.assertedBy})\n`,
               )
               .join('')
-          : `${out.outcome === 'created' ? 'Recorded' : 'Refreshed'} ${out.id} (version ${out.version}).\n`;
+          : `${out.outcome === 'created' ? 'Recorded' : 'Refreshed'} ${out.id} (version ${out.version}).\n` +
+            (out.verificationCleared
+              ? `It was verified by ${out.verificationCleared.by} (evidence: ${out.verificationCleared.evidence}); from another source it needs verifying again: agent-memory fact verify ${out.id} --evidence …\n`
+              : '');
       show(ctx, out, text);
     },
   },

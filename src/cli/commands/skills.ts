@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import { ValidationError } from '../../core/errors';
+import type { TagOutcomes } from '../../core/playbook/skillOutcomes';
 import { skillDocument } from '../../core/playbook/skillService';
 import type { CommandContext, CommandGroup } from '../command';
 import { bool, int, pageFlags, str } from '../flags';
@@ -7,6 +8,13 @@ import { show, showPage } from '../format';
 import { readTextFile } from '../io';
 
 const rate = (r: number | null) => (r === null ? 'no episodes' : `${Math.round(r * 100)}%`);
+
+/** The "by task type" comment line of `skill read` (nothing when no episode followed the version). */
+function byTask(b: { tags: TagOutcomes[]; truncated: boolean }): string {
+  if (b.tags.length === 0) return '';
+  const each = b.tags.map((t) => `${t.tag ?? '(no tag)'} ${rate(t.allTime.rate)} of ${t.allTime.total}`);
+  return `# by task type (episode tags), all time: ${each.join(', ')}${b.truncated ? ' (the newest episodes only)' : ''}\n`;
+}
 
 /** A skill document from a file argument, or stdin when the argument is `-`. */
 async function skillText(ctx: CommandContext): Promise<string> {
@@ -44,7 +52,8 @@ export const SKILL_COMMANDS: CommandGroup = {
         ctx,
         out,
         `${skillDocument(out)}# success rate of version ${out.version}: 7 days ${rate(o.last7Days.rate)}, 30 days ${rate(o.last30Days.rate)}, ` +
-          `90 days ${rate(o.last90Days.rate)}, all time ${rate(o.allTime.rate)} (${o.allTime.total} episodes)\n`,
+          `90 days ${rate(o.last90Days.rate)}, all time ${rate(o.allTime.rate)} (${o.allTime.total} episodes)\n` +
+          byTask(out.outcomesByTag),
       );
     },
   },
@@ -125,13 +134,26 @@ export const SKILL_COMMANDS: CommandGroup = {
     options: {},
     positionals: 'none',
     run: async (ctx) => {
-      const ids = await ctx.services.playbook.promote();
+      const out = await ctx.services.playbook.promoteExplained();
+      const ids = out.proposals;
+      const why = [
+        ...out.covered.map((c) => `  ${c.episodes.length} episodes: covered by ${c.skill}\n`),
+        ...out.notReady.map((g) => `  ${g.reason}\n`),
+        ...(out.untagged
+          ? [
+              `  ${out.untagged} successful episode(s) without tags: episodes without a shared tag are not grouped; record them with --tags\n`,
+            ]
+          : []),
+      ].join('');
       show(
         ctx,
-        { proposals: ids },
-        ids.length
+        out,
+        (ids.length
           ? `Proposed ${ids.length} skill draft(s) for review:\n${ids.map((i) => `  ${i}\n`).join('')}`
-          : 'No group of episodes is ready for a skill.\n',
+          : out.scanned === 0
+            ? 'No group of episodes is ready for a skill: no successful episodes were recorded.\n'
+            : 'No group of episodes is ready for a skill. A group is successful episodes with a shared tag and similar tasks, recorded by at least 2 authors:\n') +
+          (ids.length && why ? `Not proposed:\n${why}` : why),
       );
     },
   },

@@ -45,13 +45,20 @@ export const SkillStepSchema = z.strictObject(
   { error: (iss) => (iss.code === 'unrecognized_keys' ? undefined : 'must be a mapping with do, tool (optional) and expect') },
 );
 
-/** A skill as a person or a model writes it; `version` is accepted and ignored (the store keeps versions). */
+/**
+ * A skill as a person or a model writes it; `version` is the version it was read as (the store numbers
+ * versions: saving a changed skill is refused unless that is still its newest version).
+ */
 export const SkillInputSchema = z.strictObject(
   {
     name: text(SKILL_LIMITS.nameMax, 'give the skill a lower-case name such as fix-flaky-test').regex(SKILL_NAME_PATTERN, {
       error: 'must be lower-case letters and digits joined by single "-" (e.g. fix-flaky-test)',
     }),
-    version: z.number({ error: 'must be a number (it is informational: saving makes the next version)' }).int().min(1).optional(),
+    version: z
+      .number({ error: 'must be a number: the version this document was read as (saving makes the next one)' })
+      .int()
+      .min(1)
+      .optional(),
     description: text(SKILL_LIMITS.descriptionMax, 'say in one or two sentences what the skill does and when to use it'),
     trigger: list(text(SKILL_LIMITS.phraseMax, 'write a phrase of a task this skill is for'), SKILL_LIMITS.triggersMax, 'task phrases', 1),
     preconditions: list(text(SKILL_LIMITS.itemMax, 'say what must hold before starting'), SKILL_LIMITS.itemsMax, 'preconditions').default(
@@ -121,6 +128,11 @@ export const ReadSkillOutput = SkillSummary.extend({
     last30Days: Window,
     last90Days: Window,
     allTime: Window,
+    truncated: z.boolean(),
+  }),
+  /** The same by task type: the episodes' tags (null: the untagged ones), most episodes first. */
+  outcomesByTag: z.object({
+    tags: z.array(z.object({ tag: z.string().nullable(), last30Days: Window, allTime: Window })),
     truncated: z.boolean(),
   }),
 });

@@ -19,6 +19,7 @@ import {
 } from '../contract/episodes';
 import type { z } from 'zod';
 import { FIND_SCAN_MAX, newestEpisodes, rankedEpisodes } from './episodeFind';
+import { assertSkillVersion } from './skillReference';
 import { assertNoSecrets, pageOf, RecordWriter, type TierServiceOptions } from './recordRows';
 
 /** One episode as show returns it. */
@@ -54,7 +55,10 @@ export class EpisodeService {
     this.w = new RecordWriter(options);
   }
 
-  /** Records an episode; refuses secrets, transcripts and oversized fields, writing nothing. */
+  /**
+   * Records an episode; refuses secrets, transcripts, oversized fields and a skill (name or
+   * version) that does not exist, writing nothing.
+   */
   async record(input: unknown): Promise<{ id: string }> {
     const e = parseInput(RecordEpisodeInput, input);
     const now = this.w.now();
@@ -69,6 +73,7 @@ export class EpisodeService {
       'skill.name': e.skill?.name,
       executor: e.executor,
     });
+    if (e.skill) await assertSkillVersion(this.records, e.skill);
     const data: EpisodeData = {
       timestamp: e.timestamp ?? now.toISOString(),
       task: e.task,

@@ -62,6 +62,11 @@ export interface AssertResult {
    * Both stay active; nothing is replaced.
    */
   possibleContradictions: FactView[];
+  /**
+   * When a verified fact was re-asserted from another source: the verification the new version
+   * no longer carries (a person checked the old source's claim, not the new one's).
+   */
+  verificationCleared?: { by: string; at: string; evidence: string };
 }
 
 export class FactService {
@@ -162,6 +167,7 @@ export class FactService {
     } = this.validated(input);
     const observedAt = data.observedAt;
     let possible: StoredRecord[] = [];
+    let cleared: AssertResult['verificationCleared'];
     const rows = await this.records.write(`fact:${s}`, async (r) => {
       const [same] = await r.query({ kind: 'fact', keys: [s, p, o], status: LIVE_STATUSES, limit: 1 });
       const others = await otherObjects(r, [s, p, o], { single, declared, same: !!same, nowIso: now.toISOString() });
@@ -175,7 +181,11 @@ export class FactService {
           validUntil: data.validUntil,
           assertedBy: data.assertedBy,
         };
-        return [await nextFactVersion(this.w, r, same, { ...old, ...evidence })];
+        // A refresh from the same source keeps the verification; another source (or none) needs verifying again.
+        const v = old.verification;
+        cleared = v.state === 'verified' && data.source !== old.source ? { by: v.by, at: v.at, evidence: v.evidence } : undefined;
+        const verification: FactData['verification'] = cleared ? { state: 'unverified' } : v;
+        return [await nextFactVersion(this.w, r, same, { ...old, ...evidence, verification })];
       }
       const id = randomUUID();
       const { rivals } = others;
@@ -199,6 +209,7 @@ export class FactService {
       fact,
       disputes: outcome === 'disputed' ? rows.map(factView) : [],
       possibleContradictions: possible.map(factView),
+      ...(outcome === 'refreshed' && cleared ? { verificationCleared: cleared } : {}),
     };
   }
 

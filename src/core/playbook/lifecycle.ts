@@ -268,7 +268,7 @@ export class Lifecycle {
   private async purgeUnchanged(kind: RecordKind, seen: readonly StoredRecord[]): Promise<string[]> {
     const ids: string[] = [];
     for (const r of seen) if ((await this.records.get(kind, r.id))?.rowId === r.rowId) ids.push(r.id);
-    if (ids.length) await this.records.purge(kind, ids);
+    if (ids.length) await this.records.purge(kind, ids, this.w.author);
     return ids;
   }
 

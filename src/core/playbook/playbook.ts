@@ -16,7 +16,13 @@ import { FactService } from './factService';
 import { Lifecycle, type RunReport } from './lifecycle';
 import type { Ontology } from './ontology';
 import { DEFAULT_POLICY, type Policy } from './policy';
-import { draftProposalId, findPromotions } from './promotion';
+import { draftProposalId, findPromotions, type PromotionResult } from './promotion';
+
+/** What a promotion run did: the proposals it queued, and why no other group was proposed. */
+export interface PromotionOutcome extends Omit<PromotionResult, 'drafts'> {
+  /** Ids of the skill proposals queued by this run. */
+  proposals: string[];
+}
 import { memoryProposalHandler, skillProposalHandler } from './proposalHandlers';
 import { ProposalService } from './proposalService';
 import { SkillService } from './skillService';
@@ -127,14 +133,19 @@ export class Playbook {
    * same time (two windows, the CLI) queue it once.
    */
   async promote(policy: Policy = this.policyNow()): Promise<string[]> {
-    const { drafts } = await findPromotions(this.store, this.skills, { minSuccesses: policy.procedural.promotion_min_successes });
-    const ids: string[] = [];
-    for (const d of drafts) {
+    return (await this.promoteExplained(policy)).proposals;
+  }
+
+  /** As promote, and why the other groups were not proposed: covered by a skill or a draft, or not evidence enough yet. */
+  async promoteExplained(policy: Policy = this.policyNow()): Promise<PromotionOutcome> {
+    const found = await findPromotions(this.store, this.skills, { minSuccesses: policy.procedural.promotion_min_successes });
+    const proposals: string[] = [];
+    for (const d of found.drafts) {
       const id = draftProposalId(d.data.evidence.episodes);
       const r = await this.proposals.proposeOnce(id, { target: 'skill', payload: d.data, proposedBy: 'promotion from episodes' });
-      if (r.queued) ids.push(id);
+      if (r.queued) proposals.push(id);
     }
-    return ids;
+    return { proposals, scanned: found.scanned, covered: found.covered, notReady: found.notReady, untagged: found.untagged };
   }
 
   /**

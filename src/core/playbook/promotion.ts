@@ -56,7 +56,23 @@ export interface PromotionResult {
   scanned: number;
   /** Groups big enough but already covered by a live skill or a draft in the queue, with its name. */
   covered: Array<{ episodes: string[]; skill: string }>;
+  /** Groups not ready yet, biggest first (at most NOT_READY_LISTED), each with what it lacks. */
+  notReady: NotReadyGroup[];
+  /** Successful episodes read that have no tag: promotion groups by a shared tag, so these are never grouped. */
+  untagged: number;
 }
+
+/** A group of successful episodes that is not evidence enough yet, and why. */
+export interface NotReadyGroup {
+  episodes: string[];
+  /** The tags its episodes share (all of them, else those most of them have). */
+  tags: string[];
+  /** E.g. "3 successes of tag ci by 1 author; needs 2 authors". */
+  reason: string;
+}
+
+/** How many not-ready groups a result explains (the biggest; most runs have many singletons). */
+export const NOT_READY_LISTED = 10;
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const clip = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max - 1).trimEnd()}…`);
@@ -89,6 +105,33 @@ export function groupEpisodes(episodes: readonly PromotionEpisode[], similarity 
 export function isPromotable(group: readonly PromotionEpisode[], minSuccesses: number): boolean {
   const ok = group.filter((e) => e.data.outcome === 'success');
   return ok.length >= minSuccesses && new Set(ok.map((e) => normalizeKey(e.author))).size >= 2;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** The tags a group is about: those every episode has, else those at least two have (most common first). */
+function groupTags(group: readonly PromotionEpisode[]): string[] {
+  const counts = counted(group.flatMap((e) => [...new Set(e.data.tags)]));
+  const all = counts.filter(([, n]) => n === group.length).map(([t]) => t);
+  return (all.length ? all : counts.filter(([, n]) => n >= 2).map(([t]) => t)).slice(0, 3);
+}
+
+/** Pure: why a group is not evidence enough (undefined when it is), in the words a person acts on. */
+export function notReadyReason(group: readonly PromotionEpisode[], minSuccesses: number): NotReadyGroup | undefined {
+  if (isPromotable(group, minSuccesses)) return undefined;
+  const ok = group.filter((e) => e.data.outcome === 'success');
+  const authors = new Set(ok.map((e) => normalizeKey(e.author))).size;
+  const tags = groupTags(group);
+  const lacks = [
+    ...(ok.length < minSuccesses ? [plural(minSuccesses, 'success', 'successes')] : []),
+    ...(authors < 2 ? ['2 authors'] : []),
+  ].join(' and ');
+  const about = tags.length ? ` of ${tags.length === 1 ? 'tag' : 'tags'} ${tags.join(', ')}` : '';
+  return {
+    episodes: group.map((e) => e.id),
+    tags,
+    reason: `${plural(ok.length, 'success', 'successes')}${about} by ${plural(authors, 'author')}; needs ${lacks}`,
+  };
 }
 
 /** A fixed namespace for draftProposalId (a random UUID chosen once). */
@@ -248,9 +291,15 @@ export async function findPromotions(
   const live = (await skills.liveRecords()).map(asSkill);
   const taken = new Set(live.map((s) => s.name));
   const drafts = await proposedDrafts(store);
-  const result: PromotionResult = { drafts: [], scanned: episodes.length, covered: [] };
-  for (const group of groupEpisodes(episodes)) {
-    if (!isPromotable(group, minSuccesses)) continue;
+  const untagged = episodes.filter((e) => e.data.tags.length === 0).length;
+  const result: PromotionResult = { drafts: [], scanned: episodes.length, covered: [], notReady: [], untagged };
+  const groups = groupEpisodes(episodes.filter((e) => e.data.tags.length > 0));
+  for (const group of groups) {
+    const why = notReadyReason(group, minSuccesses);
+    if (why) {
+      result.notReady.push(why);
+      continue;
+    }
     const cover = coveringSkill(group, live)?.name ?? proposedFor(group, drafts);
     if (cover) {
       result.covered.push({ episodes: group.map((e) => e.id), skill: cover });
@@ -260,5 +309,6 @@ export async function findPromotions(
     taken.add(draft.data.name);
     result.drafts.push(draft);
   }
+  result.notReady = result.notReady.sort((a, b) => b.episodes.length - a.episodes.length).slice(0, NOT_READY_LISTED);
   return result;
 }

@@ -73,7 +73,7 @@ export function givesEvidence(raw: unknown): boolean {
 
 /**
  * Validates a skill given as data (not YAML): the schema, then secrets. Returns the
- * canonical SkillData, the informational version it carried, if any, and whether it gave
+ * canonical SkillData, the version it says it was read as, if any, and whether it gave
  * its evidence (a missing `evidence` reads as empty lists here).
  */
 export function parseSkillData(input: unknown): { data: SkillData; version?: number; evidenceGiven: boolean } {

@@ -7,7 +7,7 @@ import { ConflictError, NotFoundError } from '../errors';
 import { asSkill as storedSkill, normalizeKey, skillColumns, type SkillData, type SkillRecordData } from './kinds';
 import { decodeRecordCursor, encodeRecordCursor, readAll, RecordWriter } from './recordRows';
 import { matchSkill, RELEVANCE_FLOOR, termSet } from './skillMatch';
-import { outcomeStats, type OutcomeStats } from './skillOutcomes';
+import { outcomesByTag, outcomeStats, type OutcomeStats, type TagOutcomes } from './skillOutcomes';
 import { FindSkillsInput, ListSkillsInput, ReadSkillInput, SkillName, VersionNo } from '../contract/skills';
 import { canonicalSkill, parseSkillData } from './skillData';
 import { formatSkillYaml, parseSkillYaml } from './skillYaml';
@@ -33,6 +33,8 @@ export interface SkillRecord extends SkillSummary {
   deletedAt: string | null;
   /** How the episodes that followed this version ended, by time window. */
   outcomes: OutcomeStats;
+  /** The same by task type (the episodes' tags), most episodes first; `truncated` when only the newest were read. */
+  outcomesByTag: { tags: TagOutcomes[]; truncated: boolean };
 }
 
 export interface SaveResult {
@@ -107,8 +109,11 @@ export class SkillService {
     return SkillService.parse(input).data;
   }
 
-  /** As validate, and whether the input gave its evidence (without it, `data.evidence` is empty lists). */
-  static parse(input: unknown): { data: SkillData; evidenceGiven: boolean } {
+  /**
+   * As validate, and whether the input gave its evidence (without it, `data.evidence` is empty lists)
+   * and, for a YAML document, the version it says it is.
+   */
+  static parse(input: unknown): { data: SkillData; evidenceGiven: boolean; version?: number } {
     return typeof input === 'string' ? parseSkillYaml(input) : parseSkillData(input);
   }
 
@@ -127,10 +132,25 @@ export class SkillService {
     );
   }
 
+  /** A document that says it is `said` while the skill has moved on to `cur` (a teammate's version, or a delete). */
+  private static staleDocument(name: string, said: number, cur: StoredRecord): ConflictError {
+    const what = cur.deletedAt
+      ? `was deleted at version ${cur.version} (by ${cur.author} at ${cur.deletedAt})`
+      : `is at version ${cur.version} (saved by ${cur.author} at ${cur.changedAt})`;
+    return new ConflictError(
+      `skill "${name}" ${what}, but this document says version ${said}: saving it would overwrite that change. ` +
+        `Export the current version, re-apply your change and save that; or, to replace it on purpose, set "version: ${cur.version}" in the document`,
+      cur.version,
+    );
+  }
+
   /**
    * Creates the skill, or the next version of the skill with its name. With `expectedVersion`
    * the save is refused unless that is still the live version (null: unless there is none).
    * An input without `evidence` keeps the previous version's. Saving unchanged data writes nothing.
+   * Without `expectedVersion`, a YAML document's `version:` is the version it was exported from: a
+   * change is refused unless that is still the skill's newest version (a document naming a skill
+   * that never existed creates it as version 1, whatever it says).
    */
   async save(input: unknown, options: { expectedVersion?: number | null; author?: string; proposalId?: string } = {}): Promise<SaveResult> {
     const parsed = SkillService.parse(input);
@@ -148,6 +168,9 @@ export class SkillService {
         result = { id: live.id, name, version: live.version, changed: false };
         return [];
       }
+      // After the unchanged check, so re-running a save that already went through is not a conflict.
+      if (opts.expectedVersion === undefined && parsed.version !== undefined && cur && parsed.version !== cur.version)
+        throw SkillService.staleDocument(name, parsed.version, cur);
       const id = cur?.id ?? randomUUID();
       const version = cur ? (await reader.maxVersion('skill', id)) + 1 : 1;
       const op = !cur ? 'create' : cur.deletedAt ? 'restore' : 'edit';
@@ -170,11 +193,15 @@ export class SkillService {
   /** The live skill (or one of its versions), with the outcomes of the episodes that followed that version. */
   async read(input: unknown): Promise<SkillRecord> {
     const rec = await this.readVersion(input);
-    return { ...rec, outcomes: await this.outcomes(rec.name, rec.version) };
+    const [outcomes, byTag] = await Promise.all([
+      this.outcomes(rec.name, rec.version),
+      outcomesByTag(this.store.records, rec.name, rec.version, this.writer.now()),
+    ]);
+    return { ...rec, outcomes, outcomesByTag: byTag };
   }
 
   /** `read` without the outcomes (which cost the store a dozen counts): for documents and checks. */
-  async readVersion(input: unknown): Promise<Omit<SkillRecord, 'outcomes'>> {
+  async readVersion(input: unknown): Promise<Omit<SkillRecord, 'outcomes' | 'outcomesByTag'>> {
     const r = parseInput(ReadSkillInput, input);
     const cur = await this.live(r.name);
     let rec = cur;
@@ -267,6 +294,6 @@ export class SkillService {
 }
 
 /** A skill version as its YAML document, with a provenance comment (and any further comment lines). */
-export function skillDocument(s: Omit<SkillRecord, 'outcomes'>, comments: string[] = []): string {
+export function skillDocument(s: Omit<SkillRecord, 'outcomes' | 'outcomesByTag'>, comments: string[] = []): string {
   return formatSkillYaml(s.data, s.version, [`skill ${s.name} · version ${s.version} · ${s.changedAt} · ${s.author}`, ...comments]);
 }

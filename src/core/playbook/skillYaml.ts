@@ -8,7 +8,7 @@ import { assertSkillHasNoSecret, canonicalSkill, givesEvidence, pathOf, ruleOf }
  * A skill as the YAML document a person edits and exports:
  *
  *     name: fix-flaky-test
- *     version: 3            # informational: the store numbers versions; saving makes the next one
+ *     version: 3            # the version it was exported as: saving makes the next one, unless a teammate did first
  *     description: …
  *     trigger: [fix a flaky test, test fails only in CI]
  *     steps:
@@ -20,7 +20,7 @@ import { assertSkillHasNoSecret, canonicalSkill, givesEvidence, pathOf, ruleOf }
  * Every refusal names the line and the reason, so an editor save or an import can be fixed.
  */
 
-/** What a document holds: the skill, and the version it says it is (shown by the editor, not trusted). */
+/** What a document holds: the skill, and the version it says it is (a save refuses it once the skill has moved on). */
 export interface ParsedSkill {
   data: SkillData;
   version?: number;

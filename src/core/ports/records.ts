@@ -92,8 +92,11 @@ export interface RecordStore extends RecordReader {
    * all are stored or none. If `decide` throws, nothing is written.
    */
   write(scope: string, decide: RecordDecision): Promise<StoredRecord[]>;
-  /** Hard-deletes every version of these ids (forgetting); returns how many rows went. Imports never bring them back. */
-  purge(kind: RecordKind, ids: readonly string[]): Promise<number>;
+  /**
+   * Hard-deletes every version of these ids (forgetting); returns how many rows went. Imports never
+   * bring them back. The tombstone records `author`: the person who ran the purge.
+   */
+  purge(kind: RecordKind, ids: readonly string[], author: string): Promise<number>;
   /** Appends the rows not stored yet (by rowId); returns how many were new. */
   importRecords(rows: StoredRecord[]): Promise<{ added: number; skipped: number }>;
   /** Every stored record row, in the order they were stored. */

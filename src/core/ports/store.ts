@@ -118,8 +118,11 @@ export interface Store {
   importVersions(rows: StoredVersion[]): Promise<{ added: number; skipped: number }>;
   /** Every stored version row, in the order they were stored. */
   exportVersions(): AsyncIterable<StoredVersion>;
-  /** Hard-deletes every version of `id` (for a leaked secret). Returns how many rows went. */
-  purge(id: string): Promise<number>;
+  /**
+   * Hard-deletes every version of `id` (for a leaked secret). Returns how many rows went. The
+   * tombstone that keeps imports from bringing it back records `author`: the person who purged.
+   */
+  purge(id: string, author: string): Promise<number>;
 
   /** What the store noticed since it was opened. */
   warnings(): StoreWarning[];

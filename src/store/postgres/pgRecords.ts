@@ -180,7 +180,7 @@ export class PgRecords extends PgRecordReader implements RecordStore {
     return new Set(found.map((r) => `${r.kind} ${r.id}`));
   }
 
-  async purge(kind: RecordKind, ids: readonly string[]): Promise<number> {
+  async purge(kind: RecordKind, ids: readonly string[], author: string): Promise<number> {
     if (ids.length === 0) return 0;
     try {
       return await runTransaction(this.s, 'purging records', async (client) => {
@@ -192,10 +192,11 @@ export class PgRecords extends PgRecordReader implements RecordStore {
            ), heads AS (
              DELETE FROM record_heads WHERE project = $1 AND kind = $2 AND id = ANY ($3::text[])
            ), tombstones AS (
-             INSERT INTO record_purged (project, kind, id, purged_at) SELECT DISTINCT $1, $2, id, now() FROM gone ON CONFLICT DO NOTHING
+             INSERT INTO record_purged (project, kind, id, purged_at, purged_by)
+             SELECT DISTINCT $1, $2, id, now(), $4 FROM gone ON CONFLICT DO NOTHING
            )
            SELECT count(*)::int AS n FROM gone`,
-          [this.s.project, kind, [...new Set(ids)]],
+          [this.s.project, kind, [...new Set(ids)], author],
         );
         return rows[0]!.n;
       });

@@ -270,7 +270,7 @@ export class PgStore implements Store {
     }
   }
 
-  async purge(id: string): Promise<number> {
+  async purge(id: string, author: string): Promise<number> {
     try {
       return await this.transaction('purging a memory', async (client) => {
         await lockPurges(client, this.project, 'exclusive');
@@ -282,10 +282,10 @@ export class PgStore implements Store {
         // leave nothing of the memory behind, not even a row a race left stale (this reads the
         // project's tag rows, about a second at 1M memories).
         await client.query('DELETE FROM memory_head_tags WHERE project = $1 AND id = $2', [this.project, id]);
-        await client.query('INSERT INTO memory_purged (project, id, purged_at) VALUES ($1, $2, now()) ON CONFLICT DO NOTHING', [
-          this.project,
-          id,
-        ]);
+        await client.query(
+          'INSERT INTO memory_purged (project, id, purged_at, purged_by) VALUES ($1, $2, now(), $3) ON CONFLICT DO NOTHING',
+          [this.project, id, author],
+        );
         return rowCount;
       });
     } catch (err) {

@@ -216,6 +216,15 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
     version: 5,
     sql: `ALTER TABLE memory_versions ADD COLUMN citations jsonb;`,
   },
+  {
+    // Who purged (the purging service's author), as the workspace journal's purge lines say it;
+    // null on tombstones written before it was recorded.
+    version: 6,
+    sql: `
+      ALTER TABLE memory_purged ADD COLUMN purged_by text;
+      ALTER TABLE record_purged ADD COLUMN purged_by text;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -12,7 +12,8 @@ export type JournalEntry =
   | { v: number; type: 'memory.version'; row: StoredVersion }
   | { v: number; type: 'memory.purge'; id: string; at: string; author: string }
   | { v: number; type: 'records'; rows: StoredRecord[] }
-  | { v: number; type: 'records.purge'; kind: RecordKind; ids: string[]; at: string };
+  // `author` (who purged) is absent from lines written before it was recorded.
+  | { v: number; type: 'records.purge'; kind: RecordKind; ids: string[]; at: string; author?: string };
 
 export type ParsedLine = { ok: true; entry: JournalEntry } | { ok: false; reason: string; unknown?: boolean };
 
@@ -88,7 +89,7 @@ export function entryLine(e: JournalEntry): string {
     case 'records':
       return JSON.stringify({ v: JOURNAL_FORMAT, type: e.type, rows: e.rows });
     case 'records.purge':
-      return JSON.stringify({ v: JOURNAL_FORMAT, type: e.type, kind: e.kind, ids: e.ids, at: e.at });
+      return JSON.stringify({ v: JOURNAL_FORMAT, type: e.type, kind: e.kind, ids: e.ids, at: e.at, author: e.author });
   }
 }
 

@@ -76,7 +76,7 @@ export class SqlJsRecords implements RecordStore {
     });
   }
 
-  purge(kind: RecordKind, ids: readonly string[]): Promise<number> {
+  purge(kind: RecordKind, ids: readonly string[], author: string): Promise<number> {
     return this.host.exclusive((t) => {
       const gone = new Set(ids.filter((id) => t.history(kind, id).length > 0));
       if (gone.size === 0) return 0;
@@ -89,7 +89,7 @@ export class SqlJsRecords implements RecordStore {
           const rows = e.rows.filter((r) => !isGone(r));
           return rows.length ? { ...e, rows } : null;
         },
-        { v: 1, type: 'records.purge', kind, ids: [...gone], at },
+        { v: 1, type: 'records.purge', kind, ids: [...gone], at, author },
       );
       return removed;
     });

@@ -194,7 +194,7 @@ export class SqlJsStore implements Store {
     yield* await this.fromTable((t) => t.allVersions());
   }
 
-  purge(id: string): Promise<number> {
+  purge(id: string, author: string): Promise<number> {
     return this.exclusive((t) => {
       const removed = t.history(id).length;
       if (removed === 0) return 0;
@@ -204,7 +204,7 @@ export class SqlJsStore implements Store {
         type: 'memory.purge',
         id,
         at,
-        author: 'purge',
+        author,
       });
       return removed;
     });

@@ -42,6 +42,7 @@ for (const backend of BACKENDS)
     async function seeded() {
       const clock = testClock('2026-03-01T12:00:00.000Z');
       const l = await openPlaybook(backend, { clock });
+      await l.skillVersions('fix-flaky-test', 2);
       const ids: Record<string, string> = {};
       const add = async (key: string, over: Record<string, unknown>) => {
         clock.days(1);

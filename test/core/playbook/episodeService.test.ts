@@ -14,18 +14,19 @@ for (const backend of BACKENDS)
     it('records an episode with the author as executor and now as timestamp, and shows it', async () => {
       const clock = testClock();
       const l = await openPlaybook(backend, { clock });
+      await l.skillVersions('fix-flaky-test', 2);
       const { id } = await l.episodes.record(
-        episode({ skill: { name: 'Fix Flaky Test', version: 2 }, inputs: ['npx mocha --repeat 20', 'CI=true'] }),
+        episode({ skill: { name: 'Fix-Flaky-Test', version: 2 }, inputs: ['npx mocha --repeat 20', 'CI=true'] }),
       );
       const e = await l.episodes.show({ id });
       assert.deepEqual(e.inputs, ['npx mocha --repeat 20', 'CI=true']);
       assert.equal(e.executor, 'ana@example.com');
       assert.equal(e.timestamp, clock.iso());
-      assert.deepEqual(e.skill, { name: 'Fix Flaky Test', version: 2 });
+      assert.deepEqual(e.skill, { name: 'Fix-Flaky-Test', version: 2 });
       assert.deepEqual(e.source, { type: 'pull-request', ref: 'https://github.com/acme/billing/pull/42' });
       assert.equal(e.author, 'ana@example.com');
       const stored = (await l.records.get('episode', id))!;
-      assert.deepEqual([stored.status, stored.keys, stored.dueAt], ['success', ['fix flaky test', 'ana@example.com', '2'], clock.iso()]);
+      assert.deepEqual([stored.status, stored.keys, stored.dueAt], ['success', ['fix-flaky-test', 'ana@example.com', '2'], clock.iso()]);
       const other = await l.episodes.record(episode({ executor: 'copilot-agent', timestamp: '2026-02-01T00:00:00.000Z' }));
       const o = await l.episodes.show(other);
       assert.deepEqual([o.executor, o.timestamp, o.skill], ['copilot-agent', '2026-02-01T00:00:00.000Z', null]);
@@ -36,6 +37,7 @@ for (const backend of BACKENDS)
     it('lists by outcome and skill, newest first, paged with a cursor', async () => {
       const clock = testClock();
       const l = await openPlaybook(backend, { clock });
+      await l.skillVersions('release', 1);
       const ids: string[] = [];
       for (const [outcome, skill] of [
         ['success', 'release'],
@@ -70,6 +72,43 @@ for (const backend of BACKENDS)
       );
       assert.equal(page3.nextCursor, null);
       await rejects(l.episodes.list({ cursor: 'nonsense' }), ValidationError, /cursor: is not a cursor/);
+      await l.close();
+    });
+
+    it('refuses a skill that does not exist (naming the closest ones) or a version it never had, writing nothing', async () => {
+      const l = await openPlaybook(backend);
+      await rejects(
+        l.episodes.record(episode({ skill: { name: 'nonexistent', version: 1 } })),
+        ValidationError,
+        /^skill\.name: there is no skill "nonexistent" \(there are no skills yet\)/,
+      );
+      await l.skillVersions('fix-flaky-test', 2);
+      await l.skillVersions('deploy-preview', 1);
+      await l.skillVersions('rotate-keys', 1);
+      const rows = await l.rows();
+      await rejects(
+        l.episodes.record(episode({ skill: { name: 'fix-flaky-tests', version: 1 } })),
+        ValidationError,
+        /^skill\.name: there is no skill "fix-flaky-tests" \(closest known skills: fix-flaky-test\); name a skill the task followed/,
+      );
+      await rejects(
+        l.episodes.record(episode({ skill: { name: 'nonexistent', version: 1 } })),
+        ValidationError,
+        /\(known skills: deploy-preview, fix-flaky-test, rotate-keys\)/,
+      );
+      await rejects(
+        l.episodes.record(episode({ skill: { name: 'fix-flaky-test', version: 3 } })),
+        ValidationError,
+        /^skill\.version: skill "fix-flaky-test" has no version 3 \(its current version is 2; versions: 1, 2\)/,
+      );
+      assert.equal(await l.rows(), rows, 'nothing was written');
+      await l.skills.delete('rotate-keys');
+      await l.episodes.record(episode({ skill: { name: 'rotate-keys', version: 1 } }));
+      await rejects(
+        l.episodes.record(episode({ skill: { name: 'rotate-keys', version: 2 } })),
+        ValidationError,
+        /has no version 2 \(it was deleted at version 2; versions: 1\)/,
+      );
       await l.close();
     });
 

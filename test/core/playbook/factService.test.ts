@@ -224,4 +224,30 @@ for (const backend of BACKENDS)
       await rejects(l.facts.verify({ id, evidence: 'x' }), ConflictError, /was retracted/);
       await l.close();
     });
+
+    it('a verified fact re-asserted from the same source stays verified; from another source (or none) it needs verifying again', async () => {
+      const l = await openPlaybook(backend, { policy: { semantic: { require_source: false } } });
+      const { id } = await l.facts.assert(fact());
+      await l.as('lead@example.com').facts.verify({ id, evidence: 'https://grafana/d/billing-db' });
+      const same = await l.facts.assert(fact({ confidence: 0.9 }));
+      assert.deepEqual([same.outcome, same.fact.verification.state, same.verificationCleared], ['refreshed', 'verified', undefined]);
+      const moved = await l.as('bo@example.com').facts.assert(fact({ source: 'https://chat/thread/42' }));
+      assert.deepEqual([moved.id, moved.outcome, moved.fact.source], [id, 'refreshed', 'https://chat/thread/42']);
+      assert.deepEqual(moved.fact.verification, { state: 'unverified' });
+      assert.deepEqual(moved.verificationCleared, {
+        by: 'lead@example.com',
+        at: moved.verificationCleared!.at,
+        evidence: 'https://grafana/d/billing-db',
+      });
+      assert.equal((await l.facts.show({ id })).verification.state, 'unverified', 'stored so');
+      assert.equal(
+        (await l.facts.history({ id })).filter((v) => v.verification.state === 'verified').length,
+        2,
+        'the history keeps who verified what',
+      );
+      await l.facts.verify({ id, by: 'ops@example.com', evidence: 'the chat thread' });
+      const { source: _s, ...unsourced } = fact();
+      assert.equal((await l.facts.assert(unsourced)).fact.verification.state, 'unverified', 'no source is not the verified source');
+      await l.close();
+    });
   });

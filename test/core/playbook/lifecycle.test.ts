@@ -74,7 +74,7 @@ async function pendingDraft(records: RecordStore, episodes: string[], at: string
 function countPurges(records: RecordStore): Array<[RecordKind, string[]]> {
   const calls: Array<[RecordKind, string[]]> = [];
   const purge = records.purge.bind(records);
-  records.purge = (kind, ids) => (calls.push([kind, [...ids]]), purge(kind, ids));
+  records.purge = (kind, ids, author) => (calls.push([kind, [...ids]]), purge(kind, ids, author));
   return calls;
 }
 

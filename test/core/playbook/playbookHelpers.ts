@@ -2,10 +2,12 @@
 import { EpisodeService } from '../../../src/core/playbook/episodeService';
 import { FactService } from '../../../src/core/playbook/factService';
 import { Lifecycle } from '../../../src/core/playbook/lifecycle';
+import { SkillService } from '../../../src/core/playbook/skillService';
 import type { Ontology } from '../../../src/core/playbook/ontology';
 import { DEFAULT_POLICY, mergePolicy, type Policy, type PolicyOverrides } from '../../../src/core/playbook/policy';
 import type { RecordStore } from '../../../src/core/ports/records';
 import { openService, type Backend } from '../../helpers/builders';
+import { skill } from './skillHelpers';
 export { rejects } from '../../helpers/assertions';
 
 /** A clock the test moves: starts at `start`, `advance` by milliseconds or days. */
@@ -25,6 +27,9 @@ export interface Playbook {
   episodes: EpisodeService;
   facts: FactService;
   lifecycle: Lifecycle;
+  skills: SkillService;
+  /** Saves skill `name` until it has `versions` versions (episodes may only cite versions that exist). */
+  skillVersions(name: string, versions: number): Promise<void>;
   /** Services writing as another author, over the same store and clock. */
   as(author: string): { episodes: EpisodeService; facts: FactService };
   /** How many record rows are stored (every kind, every version). */
@@ -50,10 +55,15 @@ export async function openPlaybook(
     facts: new FactService(store.records, { author, now: clock.now, policy, ontology: options.ontology }),
   });
   const author = options.author ?? 'ana@example.com';
+  const skills = new SkillService(store, { author, now: clock.now });
   return {
     records: store.records,
     ...make(author),
     lifecycle: new Lifecycle(store.records, { author, now: clock.now, policy, ontology: options.ontology, promote: options.promote }),
+    skills,
+    skillVersions: async (name, versions) => {
+      for (let v = 1; v <= versions; v++) await skills.save(skill({ name, description: `Step ${v} of ${name}: deploy a preview` }));
+    },
     as: make,
     rows: async () => {
       let n = 0;

@@ -5,6 +5,7 @@ import {
   findPromotions,
   groupEpisodes,
   isPromotable,
+  notReadyReason,
   type PromotionEpisode,
 } from '../../../src/core/playbook/promotion';
 import { SkillService } from '../../../src/core/playbook/skillService';
@@ -71,6 +72,21 @@ describe('promotion grouping (pure)', () => {
     );
     assert.equal(isPromotable([...two, ep('c')], 3), true);
     assert.equal(isPromotable([...two, ep('c', { outcome: 'failure' })], 3), false);
+  });
+
+  it('says why a group is not ready: the successes, the shared tags and the authors it has, and what it lacks', () => {
+    const one = flakyTests().map((d, i) => ({ id: `e${i}`, author: 'ana', data: d }));
+    assert.deepEqual(notReadyReason(one, 3), {
+      episodes: ['e0', 'e1', 'e2'],
+      tags: ['ci', 'testing'],
+      reason: '3 successes of tags ci, testing by 1 author; needs 2 authors',
+    });
+    assert.equal(notReadyReason(one.slice(0, 1), 3)!.reason, '1 success of tags ci, testing by 1 author; needs 3 successes and 2 authors');
+    assert.equal(
+      notReadyReason([ep('a', { tags: ['ci'] }, 'ana'), ep('b', { tags: ['ci'] }, 'bo')], 3)!.reason,
+      '2 successes of tag ci by 2 authors; needs 3 successes',
+    );
+    assert.equal(notReadyReason([...one.slice(0, 2), { ...one[2]!, author: 'bo' }], 3), undefined, 'ready');
   });
 
   it('counts who recorded the episodes, not the executor they name: one author cannot fake reproducibility', () => {
@@ -158,6 +174,18 @@ for (const backend of BACKENDS)
         'ana@example.com',
       );
       assert.deepEqual((await findPromotions(store, skills)).drafts, [], 'five successes, three executors named, one author');
+      await writeEpisodes(
+        store,
+        [episode({ task: 'Fix the flaky menu test in CI', tags: [] }), episode({ task: 'Fix the flaky menu test on CI', tags: [] })],
+        'bo',
+      );
+      const r = await findPromotions(store, skills);
+      assert.deepEqual(
+        r.notReady.map((g) => [g.episodes.length, g.reason]),
+        [[5, '5 successes of tags ci, testing by 1 author; needs 2 authors']],
+        'why the group waits, the failure not counted',
+      );
+      assert.equal(r.untagged, 2, 'episodes without a tag are never grouped');
       await store.close();
     });
 

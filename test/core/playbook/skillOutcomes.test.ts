@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { outcomeStats } from '../../../src/core/playbook/skillOutcomes';
+import { outcomesByTag, outcomeStats } from '../../../src/core/playbook/skillOutcomes';
 import type { RecordQuery } from '../../../src/core/ports/records';
 import { BACKENDS, prepareBackend } from '../../helpers/builders';
 import { episode, openPlaybook, testClock } from './playbookHelpers';
@@ -16,6 +16,8 @@ for (const backend of BACKENDS)
       const now = clock.now();
       const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * 86_400_000).toISOString();
       const v = (version: number) => ({ name: 'Deploy-Preview', version });
+      await l.skillVersions('deploy-preview', 2);
+      await l.skillVersions('other', 2);
       for (const [skill, outcome, daysAgo] of [
         [v(2), 'success', 1],
         [v(2), 'failure', 3],
@@ -55,6 +57,42 @@ for (const backend of BACKENDS)
         rate: null,
       });
       assert.deepEqual(queried, [], 'outcomes are counted, never read');
+      await l.close();
+    });
+
+    it("splits a version's outcomes by task type (the episodes' tags), most episodes first, the untagged apart", async () => {
+      const clock = testClock('2026-06-01T00:00:00.000Z');
+      const l = await openPlaybook(backend, { clock });
+      const now = clock.now();
+      const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * 86_400_000).toISOString();
+      await l.skillVersions('deploy-preview', 2);
+      const v2 = { name: 'deploy-preview', version: 2 };
+      for (const [tags, outcome, daysAgo, skill] of [
+        [['ci', 'flaky'], 'success', 1, v2],
+        [['ci'], 'success', 3, v2],
+        [['ci'], 'failure', 60, v2],
+        [['flaky'], 'partial', 5, v2],
+        [[], 'success', 2, v2],
+        [['ci'], 'failure', 2, { name: 'deploy-preview', version: 1 }],
+        [['ci'], 'success', 2, null],
+      ] as const) {
+        await l.episodes.record(episode({ tags, outcome, timestamp: at(daysAgo), skill }));
+      }
+      const c = (successes: number, failures: number, partials: number) => {
+        const total = successes + failures + partials;
+        return { successes, failures, partials, total, rate: successes / total };
+      };
+      assert.deepEqual(await outcomesByTag(l.records, 'Deploy-Preview', 2, now), {
+        tags: [
+          { tag: 'ci', last30Days: c(2, 0, 0), allTime: c(2, 1, 0) },
+          { tag: 'flaky', last30Days: c(1, 0, 1), allTime: c(1, 0, 1) },
+          { tag: null, last30Days: c(1, 0, 0), allTime: c(1, 0, 0) },
+        ],
+        truncated: false,
+      });
+      const newest = await outcomesByTag(l.records, 'deploy-preview', 2, now, 2);
+      assert.equal(newest.truncated, true, 'only the newest were read');
+      assert.deepEqual((await outcomesByTag(l.records, 'deploy-preview', 3, now)).tags, []);
       await l.close();
     });
   });

@@ -60,6 +60,39 @@ for (const backend of BACKENDS)
       await store.close();
     });
 
+    it('a YAML document whose version: is stale is a conflict naming the current version, and writes nothing', async () => {
+      const { skills, store } = await open();
+      await skills.save(skill());
+      const exported = await skills.exportYaml('deploy-preview');
+      assert.match(exported, /^version: 1$/m);
+      const mine = exported.replace('share the link', 'post the link in the PR');
+      const theirs = new SkillService(store, { author: 'bo@example.com', now: () => new Date(T0) });
+      assert.equal((await theirs.save(exported.replace('share the link', 'share the link in chat'))).version, 2);
+      const err = await rejects(
+        skills.save(mine),
+        ConflictError,
+        /skill "deploy-preview" is at version 2 \(saved by bo@example\.com at .*\), but this document says version 1: saving it would overwrite that change.*set "version: 2"/,
+      );
+      assert.equal(err.currentVersion, 2);
+      assert.match((await skills.read({ name: 'deploy-preview' })).data.description, /in chat$/, "the teammate's version stands");
+      const saved = await skills.save(mine.replace('version: 1', 'version: 2'));
+      assert.deepEqual([saved.version, saved.changed], [3, true], 'a document naming the current version saves the next one');
+      assert.deepEqual(
+        await skills.save(mine.replace('version: 1', 'version: 2')),
+        { ...saved, changed: false },
+        'a re-run writes nothing',
+      );
+      assert.equal((await skills.save(mine, { expectedVersion: 3 })).changed, false, 'an explicit expectedVersion decides');
+      await skills.delete('deploy-preview');
+      await rejects(skills.save(mine.replace('version: 1', 'version: 3')), ConflictError, /was deleted at version 4 \(by ana@example\.com/);
+      assert.equal(
+        (await skills.save(SKILL_YAML)).version,
+        1,
+        'a document naming a skill that never existed creates it, whatever its version says',
+      );
+      await store.close();
+    });
+
     it('expectedVersion null means "create": refused when a live skill has the name', async () => {
       const { skills, store } = await open();
       await rejects(
@@ -76,7 +109,9 @@ for (const backend of BACKENDS)
       const ids = await writeEpisodes(store, [episode({ executor: 'ana' }), episode({ executor: 'bo' })]);
       const evidence = { episodes: ids, executors: ['ana', 'bo'] };
       await skills.save(skill({ evidence }));
-      const handEdited = SKILL_YAML.replace('name: fix-flaky-test', 'name: deploy-preview').replace(/evidence:\n(.*\n)*$/, '');
+      const handEdited = SKILL_YAML.replace('name: fix-flaky-test', 'name: deploy-preview')
+        .replace('version: 2', 'version: 1')
+        .replace(/evidence:\n(.*\n)*$/, '');
       assert.ok(!handEdited.includes('evidence'));
       const saved = await skills.save(handEdited);
       assert.deepEqual([saved.version, saved.changed], [2, true]);

@@ -67,7 +67,7 @@ describe('PostgreSQL store: the tag rows follow the live heads', function () {
         (await service.tags({})).tags.map((t) => t.tag),
         ['bundler', 'docker', 'esbuild'],
       );
-      await store.purge(a.id);
+      await store.purge(a.id, 'tester@example.com');
       assert.deepEqual((await service.tags({})).tags, [{ tag: 'docker', count: 1 }]);
       assert.deepEqual(await mismatches(project), { stray: [], missing: [] });
     } finally {

@@ -83,7 +83,7 @@ describe('PostgreSQL local search index: catching up with other clients', functi
     assert.deepEqual(await same(['keepalive']), []);
     await other.service.restore({ id: b.id });
     assert.deepEqual(await same(['keepalive']), [b.id]);
-    await other.store.purge(c.id);
+    await other.store.purge(c.id, 'tester@example.com');
     assert.deepEqual(await same(['reflection']), []);
     assert.equal(reader.store.localIndexSize, 2);
     for (const o of [reader, server, other]) await o.store.close();

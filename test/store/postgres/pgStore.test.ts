@@ -161,7 +161,7 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
     assert.deepEqual((await b.service.list({})).items, []);
     assert.deepEqual((await b.service.tags({})).tags, []);
     await assert.rejects(b.service.read({ id }), /does not exist/);
-    assert.equal(await b.store.purge(id), 0);
+    assert.equal(await b.store.purge(id, 'tester@example.com'), 0);
     assert.equal((await a.service.read({ id })).version, 1);
     await a.store.close();
     await b.store.close();
@@ -197,7 +197,7 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
     // (it does not see the uncommitted purge), which is another matter than the count.
     await Promise.all([
       ...created.slice(0, 5).map((m, i) => clients[i % 3]!.service.restore({ id: m.id })),
-      ...created.slice(12, 16).map((m, i) => clients[i % 3]!.store.purge(m.id)),
+      ...created.slice(12, 16).map((m, i) => clients[i % 3]!.store.purge(m.id, 'tester@example.com')),
     ]);
     const counts = await withClient(first.url, (c) =>
       c.query<{ project: string; counted: number; live: number }>(

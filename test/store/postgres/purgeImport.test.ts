@@ -27,7 +27,7 @@ describe('PostgreSQL store: a purge racing an import of the same memory', functi
       // tombstone, so the import runs against a purge that is not committed yet.
       await holder.query('BEGIN');
       await holder.query('INSERT INTO memory_purged (project, id, purged_at) VALUES ($1, $2, now())', [a.project, id]);
-      const purging = a.store.purge(id);
+      const purging = a.store.purge(id, 'tester@example.com');
       await waitersAtLeast(admin, 1);
       const importing = b.importVersions(rows);
       await waitersAtLeast(admin, 2);

@@ -185,7 +185,7 @@ describe('PostgreSQL store: records (what only the server has)', function () {
     try {
       const gone = rec();
       await store.records.write('s', () => [gone]);
-      await store.records.purge('report', [gone.id]);
+      await store.records.purge('report', [gone.id], 'tester@example.com');
       const before = await rowsOf(url, project);
       await assert.rejects(
         store.records.write('s', async (r) => {
@@ -221,10 +221,10 @@ describe('PostgreSQL store: records (what only the server has)', function () {
       const exported: StoredRecord[] = [];
       for await (const row of b.store.records.exportRecords()) exported.push(row);
       assert.deepEqual(exported, []);
-      assert.equal(await b.store.records.purge('fact', [r.id]), 0);
+      assert.equal(await b.store.records.purge('fact', [r.id], 'tester@example.com'), 0);
       // Project b may hold the same rows as its own copy; a purge there leaves a's alone.
       assert.deepEqual(await b.store.records.importRecords([r]), { added: 1, skipped: 0 });
-      assert.equal(await b.store.records.purge('fact', [r.id]), 1);
+      assert.equal(await b.store.records.purge('fact', [r.id], 'tester@example.com'), 1);
       assert.deepEqual(await a.store.records.history('fact', r.id), [r]);
     } finally {
       await a.store.close();
@@ -250,7 +250,7 @@ describe('PostgreSQL store: records (what only the server has)', function () {
         return [next(cur)];
       });
       await deciding;
-      const purging = store.records.purge('report', [r.id]);
+      const purging = store.records.purge('report', [r.id], 'tester@example.com');
       await lockWaiters(admin, 1);
       release();
       assert.equal((await writing).length, 1);

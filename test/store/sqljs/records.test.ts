@@ -184,7 +184,7 @@ describe('sql.js store: records in the journal', function () {
     const kept = rec({ data: { task: 'kept episode' } });
     await store.records.write('e', () => [gone, kept]);
     store.checkpoint();
-    assert.equal(await store.records.purge('episode', [gone.id]), 1);
+    assert.equal(await store.records.purge('episode', [gone.id], 'tester@example.com'), 1);
     await store.close();
     for (const f of ['journal.jsonl', 'snapshot.sqlite']) assert.ok(!fs.readFileSync(path.join(dir, f)).includes('UNIQUE-PURGED-TEXT'), f);
     const again = await SqlJsStore.open({ dir });
