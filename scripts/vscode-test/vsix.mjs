@@ -434,7 +434,8 @@ try {
         text.startsWith(`--- # agent-memory ${id} · version 1 · `) && text.includes(`tags: [ ${SEED.tags.join(', ')} ] ---`),
         `front matter:\n${text}`,
       );
-      await visible(`${EDITOR} .tab.active`, `${id}.md`).waitFor({ timeout: TIMEOUT });
+      // The tab is named after the description (src/vscode/shared/readableName.ts), not the id.
+      await visible(`${EDITOR} .tab.active`, 'jest-fails-on-esm-only-packages').waitFor({ timeout: TIMEOUT });
       // The extension gives the document its own language (no auto-save) just after it opens;
       // typing into it while that switch is in flight can lose the editor's focus.
       await visible('[id="status.editor.mode"]', 'Agent Memory').waitFor({ timeout: TIMEOUT });

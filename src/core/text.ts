@@ -199,6 +199,9 @@ const CODE_LIKE = /^(?=.*\p{N})(?=.*\p{L})|^\p{Lu}{3,}$/u;
  * longer (rarer) word, then the earlier. Chosen from the memory alone, so every store files a
  * memory under the same terms whatever else it holds; bounded, so the index stays small.
  */
+/** Longest content word filed as a term, in characters. */
+export const CONTENT_TERM_MAX = 100;
+
 export function distinctiveTerms(content: string, exclude: ReadonlySet<string>, max: number): string[] {
   if (max <= 0 || content.length === 0) return [];
   const quoted = new Set<string>();
@@ -206,7 +209,9 @@ export function distinctiveTerms(content: string, exclude: ReadonlySet<string>, 
   const candidates = new Map<string, Candidate>();
   let position = 0;
   const note = (word: string, code: boolean) => {
-    if (!keep(word)) return;
+    // A run of characters this long (a hash, base64, a minified line) is no search key, and would
+    // not fit PostgreSQL's tsvector (2047 bytes a word): the content's other terms speak for it.
+    if (word.length > CONTENT_TERM_MAX || !keep(word)) return;
     const term = stem(word);
     if (exclude.has(term)) return;
     const c = candidates.get(term);

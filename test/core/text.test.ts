@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { distinctiveTerms, isStopWord, onlyStopWords, stem, termUnits, terms, words } from '../../src/core/text';
+import { CONTENT_TERM_MAX, distinctiveTerms, isStopWord, onlyStopWords, stem, termUnits, terms, words } from '../../src/core/text';
 
 describe('text analysis', () => {
   describe('words', () => {
@@ -114,6 +114,13 @@ describe('text analysis', () => {
       assert.ok(!some.includes('cach') && !some.includes('build') && !some.includes('the') && !some.includes('s'));
       assert.deepEqual(distinctiveTerms('', new Set(), 10), []);
       assert.deepEqual(distinctiveTerms(content, new Set(), 0), []);
+    });
+
+    it('files no word longer than CONTENT_TERM_MAX (a hash or base64 run is no search key, and PostgreSQL refuses such a word)', () => {
+      const long = 'a'.repeat(CONTENT_TERM_MAX + 1);
+      const got = distinctiveTerms(`${long} and \`${long}\` then retry limit`, new Set(), 100);
+      assert.ok(got.every((t) => t.length <= CONTENT_TERM_MAX));
+      assert.ok(got.includes('retri'));
     });
   });
 });
