@@ -1,37 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
+import { CLI, cli, ok, refused } from '../helpers/cliRun';
 import { tmpDir } from '../helpers/tmp';
 
 /** Issue 15's data-handling items as the CLI shows them (dist/cli.js in a child process). */
-
-const CLI = path.resolve(__dirname, '..', '..', 'dist', 'cli.js');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(store: string, args: string[], options: { author?: string; input?: string } = {}): Run {
-  const r = spawnSync(process.execPath, [CLI, '--store', store, ...args], {
-    input: options.input,
-    encoding: 'utf8',
-    env: { ...process.env, AGENT_MEMORY_AUTHOR: options.author ?? 'ana@example.com', AGENT_MEMORY_DATABASE_URL: '' },
-  });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-function ok(r: Run): string {
-  assert.equal(r.code, 0, `exit ${r.code}: ${r.stderr}`);
-  return r.stdout;
-}
-
-function refused(r: Run, re: RegExp): void {
-  assert.equal(r.code, 2, `expected exit 2, got ${r.code}: ${r.stdout}${r.stderr}`);
-  assert.match(r.stderr, re);
-}
 
 const SKILL = `name: fix-flaky-vitest
 description: Make a flaky vitest suite deterministic
