@@ -97,8 +97,8 @@ export interface SkillStep {
   do: string;
   /** The real tool or command used, when there is one. */
   tool?: string;
-  /** The observable output that shows the step worked. */
-  expect: string;
+  /** The observable output that shows the step worked; absent for a plain-text step of the seed's shape. */
+  expect?: string;
 }
 
 export interface SkillData {
