@@ -1,4 +1,5 @@
 import type { Command, CommandGroup } from './command';
+import { BACKUP_COMMANDS } from './commands/backup';
 import { CONTEXT_COMMANDS } from './commands/context';
 import { DUPLICATE_COMMANDS } from './commands/duplicates';
 import { EPISODE_COMMANDS } from './commands/episodes';
@@ -15,6 +16,7 @@ import { SKILL_COMMANDS } from './commands/skills';
 /** The groups in the order `agent-memory --help` lists them. */
 const GROUPS: CommandGroup[] = [
   MEMORY_COMMANDS,
+  BACKUP_COMMANDS,
   DUPLICATE_COMMANDS,
   MCP_COMMANDS,
   INIT_COMMANDS,

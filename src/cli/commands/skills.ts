@@ -74,7 +74,7 @@ export const SKILL_COMMANDS: CommandGroup = {
     usage: 'skill save FILE|- [--expect-version V]',
     summary: 'create a skill from a YAML document, or save the next version of the skill it names (import)',
     details:
-      "The playbook seed's shape is read as well: success and failure as success_checks and failure_handling, a step written as plain text as a step without expect, a snake_case name with \"-\"; the output says each mapping.",
+      'The playbook seed\'s shape is read as well: success and failure as success_checks and failure_handling, a step written as plain text as a step without expect, a snake_case name with "-"; the output says each mapping.',
     options: { 'expect-version': { type: 'string' } },
     positionals: 'id',
     run: async (ctx) => {

@@ -35,6 +35,8 @@ export interface EpisodeData {
   skill: { name: string; version: number } | null;
   /** Who ran it: the author, or the agent's name as the caller gave it. */
   executor: string;
+  /** The id an imported episode line had (the playbook seed's `evt_…`); the record's id is derived from it. */
+  importedId?: string;
 }
 
 /**
