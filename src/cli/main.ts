@@ -130,8 +130,7 @@ export async function main(
     flagNames = Object.keys(command.options);
     const json = bool(flags, 'json');
     if (command.opensStores) {
-      await command.run({ flags, args, json, io, env, cwd, commands: COMMANDS });
-      return 0;
+      return (await command.run({ flags, args, json, io, env, cwd, commands: COMMANDS })) ?? 0;
     }
     const spec = resolveStoreSpec({ store: str(flags, 'store'), project: str(flags, 'project') }, env, cwd);
     store = await openStore(spec, {
