@@ -185,20 +185,22 @@ export class EpisodeService {
 
   /** One episode, archived or not. */
   async show(input: unknown): Promise<EpisodeView> {
-    const { id } = parseInput(ShowEpisodeInput, byImportedId(input));
+    // An imported seed line's own id (`evt_20260915_001`) finds the record stored under the id derived from it.
+    const imported = importedIdOf(input);
+    const found = imported === undefined ? undefined : await this.records.get('episode', seedEpisodeId(imported));
+    if (found) return view(found);
+    const { id } = parseInput(ShowEpisodeInput, input);
     const r = await this.records.get('episode', id);
     if (!r) throw new NotFoundError(`episode ${id} does not exist (or was forgotten); list episodes to find one`);
     return view(r);
   }
 }
 
-/** An imported seed line's own id (`evt_20260915_001`, not a UUID) stands for the record's id it was stored under. */
-function byImportedId(input: unknown): unknown {
-  if (input === null || typeof input !== 'object' || !('id' in input)) return input;
+/** The id asked for when it is not a UUID: perhaps an imported seed line's own id. */
+function importedIdOf(input: unknown): string | undefined {
+  if (input === null || typeof input !== 'object' || !('id' in input)) return undefined;
   const id = (input as { id: unknown }).id;
-  return typeof id === 'string' && /^[A-Za-z][\w.:-]{0,199}$/.test(id) && !/^[0-9a-f]{8}-/i.test(id)
-    ? { ...input, id: seedEpisodeId(id) }
-    : input;
+  return typeof id === 'string' && id.length <= 200 && !/^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(id) ? id : undefined;
 }
 
 function summary(r: StoredRecord): EpisodeSummary {

@@ -46,9 +46,7 @@ export function fromSeedShape(raw: unknown): SeedShapeReading {
     const plain = plainSteps.size;
     if (plain) {
       doc.steps = doc.steps.map((s: unknown) => (typeof s === 'string' ? { do: s } : s));
-      notes.push(
-        `${plain} step(s) written as plain text are steps without "expect": the skill's success checks say when the task worked`,
-      );
+      notes.push(`${plain} step(s) written as plain text are steps without "expect": the skill's success checks say when the task worked`);
     }
   }
   return { value: doc, notes, renamed, plainSteps };
