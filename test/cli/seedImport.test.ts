@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cli, ok, refused } from '../helpers/cliRun';
+import { freshProject, requirePostgres } from '../helpers/postgres';
 import { tmpDir } from '../helpers/tmp';
 
 // The seeds' JSON Lines as a new user has them: the first seed's memory lines (test/data/seeds/memory.jsonl,
@@ -111,5 +112,26 @@ describe("import of the seeds' JSON Lines (dist/cli.js)", function () {
     assert.equal(ok(cli(s, ['list'])).trim(), 'No memories.');
     assert.equal(JSON.parse(ok(cli(s, ['--json', 'list', '--deleted']))).items.length, 0);
     assert.equal(JSON.parse(ok(cli(s, ['--json', 'episode', 'list']))).items.length, 0);
+  });
+
+  describe('into a PostgreSQL store', () => {
+    let url: string;
+    before(async function () {
+      url = await requirePostgres(this);
+    });
+
+    it('imports the same lines the same way, and again adds nothing', () => {
+      const db = [url, '--project', freshProject()];
+      assert.equal(ok(cli(db[0]!, [...db.slice(1), 'import', MEMORIES])), 'Imported 4 version(s); 0 already present.\n');
+      assert.match(ok(cli(db[0]!, [...db.slice(1), 'import', EPISODES])), /Imported 1 record/);
+      assert.equal(ok(cli(db[0]!, [...db.slice(1), 'import', MEMORIES])), 'Imported 0 version(s); 4 already present.\n');
+      const history = JSON.parse(ok(cli(db[0]!, [...db.slice(1), '--json', 'history', VPN]))) as Array<{ op: string }>;
+      assert.deepEqual(
+        history.map((v) => v.op),
+        ['create', 'delete'],
+      );
+      const e = JSON.parse(ok(cli(db[0]!, [...db.slice(1), '--json', 'episode', 'show', 'evt_20260915_001']))) as { source: object };
+      assert.deepEqual(e.source, { type: 'chat', ref: 'abc' });
+    });
   });
 });
