@@ -60,7 +60,8 @@ export interface StoreCommand extends CommandInfo {
 export interface StandaloneCommand extends CommandInfo {
   /** Opens the stores its own flags name (--from, --to) rather than the global --store, or none at all. */
   opensStores: true;
-  run: (ctx: StandaloneContext) => Promise<void>;
+  /** Resolves to the exit code when it is not 0 (doctor found a problem). */
+  run: (ctx: StandaloneContext) => Promise<void | number>;
 }
 
 export type Command = StoreCommand | StandaloneCommand;

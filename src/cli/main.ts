@@ -130,8 +130,9 @@ export async function main(
     flagNames = Object.keys(command.options);
     const json = bool(flags, 'json');
     if (command.opensStores) {
-      await command.run({ flags, args, json, io, env, cwd, commands: COMMANDS });
-      return 0;
+      // Only a number is an exit code: a run that ends in `io.stdout(…)` resolves to write's boolean.
+      const code = await command.run({ flags, args, json, io, env, cwd, commands: COMMANDS });
+      return typeof code === 'number' ? code : 0;
     }
     const spec = resolveStoreSpec({ store: str(flags, 'store'), project: str(flags, 'project') }, env, cwd);
     store = await openStore(spec, {
@@ -150,7 +151,7 @@ export async function main(
       ontology: () => playbookConfig().ontology(),
     });
     const code = await command.run({ services, storeDir: spec.kind === 'dir' ? spec.dir : undefined, cwd, flags, args, json, io });
-    return code ?? 0;
+    return typeof code === 'number' ? code : 0;
   } catch (err) {
     const refused = err instanceof MemoryError && err.refused;
     const message = (err as Error).message.replace(/\s*\n\s*/g, ' ');

@@ -1,5 +1,7 @@
 import type { Command, CommandGroup } from './command';
+import { BACKUP_COMMANDS } from './commands/backup';
 import { CONTEXT_COMMANDS } from './commands/context';
+import { DOCTOR_COMMANDS } from './commands/doctor';
 import { DUPLICATE_COMMANDS } from './commands/duplicates';
 import { EPISODE_COMMANDS } from './commands/episodes';
 import { FACT_COMMANDS } from './commands/facts';
@@ -15,9 +17,11 @@ import { SKILL_COMMANDS } from './commands/skills';
 /** The groups in the order `agent-memory --help` lists them. */
 const GROUPS: CommandGroup[] = [
   MEMORY_COMMANDS,
+  BACKUP_COMMANDS,
   DUPLICATE_COMMANDS,
   MCP_COMMANDS,
   INIT_COMMANDS,
+  DOCTOR_COMMANDS,
   EPISODE_COMMANDS,
   FACT_COMMANDS,
   SKILL_COMMANDS,

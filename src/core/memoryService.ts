@@ -10,6 +10,7 @@ import { instructionLikeField } from './screening';
 import { assertNoSecret } from './secrets';
 import { normalizeTag, suggestTags, tagProblem } from './tags';
 import { Writer, type WriterOptions } from './writer';
+import { type SeedLine, seedVersionsOf } from './seedLines';
 
 /** Who writes and by which clock (as every tier service), and the workspace citations are checked against. */
 export interface MemoryServiceOptions extends WriterOptions {
@@ -409,18 +410,55 @@ export class MemoryService {
     rows: unknown[],
     describeRow: (index: number) => string = (i) => `rows[${i}]`,
   ): Promise<{ added: number; skipped: number }> {
-    const parsed = rows.map((r, i) => {
-      try {
+    return this.store.importVersions(this.checkVersions(rows, describeRow));
+  }
+
+  /** The checks of importVersions, without writing: a refusal names the row. */
+  checkVersions(rows: unknown[], describeRow: (index: number) => string = (i) => `rows[${i}]`): StoredVersion[] {
+    return rows.map((r, i) =>
+      MemoryService.named(describeRow(i), () => {
         const row = C.parseInput(C.VersionRow, r);
         MemoryService.checkSecrets(row);
         return { ...row, restoredFrom: row.restoredFrom ?? null };
-      } catch (err) {
-        if (err instanceof ValidationError) throw new ValidationError(describeRow(i), err.message, `${describeRow(i)}: ${err.message}`);
-        if (err instanceof SecretError) throw new SecretError(`${describeRow(i)} ${err.field}`, err.kind, err.line);
-        throw err;
-      }
-    });
-    return this.store.importVersions(parsed);
+      }),
+    );
+  }
+
+  /**
+   * The version rows of the first seed's memory lines (`id`, `description`, `tags`, `content`,
+   * `changedAt`, optional `deletedAt`; several lines per id are its versions) that the store does
+   * not hold yet (seedLines.ts: identified by id and changedAt), written by this service's author.
+   * Checks every line before returning; writes nothing (importChecked does).
+   */
+  async seedVersions(rows: unknown[], describeRow: (index: number) => string = (i) => `rows[${i}]`): Promise<StoredVersion[]> {
+    const lines = rows.map((r, i) =>
+      MemoryService.named(describeRow(i), () => {
+        const line = C.parseInput(C.SeedMemoryLine, r);
+        MemoryService.checkSecrets(line);
+        return { line, where: describeRow(i) };
+      }),
+    );
+    const byId = new Map<string, SeedLine[]>();
+    for (const l of lines) byId.set(l.line.id, [...(byId.get(l.line.id) ?? []), l]);
+    const out: StoredVersion[] = [];
+    for (const [id, of] of byId) out.push(...seedVersionsOf(of, await this.store.history(id), this.writer.author));
+    return out;
+  }
+
+  /** Appends rows that checkVersions or seedVersions returned, skipping those stored already (by rowId). */
+  async importChecked(rows: StoredVersion[]): Promise<{ added: number; skipped: number }> {
+    return rows.length ? this.store.importVersions(rows) : { added: 0, skipped: 0 };
+  }
+
+  /** Runs `check`, naming `where` in a refusal it throws. */
+  private static named<T>(where: string, check: () => T): T {
+    try {
+      return check();
+    } catch (err) {
+      if (err instanceof ValidationError) throw new ValidationError(where, err.message, `${where}: ${err.message}`);
+      if (err instanceof SecretError) throw new SecretError(`${where} ${err.field}`, err.kind, err.line);
+      throw err;
+    }
   }
 }
 

@@ -64,7 +64,7 @@ export function resolveStoreSpec(flags: { store?: string; project?: string }, en
  * The .wasm that esbuild.mjs copies into dist/, next to the bundle this code runs in (dist/cli.js
  * or dist/extension.js); from source, sql.js finds its own.
  */
-function bundledWasm(): string | undefined {
+export function bundledWasm(): string | undefined {
   const file = path.join(__dirname, 'sql-wasm.wasm');
   return fs.existsSync(file) ? file : undefined;
 }

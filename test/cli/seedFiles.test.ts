@@ -65,4 +65,32 @@ describe("the playbook seed's files through the CLI (dist/cli.js)", function () 
     assert.deepEqual(shown.source, { type: 'chat', ref: 'abc' });
     assert.equal(shown.timestamp, '2026-09-15T09:00:00.000Z');
   });
+
+  it('skill save reads the seed skill as written and says how; skill read shows it by either spelling of its name', () => {
+    const store = tmpDir();
+    const file = path.join(SEEDS, 'skill.yaml');
+    const saved = cli(store, 'skill', 'save', file);
+    assert.equal(saved.status, 0, saved.stderr);
+    assert.match(
+      saved.stdout,
+      /^Saved diagnose-frontend-build version 1\.\nRead in the playbook seed's shape: success is read as success_checks; /,
+    );
+    assert.match(saved.stdout, /5 step\(s\) written as plain text are steps without "expect"/);
+    const shown = cli(store, 'skill', 'read', 'diagnose_frontend_build');
+    assert.equal(shown.status, 0, shown.stderr);
+    assert.match(shown.stdout, /^name: diagnose-frontend-build\nversion: 1\n/m);
+    assert.match(
+      shown.stdout,
+      /steps:\n {2}- capture the exact error and current commit\n {2}- inspect the referenced file and import path\n/,
+    );
+    assert.match(
+      shown.stdout,
+      /success_checks:\n {2}- targeted check passes\n {2}- build passes\nfailure_handling:\n {2}- preserve error output\n/,
+    );
+    // Saved again, as written or as read back: nothing changes.
+    assert.match(cli(store, 'skill', 'save', file).stdout, /Nothing changed: diagnose-frontend-build is still at version 1/);
+    const back = path.join(store, 'back.yaml');
+    fs.writeFileSync(back, shown.stdout);
+    assert.match(cli(store, 'skill', 'save', back).stdout, /Nothing changed/);
+  });
 });

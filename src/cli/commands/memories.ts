@@ -1,4 +1,3 @@
-import * as fs from 'node:fs';
 import { ValidationError } from '../../core/errors';
 import type { CommandContext, CommandGroup } from '../command';
 import { parseCitation } from '../../core/citations';
@@ -228,82 +227,6 @@ export const MEMORY_COMMANDS: CommandGroup = {
         throw new ValidationError('yes', 'purge erases every version for good and cannot be undone; add --yes to confirm');
       const out = await ctx.services.memories.purge({ id: ctx.args[0] });
       show(ctx, out, `Purged ${out.id}: ${out.versionsRemoved} version(s) erased.\n`);
-    },
-  },
-  export: {
-    usage: 'export [FILE] [--memories-only]',
-    summary:
-      'a backup: every memory version, then every record of the other tiers (episodes, facts, skills, proposals, reports), as JSON Lines, to FILE or stdout',
-    details:
-      'A record line has a "kind" field; import reads both. --memories-only writes the memory versions alone (the format of earlier releases).',
-    options: { 'memories-only': { type: 'boolean' } },
-    positionals: 'optional',
-    run: async (ctx) => {
-      const file = ctx.args[0];
-      // Written aside and renamed at the end, so a failed export never leaves a truncated FILE.
-      const fd = file ? fs.openSync(`${file}.partial`, 'w') : undefined;
-      const out = (row: object) => {
-        const line = `${JSON.stringify(row)}\n`;
-        if (fd !== undefined) fs.writeSync(fd, line);
-        else ctx.io.stdout(line);
-      };
-      let versions = 0;
-      let records = 0;
-      try {
-        for await (const row of ctx.services.memories.exportVersions()) {
-          out(row);
-          versions++;
-        }
-        if (!bool(ctx.flags, 'memories-only'))
-          for await (const row of ctx.services.store.records.exportRecords()) {
-            out(row);
-            records++;
-          }
-        if (fd !== undefined) fs.fsyncSync(fd);
-      } finally {
-        if (fd !== undefined) fs.closeSync(fd);
-      }
-      if (file) {
-        fs.renameSync(`${file}.partial`, file);
-        ctx.io.stderr(`Exported ${versions} memory version(s) and ${records} record(s) to ${file}.\n`);
-      }
-    },
-  },
-  import: {
-    usage: 'import FILE',
-    summary: 'add the memory versions and records of an export that are not stored yet (idempotent)',
-    options: {},
-    positionals: 'id',
-    run: async (ctx) => {
-      const text = readTextFile('FILE', ctx.args[0]!);
-      // Memory versions and records (a line with "kind") apart, each with its line number for messages.
-      const versions: { rows: unknown[]; lines: number[] } = { rows: [], lines: [] };
-      const records: { rows: unknown[]; lines: number[] } = { rows: [], lines: [] };
-      text.split('\n').forEach((line, i) => {
-        if (!line.trim()) return;
-        let row: unknown;
-        try {
-          row = JSON.parse(line);
-        } catch {
-          throw new ValidationError(`line ${i + 1}`, 'is not valid JSON; nothing was imported');
-        }
-        const into = row !== null && typeof row === 'object' && 'kind' in row ? records : versions;
-        into.rows.push(row);
-        into.lines.push(i + 1);
-      });
-      // Every record is checked before any memory version is written, so a bad line refuses the whole file.
-      if (records.rows.length) ctx.services.playbook.checkRecords(records.rows, (i) => `line ${records.lines[i]}`);
-      const v = await ctx.services.memories.importVersions(versions.rows, (i) => `line ${versions.lines[i]}`);
-      const r = records.rows.length
-        ? await ctx.services.playbook.importRecords(records.rows, (i) => `line ${records.lines[i]}`)
-        : { added: 0, skipped: 0 };
-      const out = { ...v, records: r };
-      show(
-        ctx,
-        out,
-        `Imported ${v.added} version(s); ${v.skipped} already present.\n` +
-          (records.rows.length ? `Imported ${r.added} record(s) of the other tiers; ${r.skipped} already present.\n` : ''),
-      );
     },
   },
 };

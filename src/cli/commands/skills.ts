@@ -73,6 +73,8 @@ export const SKILL_COMMANDS: CommandGroup = {
   'skill save': {
     usage: 'skill save FILE|- [--expect-version V]',
     summary: 'create a skill from a YAML document, or save the next version of the skill it names (import)',
+    details:
+      'The playbook seed\'s shape is read as well: success and failure as success_checks and failure_handling, a step written as plain text as a step without expect, a snake_case name with "-"; the output says each mapping.',
     options: { 'expect-version': { type: 'string' } },
     positionals: 'id',
     run: async (ctx) => {
@@ -81,12 +83,13 @@ export const SKILL_COMMANDS: CommandGroup = {
         await skillText(ctx),
         expected !== undefined ? { expectedVersion: expected } : {},
       );
+      const read = out.notes?.length ? `Read in the playbook seed's shape: ${out.notes.join('; ')}.\n` : '';
       show(
         ctx,
         out,
-        out.changed
+        (out.changed
           ? `Saved ${out.name} version ${out.version}.\n`
-          : `Nothing changed: ${out.name} is still at version ${out.version}; nothing was written.\n`,
+          : `Nothing changed: ${out.name} is still at version ${out.version}; nothing was written.\n`) + read,
       );
     },
   },

@@ -231,6 +231,15 @@ export const ListEpisodesInput = z
   })
   .strict();
 
+/** The id of an episode line in the playbook seed's shape (`evt_20260915_001`). */
+export const SeedEpisodeId = z.strictObject({
+  id: z
+    .string({ error: (iss) => (iss.input === undefined ? 'is missing — an episode line needs its id' : 'must be text') })
+    .trim()
+    .min(1, { error: 'is empty — an episode line needs its id' })
+    .max(200, { error: 'is longer than 200 characters' }),
+});
+
 export const ShowEpisodeInput = z.object({ id: RecordId('an episode') }).strict();
 
 export const RecordEpisodeOutput = z.object({ id: z.string() });

@@ -200,6 +200,23 @@ export const VersionRow = z
 export type VersionRow = z.infer<typeof VersionRow>;
 
 /**
+ * A memory line as the first seed document keeps them (its `MemoryQuery`: one line per version,
+ * no rowId, version or op; `deletedAt` marks the version that soft-deleted it). Import reads it
+ * into version rows (core/seedLines.ts); an unknown key is refused, never dropped.
+ */
+export const SeedMemoryLine = z
+  .object({
+    id: MemoryId,
+    description: Description,
+    tags: Tags,
+    content: Content,
+    changedAt: Timestamp,
+    deletedAt: Timestamp.nullable().optional(),
+  })
+  .strict();
+export type SeedMemoryLine = z.output<typeof SeedMemoryLine>;
+
+/**
  * One stored record of the other tiers (episodes, facts, skills, proposals, reports), as exported
  * next to the memory versions and imported back: told from a version row by its `kind`.
  */

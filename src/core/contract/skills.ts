@@ -40,7 +40,8 @@ export const SkillStepSchema = z.strictObject(
   {
     do: text(SKILL_LIMITS.stepTextMax, 'say what to do in this step'),
     tool: text(SKILL_LIMITS.toolMax, 'name the tool or command, or leave the key out').optional(),
-    expect: text(SKILL_LIMITS.itemMax, 'say what output shows the step worked'),
+    // Optional here only for the seed's plain-text steps; a step written as a mapping must give it (skillData.ts).
+    expect: text(SKILL_LIMITS.itemMax, 'say what output shows the step worked').optional(),
   },
   { error: (iss) => (iss.code === 'unrecognized_keys' ? undefined : 'must be a mapping with do, tool (optional) and expect') },
 );
@@ -88,6 +89,8 @@ export const SkillName = z
   .string({ error: 'name must be text' })
   .trim()
   .toLowerCase()
+  // The playbook seed names skills in snake_case; they are saved with "-" (skillSeedShape.ts).
+  .overwrite((s) => (/^[a-z0-9_-]+$/.test(s) ? s.replace(/_/g, '-') : s))
   .regex(SKILL_NAME_PATTERN, { error: 'must be a skill name: lower-case letters and digits joined by "-"' })
   .max(SKILL_LIMITS.nameMax);
 export const VersionNo = z.number().int().min(1, { error: 'versions start at 1' });

@@ -6,7 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import type { RecordStore, StoredRecord } from '../ports/records';
 import { parseInput } from '../contract/validate';
-import { NotFoundError } from '../errors';
+import { NotFoundError, SecretError, ValidationError } from '../errors';
+import { seedEpisodeId, seedEpisodeRowId } from '../seedLines';
+import type { z } from 'zod';
 import { terms } from '../text';
 import { asEpisode, episodeColumns, normalizeKey, type EpisodeData } from './kinds';
 import {
@@ -15,9 +17,9 @@ import {
   type FoundEpisode,
   ListEpisodesInput,
   RecordEpisodeInput,
+  SeedEpisodeId,
   ShowEpisodeInput,
 } from '../contract/episodes';
-import type { z } from 'zod';
 import { FIND_SCAN_MAX, newestEpisodes, rankedEpisodes } from './episodeFind';
 import { assertSkillVersion } from './skillReference';
 import { assertNoSecrets, pageOf, RecordWriter, type TierServiceOptions } from './recordRows';
@@ -60,8 +62,54 @@ export class EpisodeService {
    * version) that does not exist, writing nothing.
    */
   async record(input: unknown): Promise<{ id: string }> {
-    const e = parseInput(RecordEpisodeInput, input);
+    const data = await this.check(parseInput(RecordEpisodeInput, input), this.w.now());
+    const id = randomUUID();
+    await this.records.write(`episode:${id}`, () => [this.w.row('episode', id, 1, 'create', episodeColumns(data), data)]);
+    return { id };
+  }
+
+  /**
+   * The records of episode lines in the playbook seed's JSONL shape (an `id` such as
+   * `evt_20260915_001`, then record's fields: `source: conversation:abc` and all) that the store
+   * does not hold yet. The record's id is derived from the line's id (seedLines.ts), which the
+   * episode keeps as `importedId`, so importing the file again adds nothing; a line whose id is
+   * stored with other content is refused. Checks every line; writes nothing.
+   */
+  async seedRecords(rows: unknown[], describeRow: (index: number) => string = (i) => `rows[${i}]`): Promise<StoredRecord[]> {
     const now = this.w.now();
+    const out: StoredRecord[] = [];
+    const seen = new Map<string, string>();
+    for (const [i, r] of rows.entries()) {
+      const where = describeRow(i);
+      try {
+        const { id: importedId, ...fields } = (r ?? {}) as Record<string, unknown>;
+        const given = parseInput(SeedEpisodeId, { id: importedId });
+        const data: EpisodeData = { ...(await this.check(parseInput(RecordEpisodeInput, fields), now)), importedId: given.id };
+        const id = seedEpisodeId(given.id);
+        if (seen.has(id)) throw new ValidationError('id', `${given.id} is also the id of ${seen.get(id)}; one line per episode`);
+        seen.set(id, where);
+        const stored = await this.records.get('episode', id);
+        if (stored) {
+          const same = JSON.stringify({ ...asEpisode(stored), executor: '' }) === JSON.stringify({ ...data, executor: '' });
+          if (!same)
+            throw new ValidationError(
+              'id',
+              `episode ${given.id} is stored already (as ${id}) with other content; give this one another id`,
+            );
+          continue;
+        }
+        out.push({ ...this.w.row('episode', id, 1, 'create', episodeColumns(data), data), rowId: seedEpisodeRowId(given.id) });
+      } catch (err) {
+        if (err instanceof ValidationError) throw new ValidationError(where, err.message, `${where}: ${err.message}`);
+        if (err instanceof SecretError) throw new SecretError(`${where} ${err.field}`, err.kind, err.line);
+        throw err;
+      }
+    }
+    return out;
+  }
+
+  /** The checks of an episode (time, secrets, the skill it names) and its data. */
+  private async check(e: RecordEpisodeInput, now: Date): Promise<EpisodeData> {
     this.w.checkNotFuture('timestamp', e.timestamp, 'give the time the episode happened', now);
     assertNoSecrets({
       task: e.task,
@@ -74,7 +122,7 @@ export class EpisodeService {
       executor: e.executor,
     });
     if (e.skill) await assertSkillVersion(this.records, e.skill);
-    const data: EpisodeData = {
+    return {
       timestamp: e.timestamp ?? now.toISOString(),
       task: e.task,
       outcome: e.outcome,
@@ -87,9 +135,6 @@ export class EpisodeService {
       skill: e.skill ?? null,
       executor: e.executor ?? this.w.author,
     };
-    const id = randomUUID();
-    await this.records.write(`episode:${id}`, () => [this.w.row('episode', id, 1, 'create', episodeColumns(data), data)]);
-    return { id };
   }
 
   /** Live episodes, most recently recorded first, optionally of one outcome or skill; paged. */
@@ -140,11 +185,22 @@ export class EpisodeService {
 
   /** One episode, archived or not. */
   async show(input: unknown): Promise<EpisodeView> {
+    // An imported seed line's own id (`evt_20260915_001`) finds the record stored under the id derived from it.
+    const imported = importedIdOf(input);
+    const found = imported === undefined ? undefined : await this.records.get('episode', seedEpisodeId(imported));
+    if (found) return view(found);
     const { id } = parseInput(ShowEpisodeInput, input);
     const r = await this.records.get('episode', id);
     if (!r) throw new NotFoundError(`episode ${id} does not exist (or was forgotten); list episodes to find one`);
     return view(r);
   }
+}
+
+/** The id asked for when it is not a UUID: perhaps an imported seed line's own id. */
+function importedIdOf(input: unknown): string | undefined {
+  if (input === null || typeof input !== 'object' || !('id' in input)) return undefined;
+  const id = (input as { id: unknown }).id;
+  return typeof id === 'string' && id.length <= 200 && !/^[0-9a-f]{8}-[0-9a-f]{4}-/i.test(id) ? id : undefined;
 }
 
 function summary(r: StoredRecord): EpisodeSummary {

@@ -35,6 +35,8 @@ export interface EpisodeData {
   skill: { name: string; version: number } | null;
   /** Who ran it: the author, or the agent's name as the caller gave it. */
   executor: string;
+  /** The id an imported episode line had (the playbook seed's `evt_…`); the record's id is derived from it. */
+  importedId?: string;
 }
 
 /**
@@ -97,8 +99,8 @@ export interface SkillStep {
   do: string;
   /** The real tool or command used, when there is one. */
   tool?: string;
-  /** The observable output that shows the step worked. */
-  expect: string;
+  /** The observable output that shows the step worked; absent for a plain-text step of the seed's shape. */
+  expect?: string;
 }
 
 export interface SkillData {

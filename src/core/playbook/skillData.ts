@@ -3,6 +3,7 @@ import { SkillInputSchema } from '../contract/skills';
 import { ValidationError } from '../errors';
 import { assertNoSecret } from '../secrets';
 import type { SkillData } from './kinds';
+import { fromSeedShape } from './skillSeedShape';
 
 /** Key order of a skill everywhere it is shown or stored (YAML, JSON, comparisons). */
 export const SKILL_KEYS = [
@@ -29,7 +30,11 @@ export function canonicalSkill(d: SkillData): SkillData {
     trigger: [...d.trigger],
     preconditions: [...d.preconditions],
     tools: [...d.tools],
-    steps: d.steps.map((s) => (s.tool === undefined ? { do: s.do, expect: s.expect } : { do: s.do, tool: s.tool, expect: s.expect })),
+    steps: d.steps.map((s) => ({
+      do: s.do,
+      ...(s.tool === undefined ? {} : { tool: s.tool }),
+      ...(s.expect === undefined ? {} : { expect: s.expect }),
+    })),
     success_checks: [...d.success_checks],
     failure_handling: [...d.failure_handling],
     evidence: { episodes: [...(d.evidence?.episodes ?? [])], executors: [...(d.evidence?.executors ?? [])] },
@@ -72,11 +77,37 @@ export function givesEvidence(raw: unknown): boolean {
 }
 
 /**
- * Validates a skill given as data (not YAML): the schema, then secrets. Returns the
- * canonical SkillData, the version it says it was read as, if any, and whether it gave
- * its evidence (a missing `evidence` reads as empty lists here).
+ * The steps written as mappings without `expect`: only the seed's plain-text steps may leave it
+ * out (a mapping is the product's shape, and a model's proposal must say what each step shows).
  */
-export function parseSkillData(input: unknown): { data: SkillData; version?: number; evidenceGiven: boolean } {
+export function stepsMissingExpect(raw: unknown, plainSteps: ReadonlySet<number>): number[] {
+  const steps = raw !== null && typeof raw === 'object' && 'steps' in raw ? (raw as { steps: unknown }).steps : undefined;
+  if (!Array.isArray(steps)) return [];
+  return steps.flatMap((s: unknown, i) =>
+    !plainSteps.has(i) && s !== null && typeof s === 'object' && (s as { expect?: unknown }).expect === undefined ? [i] : [],
+  );
+}
+
+/** The refusal of a mapping step without `expect`, worded as the schema words a missing field. */
+export const MISSING_EXPECT = 'is missing — say what output shows the step worked';
+
+/** What parsing a skill gives: the canonical data, its stated version, and how the seed's shape was read. */
+export interface ParsedSkillData {
+  data: SkillData;
+  version?: number;
+  evidenceGiven: boolean;
+  /** The seed's spellings that were mapped (skillSeedShape.ts), one sentence each; empty for the product's shape. */
+  notes: string[];
+}
+
+/**
+ * Validates a skill given as data (not YAML): the seed's shape mapped, the schema, then secrets.
+ * Returns the canonical SkillData, the version it says it was read as, if any, and whether it
+ * gave its evidence (a missing `evidence` reads as empty lists here).
+ */
+export function parseSkillData(input: unknown): ParsedSkillData {
+  const seed = fromSeedShape(input);
+  input = seed.value;
   const result = SkillInputSchema.safeParse(input);
   if (!result.success) {
     const parts = result.error.issues.map((i) => {
@@ -86,9 +117,15 @@ export function parseSkillData(input: unknown): { data: SkillData; version?: num
     const first = result.error.issues[0]!;
     throw new ValidationError(pathOf(first.path), ruleOf(first), parts.join('; '));
   }
+  const missing = stepsMissingExpect(input, seed.plainSteps);
+  if (missing.length) {
+    const parts = missing.map((i) => `steps[${i}].expect ${MISSING_EXPECT}`);
+    throw new ValidationError(`steps[${missing[0]}].expect`, MISSING_EXPECT, parts.join('; '));
+  }
   const { version, ...rest } = result.data;
   const data = canonicalSkill(rest);
   assertSkillHasNoSecret(data);
   const evidenceGiven = givesEvidence(input);
-  return version === undefined ? { data, evidenceGiven } : { data, version, evidenceGiven };
+  const notes = seed.notes;
+  return version === undefined ? { data, evidenceGiven, notes } : { data, version, evidenceGiven, notes };
 }

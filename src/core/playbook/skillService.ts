@@ -9,7 +9,7 @@ import { decodeRecordCursor, encodeRecordCursor, readAll, RecordWriter } from '.
 import { matchSkill, RELEVANCE_FLOOR, termSet } from './skillMatch';
 import { outcomesByTag, outcomeStats, type OutcomeStats, type TagOutcomes } from './skillOutcomes';
 import { FindSkillsInput, ListSkillsInput, ReadSkillInput, SkillName, VersionNo } from '../contract/skills';
-import { canonicalSkill, parseSkillData } from './skillData';
+import { canonicalSkill, parseSkillData, type ParsedSkillData } from './skillData';
 import { formatSkillYaml, parseSkillYaml } from './skillYaml';
 
 export interface SkillServiceOptions {
@@ -43,6 +43,8 @@ export interface SaveResult {
   version: number;
   /** False when the skill already held exactly this data: nothing was written. */
   changed: boolean;
+  /** How a document in the playbook seed's shape was read (skillSeedShape.ts); absent for the product's shape. */
+  notes?: string[];
 }
 
 export interface FoundSkill extends SkillSummary {
@@ -113,7 +115,7 @@ export class SkillService {
    * As validate, and whether the input gave its evidence (without it, `data.evidence` is empty lists)
    * and, for a YAML document, the version it says it is.
    */
-  static parse(input: unknown): { data: SkillData; evidenceGiven: boolean; version?: number } {
+  static parse(input: unknown): ParsedSkillData {
     return typeof input === 'string' ? parseSkillYaml(input) : parseSkillData(input);
   }
 
@@ -156,6 +158,7 @@ export class SkillService {
     const parsed = SkillService.parse(input);
     const opts = parseInput(SaveOptions, options);
     const name = parsed.data.name;
+    const notes = parsed.notes.length ? { notes: parsed.notes } : {};
     let result: SaveResult | undefined;
     await this.store.records.write(`skill:${name}`, async (reader) => {
       const cur = await SkillService.byName(reader, name);
@@ -165,7 +168,7 @@ export class SkillService {
       // A document that leaves evidence out (say, written by hand) must not erase the episodes the skill came from.
       const data = parsed.evidenceGiven || !cur ? parsed.data : { ...parsed.data, evidence: asSkill(cur).evidence };
       if (live && JSON.stringify(asSkill(live)) === JSON.stringify(data)) {
-        result = { id: live.id, name, version: live.version, changed: false };
+        result = { id: live.id, name, version: live.version, changed: false, ...notes };
         return [];
       }
       // After the unchanged check, so re-running a save that already went through is not a conflict.
@@ -176,7 +179,7 @@ export class SkillService {
       const op = !cur ? 'create' : cur.deletedAt ? 'restore' : 'edit';
       const stored: SkillRecordData = opts.proposalId ? { ...data, proposalId: opts.proposalId } : data;
       const row = this.writer.row('skill', id, version, op, skillColumns(data), stored, cur);
-      result = { id, name, version, changed: true };
+      result = { id, name, version, changed: true, ...notes };
       return [opts.author ? { ...row, author: opts.author } : row];
     });
     return result!;

@@ -2,7 +2,17 @@ import * as YAML from 'yaml';
 import { SecretError, ValidationError } from '../errors';
 import type { SkillData } from './kinds';
 import { SKILL_LIMITS, SkillInputSchema } from '../contract/skills';
-import { assertSkillHasNoSecret, canonicalSkill, givesEvidence, pathOf, ruleOf } from './skillData';
+import {
+  assertSkillHasNoSecret,
+  canonicalSkill,
+  givesEvidence,
+  MISSING_EXPECT,
+  type ParsedSkillData,
+  pathOf,
+  ruleOf,
+  stepsMissingExpect,
+} from './skillData';
+import { fromSeedShape } from './skillSeedShape';
 
 /**
  * A skill as the YAML document a person edits and exports:
@@ -17,16 +27,17 @@ import { assertSkillHasNoSecret, canonicalSkill, givesEvidence, pathOf, ruleOf }
  *         expect: the failure rate, e.g. 3/20 failed
  *     …
  *
- * Every refusal names the line and the reason, so an editor save or an import can be fixed.
+ * The playbook seed's shape (`success`, `failure`, plain-text steps, a snake_case name) is read
+ * too, each mapping said in `notes` (skillSeedShape.ts). Every refusal names the line and the
+ * reason, so an editor save or an import can be fixed.
  */
 
-/** What a document holds: the skill, and the version it says it is (a save refuses it once the skill has moved on). */
-export interface ParsedSkill {
-  data: SkillData;
-  version?: number;
-  /** Whether the document has an `evidence:` key (without one, `data.evidence` holds empty lists). */
-  evidenceGiven: boolean;
-}
+/**
+ * What a document holds: the skill, the version it says it is (a save refuses it once the skill
+ * has moved on), whether it has an `evidence:` key (without one, `data.evidence` holds empty
+ * lists), and the seed's spellings it used.
+ */
+export type ParsedSkill = ParsedSkillData;
 
 function lineOf(counter: YAML.LineCounter, offset: number | undefined): number {
   return offset === undefined ? 1 : counter.linePos(offset).line;
@@ -59,19 +70,29 @@ export function parseSkillYaml(text: string): ParsedSkill {
     const reason = bad.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
     throw new ValidationError('document', `line ${line}: ${reason}`, `line ${line}: ${reason}`);
   }
-  const raw: unknown = doc.toJS({ maxAliasCount: 50 });
-  if (raw === null || raw === undefined) throw new ValidationError('document', 'the skill document is empty; start with "name: …"');
+  const written: unknown = doc.toJS({ maxAliasCount: 50 });
+  if (written === null || written === undefined) throw new ValidationError('document', 'the skill document is empty; start with "name: …"');
+  const seed = fromSeedShape(written);
+  const raw = seed.value;
+  // A refusal names the key as the document spells it, at its line.
+  const asWritten = (path: readonly PropertyKey[]): PropertyKey[] =>
+    path.length && seed.renamed.has(String(path[0])) ? [seed.renamed.get(String(path[0]))!, ...path.slice(1)] : [...path];
   const result = SkillInputSchema.safeParse(raw);
   if (!result.success) {
     const located = result.error.issues.map((issue) => {
       const unknownKey = issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
-      const line = lineOfPath(doc, counter, issue.path, unknownKey);
-      const field = pathOf(issue.path);
+      const line = lineOfPath(doc, counter, asWritten(issue.path), unknownKey);
+      const field = pathOf(asWritten(issue.path));
       return { line, field, text: `line ${line}: ${field ? `${field} ` : ''}${ruleOf(issue)}` };
     });
     located.sort((a, b) => a.line - b.line);
     const first = located[0]!;
     throw new ValidationError(first.field, first.text, located.map((l) => l.text).join('; '));
+  }
+  const missing = stepsMissingExpect(raw, seed.plainSteps);
+  if (missing.length) {
+    const texts = missing.map((i) => `line ${lineOfPath(doc, counter, ['steps', i])}: steps[${i}].expect ${MISSING_EXPECT}`);
+    throw new ValidationError(`steps[${missing[0]}].expect`, texts[0]!, texts.join('; '));
   }
   const { version, ...rest } = result.data;
   const data = canonicalSkill(rest);
@@ -84,10 +105,11 @@ export function parseSkillYaml(text: string): ParsedSkill {
       .split(/[.[\]]+/)
       .filter(Boolean)
       .map((p) => (/^\d+$/.test(p) ? Number(p) : p));
-    throw new SecretError(`line ${lineOfPath(doc, counter, path)}: ${err.field}`, err.kind, err.line);
+    throw new SecretError(`line ${lineOfPath(doc, counter, asWritten(path))}: ${err.field}`, err.kind, err.line);
   }
   const evidenceGiven = givesEvidence(raw);
-  return version === undefined ? { data, evidenceGiven } : { data, version, evidenceGiven };
+  const notes = seed.notes;
+  return version === undefined ? { data, evidenceGiven, notes } : { data, version, evidenceGiven, notes };
 }
 
 /**
@@ -95,13 +117,15 @@ export function parseSkillYaml(text: string): ParsedSkill {
  * preconditions, tools, steps, success_checks, failure_handling, evidence), so formatting what
  * was parsed gives the same text back. `comment` lines go above the first key. Data without
  * `evidence` (a proposal's payload when the proposer gave none) is formatted without the key,
- * since saving it keeps the evidence of the skill's current version.
+ * since saving it keeps the evidence of the skill's current version. A step with neither `tool`
+ * nor `expect` is written as plain text, as the seed writes it, so reading it back gives the same step.
  */
 export function formatSkillYaml(data: SkillData, version?: number, comment: string[] = []): string {
   const c = canonicalSkill(data);
   const { name, evidence, ...others } = c;
   const rest = (data as Partial<SkillData>).evidence === undefined ? others : { ...others, evidence };
-  const ordered = version === undefined ? { name, ...rest } : { name, version, ...rest };
+  const steps = rest.steps.map((s) => (s.tool === undefined && s.expect === undefined ? s.do : s));
+  const ordered = version === undefined ? { name, ...rest, steps } : { name, version, ...rest, steps };
   const doc = new YAML.Document(ordered);
   if (comment.length) (doc.contents as YAML.YAMLMap).commentBefore = comment.map((line) => ` ${line}`).join('\n');
   return doc.toString({ lineWidth: 0 });

@@ -63,6 +63,14 @@ export class CurrentView {
     return true;
   }
 
+  /** Each id's current rowId (`purged` for a purged id): what two views agree on when they describe the same journal. */
+  headRowIds(): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const [id, head] of this.heads) out.set(id, head.rowId);
+    for (const id of this.purged) out.set(id, 'purged');
+    return out;
+  }
+
   /** Whether any version of `id` was applied, or it was purged: when not, the database holds no row of it either. */
   knows(id: string): boolean {
     return this.heads.has(id) || this.purged.has(id);

@@ -9,6 +9,7 @@ import { WriteLock } from '../writeLock';
 import type { CurrentView } from './currentView';
 import { entryLine, type JournalEntry, parseLine } from './entries';
 import { writeGitFiles } from './gitSharing';
+import { journalLines, type RejectedLine, setAsideDamagedLines } from './journalRepair';
 import { JournalFile } from './journal';
 import { JournalSync } from './journalSync';
 import type { SqlJsStoreOptions } from './sqljsOptions';
@@ -26,6 +27,13 @@ export type { SqlJsStoreOptions } from './sqljsOptions';
  * needs no database; the database loads on the first operation that needs it. See
  * docs/ARCHITECTURE.md for the reasoning and figures.
  */
+/** What a repair did: the damaged lines it moved (and where), and where a torn last line went. */
+export interface JournalRepair {
+  rejected: RejectedLine[];
+  rejectedFile: string | undefined;
+  tornKeptAt: string | undefined;
+}
+
 export class SqlJsStore implements Store {
   readonly location: string;
   private readonly journal: JournalFile;
@@ -227,6 +235,25 @@ export class SqlJsStore implements Store {
     this.sync.replaceJournal(lines);
     this.sync.apply([purge]);
     this.checkpoint();
+  }
+
+  /**
+   * `doctor --repair`: under the write lock, sets an incomplete last line aside (as a writer
+   * does), moves every damaged line to journal.rejected.jsonl and rewrites the journal without
+   * them, then rebuilds both caches from it and saves them, so no later open warns about what
+   * was repaired. Lines of a newer release stay. Nothing else is written.
+   */
+  repair(): Promise<JournalRepair> {
+    if (this.journal.stat().ino === 0) return Promise.resolve({ rejected: [], rejectedFile: undefined, tornKeptAt: undefined });
+    return this.lock.run(async () => {
+      const { end, incomplete } = journalLines(this.journal);
+      const tornKeptAt = incomplete ? this.journal.setAsideTail(end) : undefined;
+      const { rejected, file } = setAsideDamagedLines(this.journal);
+      await this.sync.load();
+      await this.sync.table();
+      this.sync.save();
+      return { rejected, rejectedFile: rejected.length ? file : undefined, tornKeptAt };
+    });
   }
 
   warnings(): StoreWarning[] {

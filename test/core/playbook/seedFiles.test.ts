@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { parseInput, RecordEpisodeInput } from '../../../src/core/contract';
 import { Ontology } from '../../../src/core/playbook/ontology';
 import { readPolicyFile, resolvePolicy } from '../../../src/core/playbook/policy';
+import { formatSkillYaml, parseSkillYaml } from '../../../src/core/playbook/skillYaml';
 import { refusal } from '../../helpers/assertions';
 
 // The playbook seed's own examples, copied verbatim into test/data/seeds: a new user copies them.
@@ -68,6 +69,44 @@ describe("the playbook seed's files, read as written", () => {
     assert.match(
       refusal(() => parseInput(RecordEpisodeInput, { ...line, source: 'fax:123' })).message,
       /source.type: is one of commit, issue/,
+    );
+  });
+
+  it('its skill (success, failure, plain-text steps, a snake_case name) is read, every mapping noted, and round-trips', () => {
+    const parsed = parseSkillYaml(seed('skill.yaml'));
+    const d = parsed.data;
+    assert.equal(d.name, 'diagnose-frontend-build');
+    assert.equal(parsed.version, 1);
+    assert.deepEqual(d.trigger, ['build failed', 'missing asset']);
+    assert.deepEqual(d.preconditions, ['repository is available', 'package manager is known']);
+    assert.deepEqual(d.tools, ['git', 'package-manager']);
+    assert.deepEqual(d.steps[0], { do: 'capture the exact error and current commit' });
+    assert.equal(d.steps.length, 5);
+    assert.deepEqual(d.success_checks, ['targeted check passes', 'build passes']);
+    assert.deepEqual(d.failure_handling, ['preserve error output', 'stop before release']);
+    assert.deepEqual(parsed.notes, [
+      'success is read as success_checks',
+      'failure is read as failure_handling',
+      'name diagnose_frontend_build is saved as diagnose-frontend-build (skill names join words with "-"; both spellings find it)',
+      '5 step(s) written as plain text are steps without "expect": the skill\'s success checks say when the task worked',
+    ]);
+    // Written back in the product's keys, steps still plain text; reading that gives the same skill.
+    const again = parseSkillYaml(formatSkillYaml(d, 1));
+    assert.deepEqual(again.data, d);
+    assert.deepEqual(again.notes, [parsed.notes[3]]);
+    assert.match(formatSkillYaml(d, 1), /^steps:\n {2}- capture the exact error and current commit\n/m);
+  });
+
+  it("a seed-shaped skill's mistakes are refused at the line the document has them; a mapping step still needs expect", () => {
+    const text = seed('skill.yaml');
+    assert.match(
+      refusal(() => parseSkillYaml(text.replace('success:\n  - targeted check passes\n  - build passes\n', 'success: []\n'))).message,
+      /line 18: success needs at least 1/,
+    );
+    assert.match(refusal(() => parseSkillYaml(`${text}success_checks: [x]\n`)).message, /unknown field\(s\) "success"/);
+    assert.match(
+      refusal(() => parseSkillYaml(text.replace('  - apply the smallest fix\n', '  - do: apply the smallest fix\n'))).message,
+      /line 16: steps\[3\]\.expect is missing/,
     );
   });
 });

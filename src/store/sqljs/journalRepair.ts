@@ -1,0 +1,77 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { JOURNAL_FORMAT, parseLine } from './entries';
+import { type JournalFile, type JournalLine } from './journal';
+
+/** Entry types this release writes: a line of another type (or a newer format) is a newer release's, not damage. */
+const KNOWN_TYPES = new Set(['memory.version', 'memory.purge', 'records', 'records.purge']);
+
+/** What one journal line is to the doctor. */
+export type LineState = { state: 'ok' } | { state: 'blank' } | { state: 'damaged'; reason: string } | { state: 'newer'; reason: string };
+
+/** Reads one line as the doctor judges it: damaged (set aside by a repair), a newer release's (kept), or fine. */
+export function lineState(text: string): LineState {
+  if (text.trim() === '') return { state: 'blank' };
+  const parsed = parseLine(text);
+  if (parsed.ok) return { state: 'ok' };
+  if (!parsed.unknown) return { state: 'damaged', reason: parsed.reason };
+  const o = JSON.parse(text) as { v: number; type?: unknown };
+  if (o.v > JOURNAL_FORMAT || typeof o.type !== 'string' || !KNOWN_TYPES.has(o.type)) return { state: 'newer', reason: parsed.reason };
+  return { state: 'damaged', reason: `is a ${o.type} entry with missing or malformed fields` };
+}
+
+/** A journal line with its 1-based number. */
+export interface NumberedLine extends JournalLine {
+  number: number;
+}
+
+/** Every complete line of the journal, numbered, and whether an incomplete line follows them. */
+export function journalLines(journal: JournalFile): { lines: NumberedLine[]; end: number; incomplete: boolean } {
+  const size = journal.stat().size;
+  const lines: NumberedLine[] = [];
+  const it = journal.readLines(0, size);
+  let r = it.next();
+  for (; !r.done; r = it.next()) lines.push({ ...r.value, number: lines.length + 1 });
+  return { lines, ...r.value };
+}
+
+/** The file beside the journal where a repair keeps the damaged lines it took out. */
+export const REJECTED_FILE = 'journal.rejected.jsonl';
+
+/** One damaged line as a repair keeps it: where it was, why, and its text as it was. */
+export interface RejectedLine {
+  line: number;
+  byte: number;
+  reason: string;
+  text: string;
+  setAsideAt: string;
+}
+
+/**
+ * Moves the damaged lines of the journal into REJECTED_FILE (appended, fsynced first), then
+ * replaces the journal with every other line, byte for byte and in order. Must run under the
+ * store's write lock, with no incomplete last line (the caller sets that aside first).
+ * Returns the lines moved; when none, nothing is written.
+ */
+export function setAsideDamagedLines(journal: JournalFile): { rejected: RejectedLine[]; file: string } {
+  const file = path.join(path.dirname(journal.file), REJECTED_FILE);
+  const { lines } = journalLines(journal);
+  const at = new Date().toISOString();
+  const rejected: RejectedLine[] = [];
+  const kept: string[] = [];
+  for (const l of lines) {
+    const s = lineState(l.text);
+    if (s.state === 'damaged') rejected.push({ line: l.number, byte: l.start, reason: s.reason, text: l.text, setAsideAt: at });
+    else kept.push(l.text);
+  }
+  if (rejected.length === 0) return { rejected, file };
+  const fd = fs.openSync(file, 'a');
+  try {
+    fs.writeSync(fd, rejected.map((r) => `${JSON.stringify(r)}\n`).join(''));
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  journal.replace(kept);
+  return { rejected, file };
+}
