@@ -61,7 +61,12 @@ export interface RankingOptions {
    * keywords that weigh anything: one shared common word (`database`, `timeout`) is not an answer.
    */
   minMatched: number;
-  /** When no hit matches minMatched keywords, at most this many of the best are returned, so a query never comes back empty while anything matches, and stays quiet. */
+  /**
+   * When no hit matches minMatched keywords, the fallback: at most this many of the best hits
+   * that match one keyword and hold words of another (Scoring.corroborated); when none does,
+   * the best hit alone. So a query never comes back empty while anything matches, and a query
+   * the memory cannot answer gets one guess, not every memory sharing one word with it.
+   */
   weakLimit: number;
 }
 
@@ -78,7 +83,7 @@ export const DEFAULT_RANKING: Readonly<RankingOptions> = {
   minCoverage: 0.25,
   content: 0.6,
   minMatched: 2,
-  weakLimit: 1,
+  weakLimit: 5,
 };
 
 /** A keyword this long or longer may match a tag by prefix (`type` → `typescript`). */

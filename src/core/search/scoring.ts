@@ -74,6 +74,8 @@ export class Scoring {
   minScore = 0;
   /** Set by `score`: how many keywords the memory just scored matches. */
   matched = 0;
+  /** Set by `score`: how many keywords the memory just scored matches or holds some words of. */
+  touched = 0;
   /** Set by `weigh`: keywords a hit must match to be returned beside others (see cut). */
   required = 1;
   private readonly tagBase: number[];
@@ -115,11 +117,13 @@ export class Scoring {
     const o = this.o;
     const n = this.keywords.length;
     let matched = 0;
+    let touched = 0;
     let score = 0;
     for (let i = 0, cell = first; i < n; i++, cell++) {
       const kind = tagMatch[cell]!;
       const sh = share[cell]!;
       if (kind === TagMatch.None && sh === 0) continue;
+      touched++;
       const full = sh >= this.threshold[i]!;
       let s: number;
       if (kind !== TagMatch.None) {
@@ -136,6 +140,7 @@ export class Scoring {
       score += this.weight[i]! * s;
     }
     this.matched = matched;
+    this.touched = touched;
     return score;
   }
 
@@ -145,12 +150,26 @@ export class Scoring {
   }
 
   /**
-   * How many of `available` ranked hits to return when the best matches `bestMatched`
-   * keywords: all of them when it matches `required`; otherwise the best `weakLimit` alone, a
-   * guess rather than nothing. (Hits matching fewer keywords below a strong best are kept:
-   * paraphrased keywords often match one keyword only, and they rank after the strong ones.)
+   * Whether a hit that scored `matched` and `touched` (see score) may be returned beside
+   * others: it matches `required` keywords, or it matches one and holds words of another. A
+   * hit resting on one keyword alone is a guess: only the best such is returned, and only when
+   * no hit is corroborated (see keep).
    */
-  keep(bestMatched: number, available: number): number {
-    return bestMatched >= this.required ? available : Math.min(this.o.weakLimit, available);
+  corroborated(matched: number, touched: number): boolean {
+    return matched >= this.required || touched >= 2;
+  }
+
+  /**
+   * Which ranked hits to return, from the best hit's `bestMatched` and the number of
+   * corroborated hits: all of them (`all`) when the best matches `required` keywords;
+   * otherwise the fallback, the best `count` corroborated hits (`corroborated`), or when none
+   * is corroborated the best hit alone (`best`), a guess rather than nothing. (Hits matching
+   * fewer keywords below a strong best are kept: paraphrased keywords often match one keyword
+   * only, and they rank after the strong ones.)
+   */
+  keep(bestMatched: number, corroborated: number): { from: 'all' | 'corroborated' | 'best'; count: number } {
+    if (bestMatched >= this.required) return { from: 'all', count: Infinity };
+    if (corroborated > 0) return { from: 'corroborated', count: Math.min(this.o.weakLimit, corroborated) };
+    return { from: 'best', count: 1 };
   }
 }

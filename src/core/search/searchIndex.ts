@@ -269,15 +269,17 @@ export class SearchIndex {
     if (!scoring.weigh(df, this.size)) return [];
 
     const limit = query.limit;
+    // The best hits, and apart the best corroborated ones: the fallback when no hit matches enough keywords.
     const top: SearchHit[] = [];
+    const corroborated: SearchHit[] = [];
     for (let r = 0; r < rows; r++) {
       const score = scoring.score(tagMatch, share, r * n);
       const matched = scoring.matched;
       if (!scoring.passes(matched, score)) continue;
-      if (top.length === limit) {
-        const worst = top[limit - 1]!;
-        if (matched < worst.matchedKeywords || (matched === worst.matchedKeywords && score < worst.score)) continue;
-      }
+      const corroborates = scoring.corroborated(matched, scoring.touched);
+      const intoTop = mayEnter(top, limit, matched, score);
+      const intoCorroborated = corroborates && mayEnter(corroborated, limit, matched, score);
+      if (!intoTop && !intoCorroborated) continue;
       const slot = rowSlots[r]!;
       if (required.length && required.some((p) => !p!.has(slot))) continue;
       const doc = this.slots[slot]!;
@@ -290,18 +292,32 @@ export class SearchIndex {
         score,
         coverage: score / scoring.fullScore,
       };
-      // Bounded insertion into the best-first list: no sort of every candidate.
-      if (top.length === limit && !better(hit, top[limit - 1]!)) continue;
-      let lo = 0;
-      let hi = top.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (better(top[mid]!, hit)) lo = mid + 1;
-        else hi = mid;
-      }
-      top.splice(lo, 0, hit);
-      if (top.length > limit) top.pop();
+      if (intoTop) insertBounded(top, limit, hit);
+      if (intoCorroborated) insertBounded(corroborated, limit, hit);
     }
-    return top.length ? top.slice(0, scoring.keep(top[0]!.matchedKeywords, top.length)) : top;
+    if (top.length === 0) return top;
+    const keep = scoring.keep(top[0]!.matchedKeywords, corroborated.length);
+    return (keep.from === 'corroborated' ? corroborated : top).slice(0, keep.count);
   }
+}
+
+/** False when a hit of `matched` keywords and `score` cannot enter a full best-first list of `limit` (cheap, before making it). */
+function mayEnter(list: SearchHit[], limit: number, matched: number, score: number): boolean {
+  if (list.length < limit) return true;
+  const worst = list[limit - 1]!;
+  return matched > worst.matchedKeywords || (matched === worst.matchedKeywords && score >= worst.score);
+}
+
+/** Bounded insertion into a best-first list: no sort of every candidate. */
+function insertBounded(list: SearchHit[], limit: number, hit: SearchHit): void {
+  if (list.length === limit && !better(hit, list[limit - 1]!)) return;
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (better(list[mid]!, hit)) lo = mid + 1;
+    else hi = mid;
+  }
+  list.splice(lo, 0, hit);
+  if (list.length > limit) list.pop();
 }

@@ -104,9 +104,12 @@ export function rankSignatures<S extends Signature>(
   if (!scoring.weigh(matchCount, live)) return none;
 
   const ranked: Array<{ matched: number; score: number; g: S }> = [];
+  const corroborated = new Set<S>();
   groups.forEach((g, r) => {
     const score = scoring.score(tagMatch, share, r * n);
-    if (scoring.passes(scoring.matched, score)) ranked.push({ matched: scoring.matched, score, g });
+    if (!scoring.passes(scoring.matched, score)) return;
+    ranked.push({ matched: scoring.matched, score, g });
+    if (scoring.corroborated(scoring.matched, scoring.touched)) corroborated.add(g);
   });
   ranked.sort((a, b) => b.matched - a.matched || b.score - a.score);
   const blocks: RankedBlock<S>[] = [];
@@ -116,6 +119,15 @@ export function rankSignatures<S extends Signature>(
     else blocks.push({ matchedKeywords: x.matched, score: x.score, signatures: [x.g] });
   }
   // As SearchIndex cuts its best-first hits: judged on the best block of memories that may be returned.
-  const returnable = blocks.filter((b) => b.signatures.some((s) => (s.eligible ?? s.count) > 0));
-  return { blocks: returnable, limit: returnable.length ? scoring.keep(returnable[0]!.matchedKeywords, query.limit) : 0 };
+  const eligible = (s: S) => (s.eligible ?? s.count) > 0;
+  const returnable = blocks.filter((b) => b.signatures.some(eligible));
+  if (returnable.length === 0) return none;
+  const corroboratedCount = [...corroborated].reduce((a, s) => a + (s.eligible ?? s.count), 0);
+  const keep = scoring.keep(returnable[0]!.matchedKeywords, Math.min(corroboratedCount, query.limit));
+  if (keep.from === 'all') return { blocks: returnable, limit: query.limit };
+  if (keep.from === 'best') return { blocks: returnable, limit: 1 };
+  const fallback = returnable
+    .map((b) => ({ ...b, signatures: b.signatures.filter((s) => corroborated.has(s)) }))
+    .filter((b) => b.signatures.some(eligible));
+  return { blocks: fallback, limit: keep.count };
 }

@@ -278,6 +278,20 @@ describe('SearchIndex ranking', () => {
     assert.deepEqual(ids(index, ['consumer']).length, 3);
   });
 
+  it('falls back to the hits that match one keyword and hold words of another, when no hit matches two', () => {
+    const index = indexOf(
+      mem('stuck-a', 'Release stuck after a killed upgrade', ['helm'], 1),
+      mem('stuck-b', 'Release stuck on a pending install', ['helm'], 2),
+      mem('values', 'Values are merged in order', ['helm'], 3),
+      mem('unrelated', 'Consumer lag note', ['kafka'], 4),
+      ...filler(10),
+    );
+    // `helm` is matched by all three; only two also hold a word of `release deploy rollback plan`.
+    assert.deepEqual(ids(index, ['helm', 'release deploy rollback plan']), ['stuck-b', 'stuck-a']);
+    // No hit holds words of a second keyword: the best guess alone, as before.
+    assert.deepEqual(ids(index, ['helm', 'websocket']), ['values']);
+  });
+
   it('matches a compound of stop words (`for_each`) as the word it is', () => {
     const index = indexOf(mem('m', 'Terraform for_each over a map of unknown values', ['terraform']), ...filler(5));
     assert.deepEqual(ids(index, ['for_each']), ['m']);
