@@ -57,6 +57,11 @@ export interface RankingOptions {
    */
   content: number;
   /**
+   * What another word for a query word (synonyms.ts) is worth beside the word itself, when a
+   * memory holds it instead (times the content weight when only among its content terms).
+   */
+  synonym: number;
+  /**
    * Keywords a hit must match to be returned beside others, when the query has that many
    * keywords that weigh anything: one shared common word (`database`, `timeout`) is not an answer.
    */
@@ -82,6 +87,7 @@ export const DEFAULT_RANKING: Readonly<RankingOptions> = {
   partialFactor: 0.5,
   minCoverage: 0.25,
   content: 0.6,
+  synonym: 0.5,
   minMatched: 2,
   weakLimit: 5,
 };

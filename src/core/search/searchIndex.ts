@@ -200,11 +200,12 @@ export class SearchIndex {
     // content weight when it holds it among its content terms only (a term is in one field).
     const units = k.units;
     const c = this.opts.content;
-    const weights = unitWeights(units, (term) => this.df(term), this.size);
+    const weights = unitWeights(units, (term) => this.df(term), this.size, this.opts.synonym);
     for (let j = 0; j < units.length; j++) {
       const u = units[j]!;
       const w = weights[j]!;
-      const mark = u.parts.length > 0 ? t.nextStamp() : 0;
+      const alts = u.alts ?? [];
+      const mark = u.parts.length > 0 || alts.length > 0 ? t.nextStamp() : 0;
       this.credit(this.termPostings.get(u.term), i, w.whole * 1, mark, 0);
       this.credit(this.contentPostings.get(u.term), i, w.whole * c, mark, 0);
       if (!mark) continue;
@@ -212,6 +213,12 @@ export class SearchIndex {
         // Skipping memories that hold the whole word: already credited for it.
         this.credit(this.termPostings.get(u.parts[pj]!), i, w.parts[pj]! * 1, 0, mark);
         this.credit(this.contentPostings.get(u.parts[pj]!), i, w.parts[pj]! * c, 0, mark);
+      }
+      // Other words for a plain word (alts are given for plain words only, never with parts):
+      // the first one a memory holds counts, when it does not hold the word itself.
+      for (const alt of alts) {
+        this.credit(this.termPostings.get(alt), i, w.alt * 1, mark, mark);
+        this.credit(this.contentPostings.get(alt), i, w.alt * c, mark, mark);
       }
     }
     this.markTag(this.tagPostings.get(k.tag), TagMatch.Exact, i);
@@ -258,7 +265,7 @@ export class SearchIndex {
     if (required.some((p) => p === undefined)) return [];
     this.table.prepare(this.slots.length, n);
     for (let i = 0; i < n; i++) this.collect(keywords[i]!, i);
-    const { rowCount: rows, share, tagMatch, rowSlots } = this.table;
+    const { rowCount: rows, share, tagMatch } = this.table;
 
     const scoring = new Scoring(keywords, o);
     // Keyword weights: the IDF of the keyword over the memories it matches.
@@ -268,18 +275,39 @@ export class SearchIndex {
     }
     if (!scoring.weigh(df, this.size)) return [];
 
-    const limit = query.limit;
-    // The best hits, and apart the best corroborated ones: the fallback when no hit matches enough keywords.
+    // Usually the best hits that pass are the answer; only when none matches enough keywords
+    // are the rows read again for the fallback (Scoring.keep), so the common case pays nothing for it.
+    const top = this.hits(scoring, required, query.limit, (passes) => passes);
+    if (top.length > 0 && top[0]!.matchedKeywords >= scoring.required) return top;
+    const guesses = Math.min(query.limit, o.weakLimit);
+    const corroborated = () => scoring.corroborated(scoring.matched, scoring.touched);
+    const fallback = top.length > 0 ? this.hits(scoring, required, guesses, (passes) => passes && corroborated()) : [];
+    const partial = top.length === 0 ? this.hits(scoring, required, guesses, (passes) => !passes && corroborated()) : [];
+    const keep = scoring.keep(top[0]?.matchedKeywords, fallback.length, partial.length);
+    return (keep.from === 'corroborated' ? fallback : keep.from === 'partial' ? partial : top).slice(0, keep.count);
+  }
+
+  /**
+   * The best `limit` memories of this search's rows, best first, that carry the required tags
+   * and that `which` accepts (given whether the memory passes; `scoring` holds its figures).
+   */
+  private hits(
+    scoring: Scoring,
+    required: Array<Set<number> | undefined>,
+    limit: number,
+    which: (passes: boolean) => boolean,
+  ): SearchHit[] {
+    const { rowCount: rows, share, tagMatch, rowSlots } = this.table;
+    const n = scoring.threshold.length;
     const top: SearchHit[] = [];
-    const corroborated: SearchHit[] = [];
     for (let r = 0; r < rows; r++) {
       const score = scoring.score(tagMatch, share, r * n);
       const matched = scoring.matched;
-      if (!scoring.passes(matched, score)) continue;
-      const corroborates = scoring.corroborated(matched, scoring.touched);
-      const intoTop = mayEnter(top, limit, matched, score);
-      const intoCorroborated = corroborates && mayEnter(corroborated, limit, matched, score);
-      if (!intoTop && !intoCorroborated) continue;
+      if (!which(scoring.passes(matched, score))) continue;
+      if (top.length === limit) {
+        const worst = top[limit - 1]!;
+        if (matched < worst.matchedKeywords || (matched === worst.matchedKeywords && score < worst.score)) continue;
+      }
       const slot = rowSlots[r]!;
       if (required.length && required.some((p) => !p!.has(slot))) continue;
       const doc = this.slots[slot]!;
@@ -292,32 +320,18 @@ export class SearchIndex {
         score,
         coverage: score / scoring.fullScore,
       };
-      if (intoTop) insertBounded(top, limit, hit);
-      if (intoCorroborated) insertBounded(corroborated, limit, hit);
+      // Bounded insertion into the best-first list: no sort of every candidate.
+      if (top.length === limit && !better(hit, top[limit - 1]!)) continue;
+      let lo = 0;
+      let hi = top.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (better(top[mid]!, hit)) lo = mid + 1;
+        else hi = mid;
+      }
+      top.splice(lo, 0, hit);
+      if (top.length > limit) top.pop();
     }
-    if (top.length === 0) return top;
-    const keep = scoring.keep(top[0]!.matchedKeywords, corroborated.length);
-    return (keep.from === 'corroborated' ? corroborated : top).slice(0, keep.count);
+    return top;
   }
-}
-
-/** False when a hit of `matched` keywords and `score` cannot enter a full best-first list of `limit` (cheap, before making it). */
-function mayEnter(list: SearchHit[], limit: number, matched: number, score: number): boolean {
-  if (list.length < limit) return true;
-  const worst = list[limit - 1]!;
-  return matched > worst.matchedKeywords || (matched === worst.matchedKeywords && score >= worst.score);
-}
-
-/** Bounded insertion into a best-first list: no sort of every candidate. */
-function insertBounded(list: SearchHit[], limit: number, hit: SearchHit): void {
-  if (list.length === limit && !better(hit, list[limit - 1]!)) return;
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (better(list[mid]!, hit)) lo = mid + 1;
-    else hi = mid;
-  }
-  list.splice(lo, 0, hit);
-  if (list.length > limit) list.pop();
 }
