@@ -26,8 +26,11 @@ export { DEFAULT_RANKING, type RankingOptions, type SearchHit } from './ranking'
  * 3. the most recently changed.
  * Only memories that match at least one keyword and a quarter of the query's weight are
  * returned (the relevance floor), and of a query of several keywords only those matching
- * two, unless none does: then the best one alone. So a query about something the memory
- * does not know returns little or nothing rather than whatever shares one common word.
+ * two, unless none does: then those that match one and hold words of another, else the best
+ * one alone; when none passes the floor, those that hold words of two keywords (Scoring.keep).
+ * So a query about something the memory does not know returns little or nothing rather than
+ * whatever shares one common word, and one phrased in other words is not left empty. A query
+ * word is also found under its other words (synonyms.ts), at RankingOptions.synonym.
  */
 export class SearchIndex {
   private readonly opts: RankingOptions;
