@@ -157,6 +157,11 @@ export interface TermUnit {
   term: string;
   /** Empty for a plain word. */
   parts: string[];
+  /**
+   * Stems of other words for a plain word of a query (search/synonyms.ts), tried in order
+   * when a memory holds neither the word nor its parts; absent for memories' own words.
+   */
+  alts?: readonly string[];
 }
 
 /** The distinct words of a query text as term units, stop words and one-character words removed. */

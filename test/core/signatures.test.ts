@@ -1,16 +1,26 @@
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { analyzeMemory, type MemoryToIndex } from '../../src/core/search/analysis';
 import { analyzeQuery, type SearchQuery } from '../../src/core/search/query';
 import { SearchIndex } from '../../src/core/search/searchIndex';
 import { Held, mayPrefixTag, queryTerms, rankSignatures, type Signature } from '../../src/core/search/signatures';
 import { liveMemories, SYNTHETIC_QUERIES, syntheticRows } from '../helpers/builders';
 
+/** Each memory's analysis, made once (the server keeps it in search_vector). */
+const analyses = new WeakMap<MemoryToIndex, ReturnType<typeof analyzeMemory>>();
+function analysisOf(m: MemoryToIndex): ReturnType<typeof analyzeMemory> {
+  let a = analyses.get(m);
+  if (!a) analyses.set(m, (a = analyzeMemory(m)));
+  return a;
+}
+
 /** What the team store's server does, done here in memory: group the reached memories by signature. */
 function groupBySignature(query: SearchQuery, memories: MemoryToIndex[]): Array<Signature & { members: MemoryToIndex[] }> {
   const terms = queryTerms(query);
   const groups = new Map<string, Signature & { members: MemoryToIndex[] }>();
   for (const m of memories) {
-    const a = analyzeMemory(m);
+    const a = analysisOf(m);
     const held = terms.map((t) => (a.terms.includes(t) ? Held.Text : a.contentTerms.includes(t) ? Held.Content : Held.No));
     const tagMatch = query.keywords.map((kw, k) => {
       if (m.tags.includes(kw.tag)) return 3;
@@ -139,4 +149,40 @@ describe('ranking by match signature (signatures.ts)', () => {
     assert.deepEqual(signatureSearch(analyzeQuery(['stuck'], [], 10), mems), ['desc', 'other', 'content']);
     assert.equal(signatureSearch(analyzeQuery(['helm', 'unknownword'], [], 10), mems).length, 1);
   });
+
+  for (const set of ['eval', 'eval2'])
+    it(`ranks every query of ${set} as SearchIndex does, fallbacks and other words included, at every limit and under a tag filter`, () => {
+      const read = (file: string) =>
+        fs
+          .readFileSync(path.join(__dirname, '..', 'data', set, file), 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { keywords: string[]; description: string; tags: string[]; content: string });
+      const mems: MemoryToIndex[] = read('memories.jsonl').map((m, i) => ({
+        id: `m${String(i).padStart(4, '0')}`,
+        description: m.description,
+        tags: m.tags,
+        content: m.content,
+        changedAt: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(),
+      }));
+      const evalIndex = indexOf(mems);
+      for (const { keywords } of read('queries.jsonl'))
+        for (const limit of [1, 3, 10]) {
+          const q = analyzeQuery(keywords, [], limit);
+          const hits = evalIndex.search(q);
+          assert.deepEqual(
+            signatureSearch(q, mems),
+            hits.map((h) => h.id),
+            `${JSON.stringify(keywords)} limit ${limit}`,
+          );
+          const tag = hits[hits.length - 1]?.tags[0];
+          if (!tag) continue;
+          const filtered = analyzeQuery(keywords, [tag], limit);
+          assert.deepEqual(
+            signatureSearch(filtered, mems),
+            evalIndex.search(filtered).map((h) => h.id),
+            `${JSON.stringify(keywords)} tag ${tag}`,
+          );
+        }
+    });
 });

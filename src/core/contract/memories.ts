@@ -49,7 +49,7 @@ export const SearchInput = z
       .min(1, { error: 'give at least one keyword; an empty search is not "everything" (use list for that)' })
       .max(LIMITS.keywordsMax, { error: `at most ${LIMITS.keywordsMax} keywords` })
       .describe(
-        'Words or short phrases to look for in tags, descriptions and content; an error message may be pasted as one keyword, its key identifiers and codes given again as keywords of their own.',
+        'Words or short phrases to look for in tags, descriptions and content; an error message may be pasted as one keyword, its key identifiers and codes given again as keywords of their own, and each other word for the problem as a keyword of its own.',
       ),
     tags: TagFilter.optional(),
     limit: z

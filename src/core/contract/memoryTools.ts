@@ -15,8 +15,9 @@ export const searchTool: ToolDefinition<typeof S.SearchInput, typeof S.SearchOut
   modelDescription:
     "Search the team's shared memory: short notes that earlier agent sessions and teammates saved about bugs they solved, decisions and their reasons, conventions and gotchas in this codebase. " +
     'Search first: call it at the start of a task, and whenever you meet an error or a design question, before solving it yourself. ' +
-    "Pass a few keywords, each one thing: technologies, component names, the error text, and separately the error's key identifiers and codes (TS2589, ERR_OSSL_EVP_UNSUPPORTED, caching_sha2_password) and another word or two for the problem (stuck, hangs, proxy or firewall): a memory may use other words than you. " +
-    'Matching is on tags and descriptions first, then on the distinctive words of the content, with inflections (caching finds cache) and tag prefixes; a memory matching more keywords ranks first, and when none matches two keywords only the best guess is returned. ' +
+    "Pass a few keywords, each one thing: technologies, component names, the error text; then, as keywords of their own, the error's key identifiers and codes (TS2589, ERR_OSSL_EVP_UNSUPPORTED, caching_sha2_password) and one or two other words for the problem, since a memory may use other words than you (hangs for freezes, login for sign-in). " +
+    'A keyword counts as found when most of its words are, so give each other word its own keyword rather than one long phrase of them. ' +
+    'Matching is on tags and descriptions first, then on the distinctive words of the content, with inflections (caching finds cache), tag prefixes and a few general synonyms (mistake finds error, weighed less); a memory matching more keywords ranks first. When no memory matches two keywords, only those that match one and hold words of another are returned, else the single best guess. ' +
     `Returns up to ${LIMITS.searchLimitDefault} results (limit up to ${LIMITS.searchLimitMax}), best first, each as id, description and tags only; ` +
     'read the description and call agent-memory_read only for memories that look relevant (freshness stale: the code it cites has changed since). An empty result means nothing relevant is stored.',
   input: S.SearchInput,

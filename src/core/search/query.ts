@@ -1,5 +1,6 @@
 import { normalizeTag, tagParts } from '../tags';
 import { onlyStopWords, termUnits, terms, type TermUnit } from '../text';
+import { otherWords } from './synonyms';
 
 /** One keyword as the index sees it. */
 export interface AnalyzedKeyword {
@@ -15,8 +16,9 @@ export interface AnalyzedKeyword {
    */
   terms: string[];
   /**
-   * The keyword's words as the index weighs them: each a stemmed term, and for a compound
-   * (`keep-alive`, `getByRole`) the parts that may stand for it.
+   * The keyword's words as the index weighs them: each a stemmed term, for a compound
+   * (`keep-alive`, `getByRole`) the parts that may stand for it, and for a plain word the
+   * other words for it (synonyms.ts) that the keyword does not hold already.
    */
   units: TermUnit[];
   /**
@@ -38,12 +40,18 @@ export interface SearchQuery {
 export function analyzeKeyword(raw: string): AnalyzedKeyword {
   const trimmed = raw.trim();
   const tag = normalizeTag(trimmed);
+  const units = termUnits(trimmed);
+  const own = new Set(units.flatMap((u) => [u.term, ...u.parts]));
+  for (const u of units) {
+    const alts = u.parts.length === 0 ? otherWords(u.term).filter((t) => !own.has(t)) : [];
+    if (alts.length > 0) u.alts = alts;
+  }
   return {
     raw: trimmed,
     tag,
     tagStem: tagParts(tag).join('-'),
     terms: terms(trimmed),
-    units: termUnits(trimmed),
+    units,
     stopWordsOnly: onlyStopWords(trimmed),
   };
 }

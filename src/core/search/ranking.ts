@@ -57,11 +57,21 @@ export interface RankingOptions {
    */
   content: number;
   /**
+   * What another word for a query word (synonyms.ts) is worth beside the word itself, when a
+   * memory holds it instead (times the content weight when only among its content terms).
+   */
+  synonym: number;
+  /**
    * Keywords a hit must match to be returned beside others, when the query has that many
    * keywords that weigh anything: one shared common word (`database`, `timeout`) is not an answer.
    */
   minMatched: number;
-  /** When no hit matches minMatched keywords, at most this many of the best are returned, so a query never comes back empty while anything matches, and stays quiet. */
+  /**
+   * When no hit matches minMatched keywords, the fallback: at most this many of the best hits
+   * that match one keyword and hold words of another (Scoring.corroborated); when none does,
+   * the best hit alone. So a query never comes back empty while anything matches, and a query
+   * the memory cannot answer gets one guess, not every memory sharing one word with it.
+   */
   weakLimit: number;
 }
 
@@ -77,8 +87,9 @@ export const DEFAULT_RANKING: Readonly<RankingOptions> = {
   partialFactor: 0.5,
   minCoverage: 0.25,
   content: 0.6,
+  synonym: 0.5,
   minMatched: 2,
-  weakLimit: 1,
+  weakLimit: 5,
 };
 
 /** A keyword this long or longer may match a tag by prefix (`type` → `typescript`). */

@@ -11,33 +11,39 @@ function idf(n: number, df: number): number {
   return Math.log(1 + n / (df + 0.5));
 }
 
-/** What holding one word of a keyword is worth: `whole` for the word, `parts[p]` for each part of a compound held instead. */
+/**
+ * What holding one word of a keyword is worth: `whole` for the word, `parts[p]` for each part
+ * of a compound held instead, `alt` for another word for it (TermUnit.alts) held instead.
+ */
 export interface UnitWeight {
   whole: number;
   /** Empty for a plain word. */
   parts: number[];
+  /** `whole` times the synonym weight (RankingOptions.synonym). */
+  alt: number;
 }
 
 /**
  * Each word of a keyword weighs its IDF, normalised so the keyword's words sum to 1; a
  * compound's parts share its weight by their own IDFs. `df` is how many memories hold a term.
  */
-export function unitWeights(units: TermUnit[], df: (term: string) => number, n: number): UnitWeight[] {
+export function unitWeights(units: TermUnit[], df: (term: string) => number, n: number, synonym: number): UnitWeight[] {
   const weights = units.map((u) => idf(n, df(u.term)));
   const total = weights.reduce((a, b) => a + b, 0);
   return units.map((u, j) => {
     const w = weights[j]! / total;
-    if (u.parts.length === 0) return { whole: w, parts: [] };
+    if (u.parts.length === 0) return { whole: w, parts: [], alt: w * synonym };
     const partWeights = u.parts.map((p) => idf(n, df(p)));
     const partTotal = partWeights.reduce((a, b) => a + b, 0);
-    return { whole: w, parts: partWeights.map((pw) => (w * pw) / partTotal) };
+    return { whole: w, parts: partWeights.map((pw) => (w * pw) / partTotal), alt: w * synonym };
   });
 }
 
 /**
  * The share of a keyword's words a memory holds: a word's weight times the strength it holds
  * it with (`holds`: 1 in the description or tags, the content weight in the content only, 0
- * not at all), else, for a compound, the same for the parts it holds. Added in SearchIndex's
+ * not at all), else, for a compound, the same for the parts it holds, else the synonym weight
+ * times the strength of the first other word for it that it holds. Added in SearchIndex's
  * order (word by word, parts in order), so the sum is the one SearchIndex accumulates.
  */
 export function shareOf(units: TermUnit[], weights: UnitWeight[], holds: (term: string) => number): number {
@@ -50,9 +56,20 @@ export function shareOf(units: TermUnit[], weights: UnitWeight[], holds: (term: 
       share += w.whole * whole;
       continue;
     }
+    let anyPart = false;
     for (let p = 0; p < u.parts.length; p++) {
       const part = holds(u.parts[p]!);
-      if (part !== 0) share += w.parts[p]! * part;
+      if (part !== 0) {
+        share += w.parts[p]! * part;
+        anyPart = true;
+      }
+    }
+    if (anyPart || !u.alts) continue;
+    for (const alt of u.alts) {
+      const held = holds(alt);
+      if (held === 0) continue;
+      share += w.alt * held;
+      break;
     }
   }
   return share;
@@ -74,6 +91,8 @@ export class Scoring {
   minScore = 0;
   /** Set by `score`: how many keywords the memory just scored matches. */
   matched = 0;
+  /** Set by `score`: how many keywords the memory just scored matches or holds some words of. */
+  touched = 0;
   /** Set by `weigh`: keywords a hit must match to be returned beside others (see cut). */
   required = 1;
   private readonly tagBase: number[];
@@ -115,11 +134,13 @@ export class Scoring {
     const o = this.o;
     const n = this.keywords.length;
     let matched = 0;
+    let touched = 0;
     let score = 0;
     for (let i = 0, cell = first; i < n; i++, cell++) {
       const kind = tagMatch[cell]!;
       const sh = share[cell]!;
       if (kind === TagMatch.None && sh === 0) continue;
+      touched++;
       const full = sh >= this.threshold[i]!;
       let s: number;
       if (kind !== TagMatch.None) {
@@ -136,6 +157,7 @@ export class Scoring {
       score += this.weight[i]! * s;
     }
     this.matched = matched;
+    this.touched = touched;
     return score;
   }
 
@@ -145,12 +167,36 @@ export class Scoring {
   }
 
   /**
-   * How many of `available` ranked hits to return when the best matches `bestMatched`
-   * keywords: all of them when it matches `required`; otherwise the best `weakLimit` alone, a
-   * guess rather than nothing. (Hits matching fewer keywords below a strong best are kept:
-   * paraphrased keywords often match one keyword only, and they rank after the strong ones.)
+   * Whether a hit that scored `matched` and `touched` (see score) is corroborated: it matches
+   * `required` keywords, or it holds words of two keywords at least. Only corroborated hits
+   * are returned beside others when no hit matches `required` keywords (see keep).
    */
-  keep(bestMatched: number, available: number): number {
-    return bestMatched >= this.required ? available : Math.min(this.o.weakLimit, available);
+  corroborated(matched: number, touched: number): boolean {
+    return matched >= this.required || touched >= 2;
+  }
+
+  /**
+   * Which ranked hits to return, from the best returnable hit's `bestMatched` (undefined when
+   * no hit passes) and the numbers of corroborated hits that pass and that do not:
+   * - `all` of them when the best matches `required` keywords;
+   * - else the best `weakLimit` corroborated hits that pass (`corroborated`);
+   * - else, when some hit passes, the best one alone (`best`), a guess rather than nothing;
+   * - else, when none passes, the best `weakLimit` corroborated hits that do not (`partial`):
+   *   they hold words of two keywords, though neither wholly nor enough of the query.
+   * (Hits matching fewer keywords below a strong best are kept: paraphrased keywords often
+   * match one keyword only, and they rank after the strong ones.) So a query gets an answer
+   * while anything holds words of two of its keywords, and a query the memory cannot answer
+   * gets at most one guess that rests on one keyword.
+   */
+  keep(
+    bestMatched: number | undefined,
+    corroborated: number,
+    partial: number,
+  ): { from: 'all' | 'corroborated' | 'best' | 'partial'; count: number } {
+    const o = this.o;
+    if (bestMatched === undefined) return { from: 'partial', count: Math.min(o.weakLimit, partial) };
+    if (bestMatched >= this.required) return { from: 'all', count: Infinity };
+    if (corroborated > 0) return { from: 'corroborated', count: Math.min(o.weakLimit, corroborated) };
+    return { from: 'best', count: 1 };
   }
 }

@@ -26,8 +26,11 @@ export { DEFAULT_RANKING, type RankingOptions, type SearchHit } from './ranking'
  * 3. the most recently changed.
  * Only memories that match at least one keyword and a quarter of the query's weight are
  * returned (the relevance floor), and of a query of several keywords only those matching
- * two, unless none does: then the best one alone. So a query about something the memory
- * does not know returns little or nothing rather than whatever shares one common word.
+ * two, unless none does: then those that match one and hold words of another, else the best
+ * one alone; when none passes the floor, those that hold words of two keywords (Scoring.keep).
+ * So a query about something the memory does not know returns little or nothing rather than
+ * whatever shares one common word, and one phrased in other words is not left empty. A query
+ * word is also found under its other words (synonyms.ts), at RankingOptions.synonym.
  */
 export class SearchIndex {
   private readonly opts: RankingOptions;
@@ -200,11 +203,12 @@ export class SearchIndex {
     // content weight when it holds it among its content terms only (a term is in one field).
     const units = k.units;
     const c = this.opts.content;
-    const weights = unitWeights(units, (term) => this.df(term), this.size);
+    const weights = unitWeights(units, (term) => this.df(term), this.size, this.opts.synonym);
     for (let j = 0; j < units.length; j++) {
       const u = units[j]!;
       const w = weights[j]!;
-      const mark = u.parts.length > 0 ? t.nextStamp() : 0;
+      const alts = u.alts ?? [];
+      const mark = u.parts.length > 0 || alts.length > 0 ? t.nextStamp() : 0;
       this.credit(this.termPostings.get(u.term), i, w.whole * 1, mark, 0);
       this.credit(this.contentPostings.get(u.term), i, w.whole * c, mark, 0);
       if (!mark) continue;
@@ -212,6 +216,12 @@ export class SearchIndex {
         // Skipping memories that hold the whole word: already credited for it.
         this.credit(this.termPostings.get(u.parts[pj]!), i, w.parts[pj]! * 1, 0, mark);
         this.credit(this.contentPostings.get(u.parts[pj]!), i, w.parts[pj]! * c, 0, mark);
+      }
+      // Other words for a plain word (alts are given for plain words only, never with parts):
+      // the first one a memory holds counts, when it does not hold the word itself.
+      for (const alt of alts) {
+        this.credit(this.termPostings.get(alt), i, w.alt * 1, mark, mark);
+        this.credit(this.contentPostings.get(alt), i, w.alt * c, mark, mark);
       }
     }
     this.markTag(this.tagPostings.get(k.tag), TagMatch.Exact, i);
@@ -258,7 +268,7 @@ export class SearchIndex {
     if (required.some((p) => p === undefined)) return [];
     this.table.prepare(this.slots.length, n);
     for (let i = 0; i < n; i++) this.collect(keywords[i]!, i);
-    const { rowCount: rows, share, tagMatch, rowSlots } = this.table;
+    const { rowCount: rows, share, tagMatch } = this.table;
 
     const scoring = new Scoring(keywords, o);
     // Keyword weights: the IDF of the keyword over the memories it matches.
@@ -268,12 +278,35 @@ export class SearchIndex {
     }
     if (!scoring.weigh(df, this.size)) return [];
 
-    const limit = query.limit;
+    // Usually the best hits that pass are the answer; only when none matches enough keywords
+    // are the rows read again for the fallback (Scoring.keep), so the common case pays nothing for it.
+    const top = this.hits(scoring, required, query.limit, (passes) => passes);
+    if (top.length > 0 && top[0]!.matchedKeywords >= scoring.required) return top;
+    const guesses = Math.min(query.limit, o.weakLimit);
+    const corroborated = () => scoring.corroborated(scoring.matched, scoring.touched);
+    const fallback = top.length > 0 ? this.hits(scoring, required, guesses, (passes) => passes && corroborated()) : [];
+    const partial = top.length === 0 ? this.hits(scoring, required, guesses, (passes) => !passes && corroborated()) : [];
+    const keep = scoring.keep(top[0]?.matchedKeywords, fallback.length, partial.length);
+    return (keep.from === 'corroborated' ? fallback : keep.from === 'partial' ? partial : top).slice(0, keep.count);
+  }
+
+  /**
+   * The best `limit` memories of this search's rows, best first, that carry the required tags
+   * and that `which` accepts (given whether the memory passes; `scoring` holds its figures).
+   */
+  private hits(
+    scoring: Scoring,
+    required: Array<Set<number> | undefined>,
+    limit: number,
+    which: (passes: boolean) => boolean,
+  ): SearchHit[] {
+    const { rowCount: rows, share, tagMatch, rowSlots } = this.table;
+    const n = scoring.threshold.length;
     const top: SearchHit[] = [];
     for (let r = 0; r < rows; r++) {
       const score = scoring.score(tagMatch, share, r * n);
       const matched = scoring.matched;
-      if (!scoring.passes(matched, score)) continue;
+      if (!which(scoring.passes(matched, score))) continue;
       if (top.length === limit) {
         const worst = top[limit - 1]!;
         if (matched < worst.matchedKeywords || (matched === worst.matchedKeywords && score < worst.score)) continue;
@@ -302,6 +335,6 @@ export class SearchIndex {
       top.splice(lo, 0, hit);
       if (top.length > limit) top.pop();
     }
-    return top.length ? top.slice(0, scoring.keep(top[0]!.matchedKeywords, top.length)) : top;
+    return top;
   }
 }

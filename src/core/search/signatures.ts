@@ -9,13 +9,14 @@ import { Scoring, shareOf, unitWeights } from './scoring';
 // SearchIndex's own formulas (scoring.ts), and the store fetches only the best groups' rows,
 // most recently changed first.
 
-/** The distinct terms of a query, words and compound parts, in order: a signature's `terms` index this list. */
+/** The distinct terms of a query, words, compound parts and other words for them, in order: a signature's `terms` index this list. */
 export function queryTerms(query: SearchQuery): string[] {
   const out = new Set<string>();
   for (const k of query.keywords) {
     for (const u of k.units) {
       out.add(u.term);
       for (const p of u.parts) out.add(p);
+      for (const a of u.alts ?? []) out.add(a);
     }
   }
   return [...out];
@@ -90,7 +91,7 @@ export function rankSignatures<S extends Signature>(
   const share = new Float64Array(groups.length * n);
   const tagMatch = new Uint8Array(groups.length * n);
   keywords.forEach((k, i) => {
-    const weights = unitWeights(k.units, df, live);
+    const weights = unitWeights(k.units, df, live, options.synonym);
     groups.forEach((g, r) => {
       share[r * n + i] = shareOf(k.units, weights, (term) => strength[g.terms[position.get(term)!]!]!);
       tagMatch[r * n + i] = g.tagMatch[i]!;
@@ -103,11 +104,32 @@ export function rankSignatures<S extends Signature>(
   });
   if (!scoring.weigh(matchCount, live)) return none;
 
+  // Groups that pass, and apart those that do not but hold words of two keywords (the partial fallback).
   const ranked: Array<{ matched: number; score: number; g: S }> = [];
+  const partial: Array<{ matched: number; score: number; g: S }> = [];
+  const corroborated = new Set<S>();
   groups.forEach((g, r) => {
     const score = scoring.score(tagMatch, share, r * n);
-    if (scoring.passes(scoring.matched, score)) ranked.push({ matched: scoring.matched, score, g });
+    const passes = scoring.passes(scoring.matched, score);
+    const corroborates = scoring.corroborated(scoring.matched, scoring.touched);
+    if (passes) ranked.push({ matched: scoring.matched, score, g });
+    else if (corroborates) partial.push({ matched: scoring.matched, score, g });
+    if (corroborates) corroborated.add(g);
   });
+  // As SearchIndex cuts its best-first hits: judged on the best block of memories that may be returned.
+  const returnable = blocksOf(ranked);
+  const count = (sigs: Iterable<S>) => [...sigs].reduce((a, s) => a + (s.eligible ?? s.count), 0);
+  const corroboratedCount = Math.min(query.limit, count(ranked.filter((x) => corroborated.has(x.g)).map((x) => x.g)));
+  const partialCount = Math.min(query.limit, count(partial.map((x) => x.g)));
+  const keep = scoring.keep(returnable[0]?.matchedKeywords, corroboratedCount, partialCount);
+  const limit = Math.min(query.limit, keep.count);
+  if (keep.from === 'all' || keep.from === 'best') return { blocks: returnable, limit };
+  if (keep.from === 'partial') return { blocks: blocksOf(partial), limit };
+  return { blocks: blocksOf(ranked.filter((x) => corroborated.has(x.g))), limit };
+}
+
+/** Groups in blocks of equal rank (matched keywords, score), best first, without those that have nothing to return. */
+function blocksOf<S extends Signature>(ranked: Array<{ matched: number; score: number; g: S }>): RankedBlock<S>[] {
   ranked.sort((a, b) => b.matched - a.matched || b.score - a.score);
   const blocks: RankedBlock<S>[] = [];
   for (const x of ranked) {
@@ -115,7 +137,5 @@ export function rankSignatures<S extends Signature>(
     if (last && last.matchedKeywords === x.matched && last.score === x.score) last.signatures.push(x.g);
     else blocks.push({ matchedKeywords: x.matched, score: x.score, signatures: [x.g] });
   }
-  // As SearchIndex cuts its best-first hits: judged on the best block of memories that may be returned.
-  const returnable = blocks.filter((b) => b.signatures.some((s) => (s.eligible ?? s.count) > 0));
-  return { blocks: returnable, limit: returnable.length ? scoring.keep(returnable[0]!.matchedKeywords, query.limit) : 0 };
+  return blocks.filter((b) => b.signatures.some((s) => (s.eligible ?? s.count) > 0));
 }

@@ -278,6 +278,43 @@ describe('SearchIndex ranking', () => {
     assert.deepEqual(ids(index, ['consumer']).length, 3);
   });
 
+  it('falls back to the hits that match one keyword and hold words of another, when no hit matches two', () => {
+    const index = indexOf(
+      mem('stuck-a', 'Release stuck after a killed upgrade', ['helm'], 1),
+      mem('stuck-b', 'Release stuck on a pending install', ['helm'], 2),
+      mem('values', 'Values are merged in order', ['helm'], 3),
+      mem('unrelated', 'Consumer lag note', ['kafka'], 4),
+      ...filler(10),
+    );
+    // `helm` is matched by all three; only two also hold a word of `release deploy rollback plan`.
+    assert.deepEqual(ids(index, ['helm', 'release deploy rollback plan']), ['stuck-b', 'stuck-a']);
+    // No hit holds words of a second keyword: the best guess alone, as before.
+    assert.deepEqual(ids(index, ['helm', 'websocket']), ['values']);
+  });
+
+  it('returns memories holding words of two keywords when none passes, and nothing for words of one keyword only', () => {
+    const index = indexOf(
+      mem('proxy', 'Python requests fails behind the corporate proxy: point it at the root certificate', ['python', 'tls'], 1),
+      mem('pip', 'pip downloads fail on one mirror', ['python', 'pip'], 2),
+      ...filler(10),
+    );
+    // No keyword is held whole; `proxy` holds words of two of them.
+    assert.deepEqual(ids(index, ['corporate firewall appliance', 'trusted root bundle']), ['proxy']);
+    // Words of one keyword only: a query the memories cannot answer stays empty.
+    assert.deepEqual(ids(index, ['corporate firewall appliance', 'websocket']), []);
+  });
+
+  it('finds a memory by another word for a query word, below one holding the word itself', () => {
+    const index = indexOf(
+      mem('error', 'A typo error in the config broke the release', ['config'], 2),
+      mem('mistake', 'A mistake in the config broke the release', ['config'], 1),
+      ...filler(10),
+    );
+    // `mistake` and `error` are one WordNet synset; the word itself ranks first, even when older.
+    assert.deepEqual(ids(index, ['mistake']), ['mistake', 'error']);
+    assert.deepEqual(ids(index, ['error']), ['error', 'mistake']);
+  });
+
   it('matches a compound of stop words (`for_each`) as the word it is', () => {
     const index = indexOf(mem('m', 'Terraform for_each over a map of unknown values', ['terraform']), ...filler(5));
     assert.deepEqual(ids(index, ['for_each']), ['m']);
