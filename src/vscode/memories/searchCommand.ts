@@ -19,7 +19,8 @@ type Item = vscode.QuickPickItem &
  * searches as the person types, with the ranked search the agents' search tool uses (see
  * searchAsTyped). Picking a memory opens it; "Show in the Memories View" (an item, or the
  * button in the picker's title) keeps the results as the view's filter, and "Clear Filter"
- * ends one. The person's text is the filter's text, so the view lists the same memories.
+ * ends one (the only row while nothing is typed). The person's text is the filter's text, so the
+ * view lists the same memories.
  */
 export function registerSearchCommand(
   context: vscode.ExtensionContext,
@@ -98,8 +99,9 @@ function showSearch(getService: () => Promise<MemoryService>, view: MemoriesTree
 
   const keep = async (text: string): Promise<void> => {
     pick.hide();
-    await view.setFilter(text);
+    // The view first: focusing it after would take the focus from whatever opens next.
     await vscode.commands.executeCommand('agentMemory.memories.focus');
+    await view.setFilter(text);
   };
 
   return new Promise<void>((resolve) => {
@@ -134,9 +136,8 @@ function showSearch(getService: () => Promise<MemoryService>, view: MemoriesTree
         resolve();
       }),
     ];
-    // Reopened while the view is filtered: start from that filter, to refine or clear it.
-    pick.value = view.filter ?? '';
-    void search(pick.value);
+    // Reopened while the view is filtered, the empty picker's one row is Clear Filter (Enter clears).
+    void search('');
     pick.show();
   });
 }
