@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { AgentMemoryApi } from '../../src/extension';
 import type { MemoriesTreeProvider, MemoryNode } from '../../src/vscode/memories/memoriesView';
-import { drive, driverAvailable, screenshotsWanted } from './driver';
+import { drive, driverAvailable } from './driver';
 import { cli, EXTENSION_ID, readSeed, until } from './seed';
 
 async function view(): Promise<MemoriesTreeProvider> {
@@ -149,7 +149,6 @@ describe('the Memories view', function () {
     const listed = String(await drive({ action: 'text', selector: `${PICK} .quick-input-list` }));
     assert.ok(listed.indexOf('Pool exhausted') < listed.indexOf('Show the Results in the Memories View'), listed);
     assert.doesNotMatch(listed, /timezone offset/, 'a postgres note that is not about the pool is listed');
-    if (screenshotsWanted()) await drive({ action: 'screenshot', name: 'search-as-you-type', selectors: [PICK], padding: 12 });
     // The best match is the active row: Enter opens it.
     await drive({ action: 'press', key: 'Enter' });
     await until('the memory to open', async () => vscode.window.activeTextEditor?.document.uri.path.includes(pool) === true);

@@ -137,7 +137,7 @@ export class MemoriesTreeProvider implements vscode.TreeDataProvider<MemoryNode>
       item.id = node.group.key;
       item.description = String(node.group.memories.length);
       const other = node.group.key === OTHER_TAGS_KEY;
-      item.iconPath = new vscode.ThemeIcon(other ? 'tags' : node.group.key.startsWith('tag:') ? 'tag' : 'calendar');
+      item.iconPath = new vscode.ThemeIcon(other ? 'ellipsis' : node.group.key.startsWith('tag:') ? 'tag' : 'calendar');
       if (other) item.tooltip = vscode.l10n.t('Memories whose tags are each used by too few memories to have a group of their own');
       item.contextValue = 'group';
       return item;
