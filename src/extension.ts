@@ -1,3 +1,5 @@
+// First: zod's settings before any schema is built (see the module).
+import './vscode/shared/zodConfig';
 import * as vscode from 'vscode';
 import { registerDocumentFileSystems } from './vscode/documents/documentFileSystem';
 import { registerHistoryCommands } from './vscode/memories/historyCommands';
