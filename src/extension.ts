@@ -1,3 +1,5 @@
+// First: zod's settings before any schema is built (see the module).
+import './vscode/shared/zodConfig';
 import * as vscode from 'vscode';
 import { registerDocumentFileSystems } from './vscode/documents/documentFileSystem';
 import { registerHistoryCommands } from './vscode/memories/historyCommands';
@@ -45,7 +47,6 @@ export function activate(context: vscode.ExtensionContext): AgentMemoryApi {
   const getService = session.getService;
   const access = { getPlaybook: session.getPlaybook, getAuthor: session.getAuthor };
 
-  registerSearchCommand(context, getService, log);
   registerTools(context, session.getServices);
   // policy.yaml's review: { agent_writes: required } outranks agentMemory.reviewWrites = never.
   setReviewPolicy(() => policyRequiresReview(session.storeDir()));
@@ -56,6 +57,7 @@ export function activate(context: vscode.ExtensionContext): AgentMemoryApi {
     session.retry();
     playbook.refresh();
   });
+  registerSearchCommand(context, getService, memoriesView, log);
   registerMemoryCommands(context, getService, memoriesView, changes, log);
   registerHistoryCommands(context, getService, changes, log);
   registerDuplicatesCommand(context, getService, changes, log);

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { AgentMemoryApi } from '../../src/extension';
 import type { MemoriesTreeProvider, MemoryNode } from '../../src/vscode/memories/memoriesView';
+import { drive, driverAvailable } from './driver';
 import { cli, EXTENSION_ID, readSeed, until } from './seed';
 
 async function view(): Promise<MemoriesTreeProvider> {
@@ -80,14 +81,17 @@ describe('the Memories view', function () {
     await vscode.commands.executeCommand('agentMemory.groupByTag');
     assert.equal(tree.groupBy, 'tag');
     const groups = (await tree.getChildren()).filter((n) => n.kind === 'group');
-    const counts = groups.map((g) => g.group.memories.length);
+    // Other tags, if any, comes last whatever its size.
+    const counts = groups.filter((g) => g.group.key !== 'other-tags').map((g) => g.group.memories.length);
     assert.deepEqual(
       counts,
       [...counts].sort((a, b) => b - a),
       'most used tag first',
     );
+    // Each of the seed's tags has a group, unless the store has so many tags that rare ones fold into Other tags.
+    const other = groups.find((g) => g.group.key === 'other-tags');
     for (const tag of seed.tags) {
-      const group = groups.find((g) => g.group.label === tag);
+      const group = groups.find((g) => g.group.label === tag) ?? other;
       assert.ok(group, `no group for tag ${tag}`);
       const children = await tree.getChildren(group);
       assert.ok(
@@ -111,6 +115,60 @@ describe('the Memories view', function () {
     await vscode.commands.executeCommand('agentMemory.clearFilter');
     assert.equal(tree.filter, undefined);
     assert.ok((await memories(tree)).some((n) => n.id === seed.id));
+  });
+
+  it("searches as you type in one picker, ranked like the agents' search; picking opens the memory, and the results can become the filter (issue 14, item 8)", async function () {
+    if (!driverAvailable()) this.skip();
+    this.timeout(120_000);
+    const PICK = '.quick-input-widget';
+    const ROWS = `${PICK} .quick-input-list .monaco-list-row`;
+    const pool = cli<{ id: string }>(
+      'create',
+      '--description',
+      'Pool exhausted: the pg connection pool of 10 was too small for the worker count',
+      '--tags',
+      'postgres,connection-pool',
+      '--content',
+      'Raised max to 30 and released clients in finally.',
+    ).id;
+    cli(
+      'create',
+      '--description',
+      'Postgres timestamps came back shifted by the host timezone offset',
+      '--tags',
+      'postgres,timezone',
+      '--content',
+      'Use timestamptz.',
+    );
+    const tree = await view();
+    // The command returns when the picker closes: not awaited.
+    void vscode.commands.executeCommand('agentMemory.search');
+    await drive({ action: 'waitFor', selector: `${PICK} .quick-input-box input[placeholder*="postgres connection pool"]` });
+    await drive({ action: 'type', text: 'postgres connection pool' });
+    await drive({ action: 'waitFor', selector: ROWS, text: 'Pool exhausted' });
+    const listed = String(await drive({ action: 'text', selector: `${PICK} .quick-input-list` }));
+    assert.ok(listed.indexOf('Pool exhausted') < listed.indexOf('Show the Results in the Memories View'), listed);
+    assert.doesNotMatch(listed, /timezone offset/, 'a postgres note that is not about the pool is listed');
+    // The best match is the active row: Enter opens it.
+    await drive({ action: 'press', key: 'Enter' });
+    await until('the memory to open', async () => vscode.window.activeTextEditor?.document.uri.path.includes(pool) === true);
+    assert.equal(vscode.window.activeTextEditor?.document.uri.scheme, 'agent-memory');
+
+    // Again, this time keeping the results as the view's filter.
+    void vscode.commands.executeCommand('agentMemory.search');
+    await drive({ action: 'waitFor', selector: `${PICK} .quick-input-box input` });
+    await drive({ action: 'type', text: 'connection pool' });
+    await drive({ action: 'click', selector: ROWS, text: 'Show the Results in the Memories View' });
+    await until('the filter to be set', async () => tree.filter === 'connection pool');
+    const filtered = await tree.getChildren();
+    assert.equal(filtered[0]?.kind, 'memory');
+    assert.ok(filtered.some((n) => n.kind === 'memory' && n.id === pool));
+    // Reopened while filtered: nothing typed, the one row clears the filter.
+    void vscode.commands.executeCommand('agentMemory.search');
+    await drive({ action: 'waitFor', selector: ROWS, text: 'Clear Filter' });
+    assert.equal(await drive({ action: 'count', selector: ROWS }), 1, 'nothing typed: Clear Filter is the only row');
+    await drive({ action: 'press', key: 'Enter' });
+    await until('the filter to be cleared', async () => tree.filter === undefined);
   });
 
   it('refreshes by itself when another process (the CLI) writes to the store', async () => {

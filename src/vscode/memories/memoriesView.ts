@@ -3,13 +3,12 @@ import { md } from '../shared/markdownText';
 import type { MemoryService } from '../../core/memoryService';
 import { memoryUri } from './memoryUris';
 import type { StoreChanges } from '../session/storeChanges';
-import { type Group, type GroupBy, groupByRecency, groupByTag, type ViewMemory } from './memoryGrouping';
+import { type Group, type GroupBy, groupByRecency, groupByTag, OTHER_TAGS_KEY, type ViewMemory } from './memoryGrouping';
 import { when } from '../shared/times';
+import { searchAsTyped } from './memorySearch';
 
-/** How many memories the view loads; the rest are reached through the filter or search. */
+/** How many memories the view loads; the rest are reached through the search (and its filter). */
 const LOAD = 500;
-/** How many results a filter shows (the search tool's maximum). */
-const FILTER_LIMIT = 50;
 const GROUP_BY_KEY = 'agentMemory.groupBy';
 
 /** How many memories the view reads at once to learn their versions. */
@@ -110,7 +109,10 @@ export class MemoriesTreeProvider implements vscode.TreeDataProvider<MemoryNode>
       const page = await service.list({ limit: LOAD });
       this.setMessage(undefined);
       await vscode.commands.executeCommand('setContext', 'agentMemory.empty', page.items.length === 0);
-      const groups = this.groupBy === 'tag' ? groupByTag(page.items) : groupByRecency(page.items, new Date(), RECENCY_LABELS());
+      const groups =
+        this.groupBy === 'tag'
+          ? groupByTag(page.items, vscode.l10n.t('Other tags'))
+          : groupByRecency(page.items, new Date(), RECENCY_LABELS());
       const nodes: MemoryNode[] = groups.map((group) => ({ kind: 'group', group }));
       return page.nextCursor ? [...nodes, { kind: 'more' }] : nodes;
     } catch (err) {
@@ -122,9 +124,9 @@ export class MemoriesTreeProvider implements vscode.TreeDataProvider<MemoryNode>
 
   getTreeItem(node: MemoryNode): vscode.TreeItem {
     if (node.kind === 'more') {
-      const item = new vscode.TreeItem(vscode.l10n.t('Only the {0} most recent memories are listed: filter to find others', LOAD));
+      const item = new vscode.TreeItem(vscode.l10n.t('Only the {0} most recent memories are listed: search to find others', LOAD));
       item.iconPath = new vscode.ThemeIcon('info');
-      item.command = { command: 'agentMemory.filter', title: vscode.l10n.t('Filter Memories') };
+      item.command = { command: 'agentMemory.search', title: vscode.l10n.t('Search Memories') };
       return item;
     }
     if (node.kind === 'group') {
@@ -134,7 +136,9 @@ export class MemoriesTreeProvider implements vscode.TreeDataProvider<MemoryNode>
       const item = new vscode.TreeItem(node.group.label, expanded);
       item.id = node.group.key;
       item.description = String(node.group.memories.length);
-      item.iconPath = new vscode.ThemeIcon(node.group.key.startsWith('tag:') ? 'tag' : 'calendar');
+      const other = node.group.key === OTHER_TAGS_KEY;
+      item.iconPath = new vscode.ThemeIcon(other ? 'ellipsis' : node.group.key.startsWith('tag:') ? 'tag' : 'calendar');
+      if (other) item.tooltip = vscode.l10n.t('Memories whose tags are each used by too few memories to have a group of their own');
       item.contextValue = 'group';
       return item;
     }
@@ -198,7 +202,8 @@ export class MemoriesTreeProvider implements vscode.TreeDataProvider<MemoryNode>
   }
 
   private async filtered(service: MemoryService, text: string): Promise<MemoryNode[]> {
-    const hits = await service.search({ keywords: text.split(/\s+/), limit: FILTER_LIMIT });
+    // What the search picker listed for the same text (searchAsTyped), so keeping it as a filter shows the same memories.
+    const hits = await searchAsTyped(service, text);
     this.setMessage(
       hits.length === 0
         ? vscode.l10n.t('No memories match "{0}".', text)

@@ -101,14 +101,6 @@ export function registerMemoryCommands(
       void vscode.window.setStatusBarMessage(vscode.l10n.t('Memory id copied'), 3000);
     }),
 
-    command('agentMemory.filter', async () => {
-      const text = await vscode.window.showInputBox({
-        title: vscode.l10n.t('Filter the Memories view'),
-        prompt: vscode.l10n.t("Keywords, ranked like an agent's search; empty clears the filter"),
-        value: view.filter ?? '',
-      });
-      if (text !== undefined) await view.setFilter(text);
-    }),
     command('agentMemory.clearFilter', () => view.setFilter(undefined)),
     // The memories whose cited code changed, checked against this window's folder.
     command('agentMemory.showStale', async () => {

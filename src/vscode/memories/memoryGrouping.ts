@@ -46,8 +46,22 @@ export function groupByRecency(
   return groups.filter((g) => g.memories.length > 0).map(({ key, label, memories: ms }) => ({ key, label, memories: ms }));
 }
 
-/** One group per tag, the most used tag first (ties by name); a memory appears under each of its tags. */
-export function groupByTag(memories: ViewMemory[]): Group[] {
+/** The key of the group that gathers the memories whose tags are all too rarely used to have a group of their own. */
+export const OTHER_TAGS_KEY = 'other-tags';
+/** At most this many tag groups: a list a person scans in the side bar without scrolling for long. */
+export const MAX_TAG_GROUPS = 30;
+
+/**
+ * One group per tag, the most used tag first (ties by name); a memory appears under each of
+ * its tags. When there are more tags than MAX_TAG_GROUPS, only tags used by at least k
+ * memories get a group, k the smallest (2 or more) that leaves at most MAX_TAG_GROUPS (or, if
+ * none does, the highest count any tag has): a
+ * group of one memory is no grouping (the eval set's 120 memories carry 244 tags, 153 of them
+ * once), and cutting at a count rather than a position never splits equally used tags by
+ * their names. The memories under none of the shown tags come last, in `otherLabel`'s group,
+ * so every memory stays reachable.
+ */
+export function groupByTag(memories: ViewMemory[], otherLabel: string, maxGroups: number = MAX_TAG_GROUPS): Group[] {
   const byTag = new Map<string, ViewMemory[]>();
   for (const m of memories) {
     for (const tag of m.tags) {
@@ -56,7 +70,17 @@ export function groupByTag(memories: ViewMemory[]): Group[] {
       else byTag.set(tag, [m]);
     }
   }
-  return [...byTag.entries()]
+  const counts = [...byTag.values()].map((ms) => ms.length);
+  let min = 1;
+  if (counts.length > maxGroups) {
+    // Raised no further than the most used tags: more groups than wanted rather than none.
+    for (min = 2; counts.filter((c) => c >= min).length > maxGroups && counts.some((c) => c > min); min++);
+  }
+  const groups: Group[] = [...byTag.entries()]
+    .filter(([, ms]) => ms.length >= min)
     .sort(([a, am], [b, bm]) => bm.length - am.length || a.localeCompare(b))
     .map(([tag, ms]) => ({ key: `tag:${tag}`, label: tag, memories: ms }));
+  const shown = new Set(groups.map((g) => g.label));
+  const rest = memories.filter((m) => !m.tags.some((t) => shown.has(t)));
+  return rest.length ? [...groups, { key: OTHER_TAGS_KEY, label: otherLabel, memories: rest }] : groups;
 }
