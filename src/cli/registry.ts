@@ -1,5 +1,6 @@
 import type { Command, CommandGroup } from './command';
 import { CONTEXT_COMMANDS } from './commands/context';
+import { DB_COMMANDS } from './commands/db';
 import { DUPLICATE_COMMANDS } from './commands/duplicates';
 import { EPISODE_COMMANDS } from './commands/episodes';
 import { FACT_COMMANDS } from './commands/facts';
@@ -25,6 +26,7 @@ const GROUPS: CommandGroup[] = [
   LIFECYCLE_COMMANDS,
   CONTEXT_COMMANDS,
   MIGRATE_COMMANDS,
+  DB_COMMANDS,
   HELP_COMMANDS,
 ];
 

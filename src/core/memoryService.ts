@@ -61,6 +61,7 @@ export class MemoryService {
       deletedAt: null,
       author: this.writer.author,
       restoredFrom: null,
+      ...this.writer.origin,
     };
   }
 
@@ -413,7 +414,9 @@ export class MemoryService {
       try {
         const row = C.parseInput(C.VersionRow, r);
         MemoryService.checkSecrets(row);
-        return { ...row, restoredFrom: row.restoredFrom ?? null };
+        // A row that came without a channel is marked with the one it came in through (import).
+        const channel = row.channel ?? this.writer.origin.channel;
+        return { ...row, restoredFrom: row.restoredFrom ?? null, ...(channel ? { channel } : {}) };
       } catch (err) {
         if (err instanceof ValidationError) throw new ValidationError(describeRow(i), err.message, `${describeRow(i)}: ${err.message}`);
         if (err instanceof SecretError) throw new SecretError(`${describeRow(i)} ${err.field}`, err.kind, err.line);

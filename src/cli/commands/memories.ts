@@ -274,6 +274,8 @@ export const MEMORY_COMMANDS: CommandGroup = {
     summary: 'add the memory versions and records of an export that are not stored yet (idempotent)',
     options: {},
     positionals: 'id',
+    // Rows without a channel of their own are recorded as imported.
+    channel: 'import',
     run: async (ctx) => {
       const text = readTextFile('FILE', ctx.args[0]!);
       // Memory versions and records (a line with "kind") apart, each with its line number for messages.

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { CHANNELS } from '../ports/origin';
 import { Citations, CitationView, CITATIONS_MAX, Freshness, StoredCitation } from './citations';
 import { Author, Content, Description, Keyword, LIMITS, MemoryId, TagFilter, Tags, Tag, Timestamp, Version } from './fields';
 
@@ -180,6 +181,16 @@ export const CheckOutput = z.object({
 export const PurgeInput = z.object({ id: MemoryId }).strict();
 export const PurgeOutput = z.object({ id: z.string(), versionsRemoved: z.number().int() });
 
+/**
+ * How a version came to be (core/ports/origin.ts), as exported: absent on versions from before it
+ * was recorded. An import keeps channel and proposer; PostgreSQL records its own role on every row.
+ */
+const OriginFields = {
+  channel: z.enum(CHANNELS).nullable().optional(),
+  proposedBy: Author.nullable().optional(),
+  dbRole: z.string().max(200).nullable().optional(),
+};
+
 /** One stored version, as exported and imported (JSONL, one per line). */
 export const VersionRow = z
   .object({
@@ -195,6 +206,7 @@ export const VersionRow = z
     author: Author,
     restoredFrom: z.number().int().nullable().optional(),
     citations: z.array(StoredCitation).max(CITATIONS_MAX).nullable().optional(),
+    ...OriginFields,
   })
   .strict();
 export type VersionRow = z.infer<typeof VersionRow>;
@@ -220,6 +232,7 @@ export const RecordRow = z
     changedAt: Timestamp,
     deletedAt: Timestamp.nullable(),
     author: Author,
+    ...OriginFields,
   })
   .strict();
 export type RecordRow = z.infer<typeof RecordRow>;
