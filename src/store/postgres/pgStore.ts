@@ -231,7 +231,8 @@ export class PgStore implements Store {
           const inserted = await insertVersions(client, this.project, [row]);
           if (inserted.length === 0) throw new StorageError(`memory ${id} was purged; it cannot be written again`);
           await advanceHeads(client, this.project, inserted);
-          return row;
+          const { seq: _seq, ...stored } = inserted[0]!;
+          return stored;
         });
       } catch (err) {
         // Another client (an import, which takes no per-id lock) gave out this version number

@@ -109,7 +109,7 @@ export async function insertRecords(
       twin,
     };
   });
-  const { rows: inserted } = await client.query<{ row_id: string; seq: string }>(
+  const { rows: inserted } = await client.query<{ row_id: string; seq: string; db_role: string | null }>(
     `INSERT INTO record_versions (project, ${WRITTEN_COLUMNS}, twin)
      SELECT $1, r.row_id, r.kind, r.id, r.version, r.op, r.status, r.key0, r.key1, r.key2, r.rank, r.due_at, r.data, r.changed_at,
        r.deleted_at, r.author, r.channel, r.proposed_by,
@@ -121,11 +121,18 @@ export async function insertRecords(
      WHERE NOT EXISTS (SELECT 1 FROM record_purged p WHERE p.project = $1 AND p.kind = r.kind AND p.id = r.id)
      ORDER BY r.ord
      ON CONFLICT (project, row_id) DO NOTHING
-     RETURNING row_id, seq`,
+     RETURNING row_id, seq, db_role`,
     [project, JSON.stringify(payload), twins],
   );
-  const seqOf = new Map(inserted.map((r) => [r.row_id, r.seq]));
-  return rows.filter((r) => seqOf.has(r.rowId)).map((r) => ({ ...r, seq: seqOf.get(r.rowId)! }));
+  // Returned as stored: with the role the database recorded, whatever the row said.
+  const stored = new Map(inserted.map((r) => [r.row_id, r]));
+  return rows
+    .filter((r) => stored.has(r.rowId))
+    .map((r) => {
+      const { seq, db_role } = stored.get(r.rowId)!;
+      const { dbRole: _sent, ...rest } = r;
+      return { ...rest, ...(db_role ? { dbRole: db_role } : {}), seq };
+    });
 }
 
 /** The head columns a newer version replaces (everything but the key and max_version). */

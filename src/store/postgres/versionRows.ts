@@ -94,7 +94,7 @@ export async function insertVersions(
       twin,
     };
   });
-  const { rows: inserted } = await client.query<{ row_id: string; seq: string }>(
+  const { rows: inserted } = await client.query<{ row_id: string; seq: string; db_role: string | null }>(
     `INSERT INTO memory_versions (project, ${WRITTEN_COLUMNS}, twin)
      SELECT $1, r.row_id, r.id, r.version, r.op, r.description, r.tags, r.content, r.changed_at, r.deleted_at, r.author, r.restored_from, r.citations,
        r.channel, r.proposed_by,
@@ -105,11 +105,18 @@ export async function insertVersions(
      WHERE NOT EXISTS (SELECT 1 FROM memory_purged p WHERE p.project = $1 AND p.id = r.id)
      ORDER BY r.ord
      ON CONFLICT (project, row_id) DO NOTHING
-     RETURNING row_id, seq`,
+     RETURNING row_id, seq, db_role`,
     [project, JSON.stringify(payload), twins],
   );
-  const seqOf = new Map(inserted.map((r) => [r.row_id, r.seq]));
-  return rows.filter((r) => seqOf.has(r.rowId)).map((r) => ({ ...r, seq: seqOf.get(r.rowId)! }));
+  // Returned as stored: with the role the database recorded, whatever the row said.
+  const stored = new Map(inserted.map((r) => [r.row_id, r]));
+  return rows
+    .filter((r) => stored.has(r.rowId))
+    .map((r) => {
+      const { seq, db_role } = stored.get(r.rowId)!;
+      const { dbRole: _sent, ...rest } = r;
+      return { ...rest, ...(db_role ? { dbRole: db_role } : {}), seq };
+    });
 }
 
 /**
