@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { ListCursor, Store, StoredVersion } from './ports/store';
+import { channelLabel } from './ports/origin';
 import { type CitationChecker, STALE_NOTE, uncheckedViews } from './citations';
 import * as C from './contract';
 import { ConflictError, NotFoundError, SecretError, ValidationError } from './errors';
@@ -285,7 +286,15 @@ export class MemoryService {
     const h = C.parseInput(C.HistoryInput, input);
     const rows = await this.store.history(h.id);
     if (rows.length === 0) MemoryService.existing(h.id, undefined);
-    return Promise.all(rows.map(async (v) => ({ ...(await this.record(v)), op: v.op })));
+    return Promise.all(
+      rows.map(async (v) => ({
+        ...(await this.record(v)),
+        op: v.op,
+        channel: channelLabel(v),
+        ...(v.proposedBy ? { proposedBy: v.proposedBy } : {}),
+        ...(v.dbRole ? { dbRole: v.dbRole } : {}),
+      })),
+    );
   }
 
   async restore(input: unknown): Promise<Out<typeof C.RestoreOutput>> {

@@ -206,7 +206,10 @@ for (const backend of BACKENDS)
       await store.records.write('x', () => [a2]);
       const rows: StoredRecord[] = [];
       for await (const r of store.records.exportRecords()) rows.push(r);
-      assert.deepEqual(rows, [a, s, a2].map((r) => kept(store, r)));
+      assert.deepEqual(
+        rows,
+        [a, s, a2].map((r) => kept(store, r)),
+      );
       const { store: other } = await openService({ backend });
       assert.deepEqual(await other.records.importRecords(rows), { added: 3, skipped: 0 });
       assert.deepEqual(await other.records.importRecords(rows), { added: 0, skipped: 3 });

@@ -135,7 +135,15 @@ export const TagsOutput = z.object({
 
 // ---- operations that are not model tools (CLI, views)
 export const HistoryInput = z.object({ id: MemoryId }).strict();
-export const HistoryEntry = MemoryRecord.extend({ op: z.enum(['create', 'edit', 'delete', 'restore']) });
+export const HistoryEntry = MemoryRecord.extend({
+  op: z.enum(['create', 'edit', 'delete', 'restore']),
+  /** The client the version came through (vscode, mcp, cli, import), or unknown (written before it was recorded). */
+  channel: z.string(),
+  /** On a version approving a proposal wrote: who proposed it (its author approved it). */
+  proposedBy: z.string().optional(),
+  /** PostgreSQL: the database role that inserted the version, as the database recorded it. */
+  dbRole: z.string().optional(),
+});
 export const HistoryOutput = z.array(HistoryEntry);
 
 export const RestoreInput = z

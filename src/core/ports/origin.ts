@@ -21,7 +21,7 @@ export interface VersionOrigin {
 }
 
 /** The origin fields of `row` that are set, for rows built or read by a store (no nulls, no undefined). */
-export function originOf(row: VersionOrigin): VersionOrigin {
+export function originOf(row: VersionOrigin): { channel?: Channel; proposedBy?: string; dbRole?: string } {
   return {
     ...(row.channel ? { channel: row.channel } : {}),
     ...(row.proposedBy ? { proposedBy: row.proposedBy } : {}),
