@@ -1,4 +1,5 @@
 import type { Services } from '../core/services';
+import type { Channel } from '../core/ports/origin';
 import type { Flags } from './flags';
 import type { CliIo } from './io';
 
@@ -53,6 +54,11 @@ export interface StoreCommand extends CommandInfo {
    * index. Other commands search at most once and close, and would only pay for its load.
    */
   longLived?: boolean;
+  /**
+   * The channel its writes are recorded with: `mcp` for the MCP server, `import` for an import;
+   * absent: `cli`. Main sets it once when it builds the services.
+   */
+  channel?: Channel;
   /** Resolves to the exit code when it is not 0 (check --fail-on-stale). */
   run: (ctx: CommandContext) => Promise<void | number>;
 }

@@ -99,7 +99,11 @@ export function formatEdit(e: z.output<typeof C.EditOutput>): string {
 
 export function formatHistory(h: z.output<typeof C.HistoryOutput>): string {
   return h
-    .map((v) => `v${v.version}  ${v.changedAt}  ${v.op.padEnd(7)}  ${v.author}  ${seen(v.description)}  ${tagList(v.tags)}\n`)
+    .map(
+      (v) =>
+        `v${v.version}  ${v.changedAt}  ${v.op.padEnd(7)}  ${v.author}${v.proposedBy ? ` (proposed by ${v.proposedBy})` : ''}` +
+        `  via ${v.channel}${v.dbRole ? ` as role ${v.dbRole}` : ''}  ${seen(v.description)}  ${tagList(v.tags)}\n`,
+    )
     .join('');
 }
 

@@ -146,6 +146,7 @@ export async function main(
     // The author is resolved at the first write only: reading commands need not ask git.
     const services = buildServices(store, {
       author: () => resolveAuthor(str(flags, 'author') ?? env.AGENT_MEMORY_AUTHOR, cwd),
+      channel: command.channel ?? 'cli',
       codebase: new GitCodebase(() => codebaseRoot(spec, cwd)),
       policy: () => playbookConfig().policy(),
       ontology: () => playbookConfig().ontology(),

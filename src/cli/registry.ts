@@ -2,6 +2,7 @@ import type { Command, CommandGroup } from './command';
 import { BACKUP_COMMANDS } from './commands/backup';
 import { CONTEXT_COMMANDS } from './commands/context';
 import { DOCTOR_COMMANDS } from './commands/doctor';
+import { DB_COMMANDS } from './commands/db';
 import { DUPLICATE_COMMANDS } from './commands/duplicates';
 import { EPISODE_COMMANDS } from './commands/episodes';
 import { FACT_COMMANDS } from './commands/facts';
@@ -29,6 +30,7 @@ const GROUPS: CommandGroup[] = [
   LIFECYCLE_COMMANDS,
   CONTEXT_COMMANDS,
   MIGRATE_COMMANDS,
+  DB_COMMANDS,
   HELP_COMMANDS,
 ];
 

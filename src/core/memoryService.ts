@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { ListCursor, Store, StoredVersion } from './ports/store';
+import { channelLabel } from './ports/origin';
 import { type CitationChecker, STALE_NOTE, uncheckedViews } from './citations';
 import * as C from './contract';
 import { ConflictError, NotFoundError, SecretError, ValidationError } from './errors';
@@ -62,6 +63,7 @@ export class MemoryService {
       deletedAt: null,
       author: this.writer.author,
       restoredFrom: null,
+      ...this.writer.origin,
     };
   }
 
@@ -285,7 +287,15 @@ export class MemoryService {
     const h = C.parseInput(C.HistoryInput, input);
     const rows = await this.store.history(h.id);
     if (rows.length === 0) MemoryService.existing(h.id, undefined);
-    return Promise.all(rows.map(async (v) => ({ ...(await this.record(v)), op: v.op })));
+    return Promise.all(
+      rows.map(async (v) => ({
+        ...(await this.record(v)),
+        op: v.op,
+        channel: channelLabel(v),
+        ...(v.proposedBy ? { proposedBy: v.proposedBy } : {}),
+        ...(v.dbRole ? { dbRole: v.dbRole } : {}),
+      })),
+    );
   }
 
   async restore(input: unknown): Promise<Out<typeof C.RestoreOutput>> {
@@ -410,7 +420,7 @@ export class MemoryService {
     rows: unknown[],
     describeRow: (index: number) => string = (i) => `rows[${i}]`,
   ): Promise<{ added: number; skipped: number }> {
-    return this.store.importVersions(this.checkVersions(rows, describeRow));
+    return this.store.importVersions(this.withChannel(this.checkVersions(rows, describeRow)));
   }
 
   /** The checks of importVersions, without writing: a refusal names the row. */
@@ -447,7 +457,13 @@ export class MemoryService {
 
   /** Appends rows that checkVersions or seedVersions returned, skipping those stored already (by rowId). */
   async importChecked(rows: StoredVersion[]): Promise<{ added: number; skipped: number }> {
-    return rows.length ? this.store.importVersions(rows) : { added: 0, skipped: 0 };
+    return rows.length ? this.store.importVersions(this.withChannel(rows)) : { added: 0, skipped: 0 };
+  }
+
+  /** Rows that came without a channel are marked with the one they came in through (import). */
+  private withChannel(rows: StoredVersion[]): StoredVersion[] {
+    const channel = this.writer.origin.channel;
+    return channel ? rows.map((r) => (r.channel ? r : { ...r, channel })) : rows;
   }
 
   /** Runs `check`, naming `where` in a refusal it throws. */

@@ -5,6 +5,7 @@ import type { Ontology } from './playbook/ontology';
 import { Playbook } from './playbook/playbook';
 import { DEFAULT_POLICY, type Policy } from './playbook/policy';
 import type { Store } from './ports/store';
+import type { Channel } from './ports/origin';
 
 /** What the services over a store are built with; every entry point (CLI, MCP, VS Code) gives these. */
 export interface ServicesOptions {
@@ -12,6 +13,8 @@ export interface ServicesOptions {
   author: string | (() => string);
   /** Injected for tests; defaults to the system clock. */
   now?: () => Date;
+  /** The client every write of these services comes through, recorded on each version (vscode, mcp, cli, import). */
+  channel?: Channel;
   /** The lifecycle policy in force, read at every use (a changed file or setting applies at once). */
   policy?: () => Policy;
   /** The workspace ontology, or null without one; throws the file's parse error to whoever needs it. */
@@ -32,21 +35,23 @@ export interface Services {
 
 /**
  * The one place the services over a store are built. Approved proposals are written as the
- * person who approved them, so the playbook gets a memory service per approver.
+ * person who approved them, naming who proposed them, so the playbook gets a memory service per
+ * approval. Every version these services write records `channel`.
  */
 export function buildServices(store: Store, options: ServicesOptions): Services {
   let resolved: string | undefined;
   const given = options.author;
   const author = () => (resolved ??= typeof given === 'function' ? given() : given);
-  const { now } = options;
+  const { now, channel } = options;
   const citations = options.codebase && new CitationChecker(options.codebase);
-  const memories = new MemoryService(store, { author, now, citations });
+  const memories = new MemoryService(store, { author, now, channel, citations });
   const playbook = new Playbook(store, memories, {
     author,
     now,
+    channel,
     policy: options.policy ?? (() => DEFAULT_POLICY),
     ontology: options.ontology ?? (() => null),
-    memoriesFor: (who) => new MemoryService(store, { author: who, now, citations }),
+    memoriesFor: (who, proposedBy) => new MemoryService(store, { author: who, proposedBy, now, channel, citations }),
   });
   return { store, memories, playbook, author };
 }

@@ -1,4 +1,5 @@
 import { ValidationError } from './errors';
+import type { Channel, VersionOrigin } from './ports/origin';
 
 /** Who writes and by which clock: what every service that appends versions is given. */
 export interface WriterOptions {
@@ -6,6 +7,10 @@ export interface WriterOptions {
   author: string | (() => string);
   /** Injected for tests; defaults to the system clock. */
   now?: () => Date;
+  /** The client the writes come through (set once by each entry point); absent: not recorded. */
+  channel?: Channel;
+  /** For a service writing what a person approved: who proposed it (the author is the approver). */
+  proposedBy?: string;
 }
 
 /** How far ahead of the clock a time a caller gives may be (clocks of teammates differ a little). */
@@ -18,6 +23,14 @@ export class Writer {
 
   constructor(private readonly options: WriterOptions) {
     this.now = options.now ?? (() => new Date());
+  }
+
+  /** The origin fields every version this writer builds carries. */
+  get origin(): VersionOrigin {
+    return {
+      ...(this.options.channel ? { channel: this.options.channel } : {}),
+      ...(this.options.proposedBy ? { proposedBy: this.options.proposedBy } : {}),
+    };
   }
 
   get author(): string {

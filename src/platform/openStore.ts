@@ -4,6 +4,7 @@ import { ValidationError } from '../core/errors';
 import { defaultStoreDir } from './storeLocation';
 import { hasPassword } from '../store/postgres/url';
 import type { PgStoreOptions } from '../store/postgres/pgStore';
+import type { GrantResult } from '../store/postgres/roles';
 import { SqlJsStore } from '../store/sqljs/sqljsStore';
 import type { Store, StoreWarning } from '../core/ports/store';
 
@@ -90,4 +91,24 @@ export async function openStore(spec: StoreSpec, options: OpenStoreOptions = {})
     localIndex: options.localIndex ?? 'off',
     ...(spec.pool ? { pool: spec.pool } : {}),
   });
+}
+
+/**
+ * Sets a teammate's role up on the team database `spec` names (`agent-memory db grant`): the
+ * database then enforces what it may do, whatever client or SQL it uses. A workspace folder has
+ * no roles to set up, and is refused with why.
+ */
+export async function grantDatabaseRole(spec: StoreSpec, role: string, approver: boolean): Promise<GrantResult> {
+  if (spec.kind !== 'postgres')
+    throw new ValidationError(
+      'store',
+      `${describeStore(spec)} is a workspace folder: it has no roles (who wrote is what each client declares); give --store postgres://… or set AGENT_MEMORY_DATABASE_URL`,
+    );
+  const { PgStore } = await import('../store/postgres/pgStore');
+  const store = await PgStore.open({ connectionString: spec.url, project: spec.project, localIndex: 'off' });
+  try {
+    return await store.grantMember(role, approver);
+  } finally {
+    await store.close();
+  }
 }

@@ -47,6 +47,9 @@ describe('review of agent writes over MCP (the SDK client, dist/cli.js mcp --rev
       memories(store).map((m) => m.description),
       [MEMORY.description],
     );
+    // Both are recorded: the agent that proposed over MCP, and the person who approved at the terminal.
+    const [v1] = cli(store, 'history', memories(store)[0]!.id) as Array<Record<string, unknown>>;
+    assert.deepEqual([v1!.author, v1!.proposedBy, v1!.channel], ['lead@example.com', 'mcp-test@example.com (via mcp-test)', 'cli']);
   });
 
   it('ask, a client whose person accepts with other tags: saved as the person left it, and the model is told', async () => {
@@ -73,6 +76,9 @@ describe('review of agent writes over MCP (the SDK client, dist/cli.js mcp --rev
     );
     const [m] = memories(store);
     assert.deepEqual(m!.tags, ['node', 'ci', 'github-actions']);
+    // Saved with the channel it came through.
+    const [v1] = cli(store, 'history', m!.id) as Array<Record<string, unknown>>;
+    assert.deepEqual([v1!.author, v1!.channel], ['mcp-test@example.com', 'mcp']);
     // Reads never ask.
     await call(s, MEMORY_TOOLS[0].name, { keywords: ['node'] });
     await call(s, MEMORY_TOOLS[3].name, { id: m!.id });

@@ -84,8 +84,15 @@ describe('CLI on PostgreSQL: --store postgres://, AGENT_MEMORY_DATABASE_URL, mig
       ok(cli(['--store', dir, 'export']))
         .split('\n')
         .filter(Boolean)
-        .map((l) => JSON.parse(l) as { rowId: string });
-    assert.deepEqual(exported(back), exported(src), 'the round trip keeps every row as it was, in order');
+        .map((l) => JSON.parse(l) as { rowId: string; dbRole?: string });
+    // PostgreSQL recorded the role that inserted each row; the folder keeps that too.
+    const rows = exported(back);
+    assert.ok(rows.every((r) => typeof r.dbRole === 'string' && r.dbRole.length > 0));
+    assert.deepEqual(
+      rows.map(({ dbRole: _role, ...r }) => r),
+      exported(src),
+      'the round trip keeps every row as it was, in order',
+    );
   });
 
   it('copies the records of the playbook tiers (episodes, facts, …) both ways, every version, idempotently', async () => {
@@ -134,7 +141,15 @@ describe('CLI on PostgreSQL: --store postgres://, AGENT_MEMORY_DATABASE_URL, mig
       /2 record\(s\) of episodes, facts, skills and proposals added, 0 skipped/,
     );
     const again = await SqlJsStore.open({ dir: back });
-    assert.deepEqual(await again.records.history('fact', fact.id), [fact, retracted]);
+    const kept = await again.records.history('fact', fact.id);
+    assert.ok(
+      kept.every((r) => r.dbRole),
+      'with the role PostgreSQL recorded',
+    );
+    assert.deepEqual(
+      kept.map(({ dbRole: _role, ...r }) => r),
+      [fact, retracted],
+    );
     await again.close();
   });
 

@@ -40,6 +40,9 @@ describe('agentMemory.reviewWrites = queue', function () {
     const m = await l.memories.read({ id: p.decision!.resultId! });
     assert.equal(m.description, 'Queued memory: cache the pnpm store in CI');
     assert.equal(m.author, await (await api()).session.getAuthor());
+    // The agent proposed on the person's behalf, as itself; the person approved: both recorded, through VS Code.
+    const [v1] = await l.memories.history({ id: m.id });
+    assert.deepEqual([v1!.channel, v1!.proposedBy], ['vscode', `${m.author} (agent)`]);
   });
 
   it('an edit becomes a proposal pinned to the current version, previewed field by field', async () => {

@@ -48,6 +48,8 @@ export const BACKUP_COMMANDS: CommandGroup = {
   },
   import: {
     usage: 'import FILE',
+    // Rows without a channel of their own are recorded as imported.
+    channel: 'import',
     summary:
       "add the memory versions and records of an export, or the seeds' memory and episode lines, that are not stored yet (idempotent)",
     details:
@@ -92,7 +94,7 @@ export const BACKUP_COMMANDS: CommandGroup = {
       const seedEpisodes = await playbook.episodes.seedRecords(shapes.seedEpisodes.rows, at(shapes.seedEpisodes));
       const v = await memories.importChecked([...versions, ...seedVersions]);
       const recordRows = [...records, ...seedEpisodes];
-      const r = recordRows.length ? await ctx.services.store.records.importRecords(recordRows) : { added: 0, skipped: 0 };
+      const r = await playbook.importChecked(recordRows);
       // Seed lines already stored were left out before the write: count them as skipped.
       const seedMemoryLines = shapes.seedMemories.rows.length;
       const seedEpisodeLines = shapes.seedEpisodes.rows.length;

@@ -15,6 +15,7 @@ export const MCP_COMMANDS: CommandGroup = {
     options: { review: { type: 'string' } },
     positionals: 'none',
     longLived: true,
+    channel: 'mcp',
     // Resolves when the client is gone; main then closes the store, after the last call finished.
     // Loaded on use: the MCP SDK and the tools' JSON Schemas would slow every other command.
     run: async (ctx) => {

@@ -11,7 +11,13 @@ export const PENDING_COMMANDS: CommandGroup = {
     positionals: 'none',
     run: async (ctx) => {
       const out = await ctx.services.playbook.proposals.list({ state: str(ctx.flags, 'state') ?? 'pending', ...pageFlags(ctx.flags) });
-      showPage(ctx, out, (p) => `${p.id}  ${p.state.padEnd(8)}  ${p.summary}  (by ${p.proposedBy})`, 'No proposals.');
+      showPage(
+        ctx,
+        out,
+        (p) =>
+          `${p.id}  ${p.state.padEnd(8)}  ${p.summary}  (proposed by ${p.proposedBy}${p.decision ? `, ${p.decision.state} by ${p.decision.by}` : ''})`,
+        'No proposals.',
+      );
     },
   },
   'pending show': {

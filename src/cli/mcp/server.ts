@@ -61,9 +61,10 @@ export async function serveMcp(services: Services, options: McpOptions = {}): Pr
   server.setRequestHandler(CallToolRequestSchema, (request) => {
     // Once stopping, the store is about to close: start nothing new that could write.
     if (stopping) return { content: [{ type: 'text', text: 'the agent-memory server is shutting down; nothing was done' }], isError: true };
-    // Proposals name the person the server writes as, and the client that proposed.
-    const client = server.getClientVersion()?.name;
-    const caller = () => (client ? `${services.author()} (via ${client})` : services.author());
+    // Proposals name the person the server writes as, and the client that proposed: the agent's
+    // identity, not the person's, so the person may decide it (a proposer may not decide their own).
+    const client = server.getClientVersion()?.name || 'mcp';
+    const caller = () => `${services.author()} (via ${client})`;
     const call = callTool({ ...services, caller }, request.params.name, request.params.arguments, log, review());
     inFlight.add(call);
     const forget = () => inFlight.delete(call);

@@ -126,5 +126,8 @@ export const FactView = z.object({
   retraction: z.object({ by: z.string(), at: z.string(), reason: z.string() }).nullable(),
   assertedBy: z.string(),
   changedAt: z.string(),
+  channel: z.string().optional().describe('the client this version came through (vscode, mcp, cli, import)'),
+  proposedBy: z.string().optional().describe('when a person approved it from a proposal: who proposed it'),
+  dbRole: z.string().optional().describe('team database: the database role that wrote it'),
 });
 export const QueryFactsOutput = z.object({ items: z.array(FactView), nextCursor: z.string().nullable() });

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { CHANNELS } from '../ports/origin';
 import { Citations, CitationView, CITATIONS_MAX, Freshness, StoredCitation } from './citations';
 import { Author, Content, Description, Keyword, LIMITS, MemoryId, TagFilter, Tags, Tag, Timestamp, Version } from './fields';
 
@@ -134,7 +135,15 @@ export const TagsOutput = z.object({
 
 // ---- operations that are not model tools (CLI, views)
 export const HistoryInput = z.object({ id: MemoryId }).strict();
-export const HistoryEntry = MemoryRecord.extend({ op: z.enum(['create', 'edit', 'delete', 'restore']) });
+export const HistoryEntry = MemoryRecord.extend({
+  op: z.enum(['create', 'edit', 'delete', 'restore']),
+  /** The client the version came through (vscode, mcp, cli, import), or unknown (written before it was recorded). */
+  channel: z.string(),
+  /** On a version approving a proposal wrote: who proposed it (its author approved it). */
+  proposedBy: z.string().optional(),
+  /** PostgreSQL: the database role that inserted the version, as the database recorded it. */
+  dbRole: z.string().optional(),
+});
 export const HistoryOutput = z.array(HistoryEntry);
 
 export const RestoreInput = z
@@ -180,6 +189,16 @@ export const CheckOutput = z.object({
 export const PurgeInput = z.object({ id: MemoryId }).strict();
 export const PurgeOutput = z.object({ id: z.string(), versionsRemoved: z.number().int() });
 
+/**
+ * How a version came to be (core/ports/origin.ts), as exported: absent on versions from before it
+ * was recorded. An import keeps channel and proposer; PostgreSQL records its own role on every row.
+ */
+const OriginFields = {
+  channel: z.enum(CHANNELS).nullable().optional(),
+  proposedBy: Author.nullable().optional(),
+  dbRole: z.string().max(200).nullable().optional(),
+};
+
 /** One stored version, as exported and imported (JSONL, one per line). */
 export const VersionRow = z
   .object({
@@ -195,6 +214,7 @@ export const VersionRow = z
     author: Author,
     restoredFrom: z.number().int().nullable().optional(),
     citations: z.array(StoredCitation).max(CITATIONS_MAX).nullable().optional(),
+    ...OriginFields,
   })
   .strict();
 export type VersionRow = z.infer<typeof VersionRow>;
@@ -237,6 +257,7 @@ export const RecordRow = z
     changedAt: Timestamp,
     deletedAt: Timestamp.nullable(),
     author: Author,
+    ...OriginFields,
   })
   .strict();
 export type RecordRow = z.infer<typeof RecordRow>;

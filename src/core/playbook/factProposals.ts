@@ -17,7 +17,10 @@ const RECOVERY_FACTS_MAX = 100;
  * carrying it, written by an approver since the first claim, is what an interrupted approval
  * wrote. (The fact's data has no place for the proposal id; its service is not ours to change.)
  */
-export function factProposalHandler(factsFor: (author: string) => FactService, preview: FactService): ProposalTargetHandler {
+export function factProposalHandler(
+  factsFor: (author: string, proposedBy: string) => FactService,
+  preview: FactService,
+): ProposalTargetHandler {
   return {
     async validate(payload, action) {
       if (action !== 'create')
@@ -55,7 +58,7 @@ export function factProposalHandler(factsFor: (author: string) => FactService, p
       return { payload: { subject, predicate, object, source, confidence, observedAt, validUntil }, summary, duplicates, warnings };
     },
     async apply(r) {
-      return { id: (await factsFor(r.decidedBy).assert(r.payload)).id };
+      return { id: (await factsFor(r.decidedBy, r.proposedBy).assert(r.payload)).id };
     },
     async applied(r) {
       const p = r.payload as {

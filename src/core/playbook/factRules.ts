@@ -4,6 +4,7 @@
  * when one side leaves it (retracted, expired, resolved). Pure functions over records.
  */
 import type { RecordReader, StoredRecord } from '../ports/records';
+import { originOf } from '../ports/origin';
 import { asFact, factColumns, type FactData } from './kinds';
 import { readAll, type RecordWriter } from './recordRows';
 
@@ -15,11 +16,24 @@ export interface FactView extends Omit<FactData, 'assertedBy' | 'keptWith'> {
   assertedBy: string;
   /** When this version was written. */
   changedAt: string;
+  /** The client this version came through (absent: not recorded). */
+  channel?: string;
+  /** When a person approved this version from a proposal: who proposed it (assertedBy approved it). */
+  proposedBy?: string;
+  /** PostgreSQL: the database role that wrote this version. */
+  dbRole?: string;
 }
 
 export function factView(r: StoredRecord): FactView {
   const { assertedBy, keptWith: _kept, ...d } = asFact(r);
-  return { id: r.id, version: r.version, ...d, assertedBy: assertedBy ?? r.author, changedAt: r.changedAt };
+  return {
+    id: r.id,
+    version: r.version,
+    ...d,
+    assertedBy: assertedBy ?? r.author,
+    changedAt: r.changedAt,
+    ...originOf({ channel: r.channel, proposedBy: r.proposedBy, dbRole: r.dbRole }),
+  };
 }
 
 /** The statuses of a fact in force (what queries and decisions read unless asked for more). */

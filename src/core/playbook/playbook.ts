@@ -7,6 +7,7 @@ import { parseInput, RecordRow } from '../contract';
 import { SecretError, ValidationError } from '../errors';
 import type { StoredRecord } from '../ports/records';
 import type { Store } from '../ports/store';
+import type { Channel } from '../ports/origin';
 import { findSecret } from '../secrets';
 import type { MemoryService } from '../memoryService';
 import { ContextService } from './contextService';
@@ -31,10 +32,12 @@ export interface PlaybookOptions {
   /** Who writes (a person or the agent's host); a function is called at the first write. */
   author: string | (() => string);
   now?: () => Date;
+  /** The client the writes come through, recorded on every version. */
+  channel?: Channel;
   policy?: () => Policy;
   ontology?: () => Ontology | null;
-  /** A MemoryService that writes as `author` (approvals are written as the approver). */
-  memoriesFor?: (author: string) => MemoryService;
+  /** A MemoryService that writes as `author` (approvals are written as the approver, naming the proposer). */
+  memoriesFor?: (author: string, proposedBy?: string) => MemoryService;
 }
 
 /**
@@ -82,6 +85,8 @@ export class Playbook {
   readonly lifecycle: Lifecycle;
   readonly context: ContextService;
   readonly searchReads = new SearchReads();
+  /** The client this playbook's writes come through (imported records without one are marked with it). */
+  readonly channel: Channel | undefined;
   private readonly policyNow: () => Policy;
   /** The workspace ontology (null without one); throws the file's parse error (line and reason). */
   readonly ontology: () => Ontology | null;
@@ -91,19 +96,22 @@ export class Playbook {
     readonly memories: MemoryService,
     options: PlaybookOptions,
   ) {
-    const { author, now } = options;
+    const { author, now, channel } = options;
     const policy = (this.policyNow = options.policy ?? (() => DEFAULT_POLICY));
     const ontology = (this.ontology = options.ontology ?? (() => null));
-    const factsAs = (who: string | (() => string)) => new FactService(store.records, { author: who, now, policy, ontology });
-    this.episodes = new EpisodeService(store.records, { author, now });
+    const factsAs = (who: string | (() => string), proposedBy?: string) =>
+      new FactService(store.records, { author: who, proposedBy, now, channel, policy, ontology });
+    this.channel = channel;
+    this.episodes = new EpisodeService(store.records, { author, now, channel });
     this.facts = factsAs(author);
-    this.skills = new SkillService(store, { author, now });
+    this.skills = new SkillService(store, { author, now, channel });
     this.proposals = new ProposalService(store, {
       targets: {
-        fact: factProposalHandler((who) => factsAs(who), this.facts),
+        fact: factProposalHandler((who, proposedBy) => factsAs(who, proposedBy), this.facts),
         skill: skillProposalHandler(this.skills),
         memory: memoryProposalHandler({ service: memories, serviceFor: options.memoriesFor }),
       },
+      selfApproval: () => policy().review.self_approval === 'allowed',
       approvers: () => {
         const p = policy();
         // The owner may always decide; naming only an owner makes them the only approver.
@@ -111,8 +119,9 @@ export class Playbook {
         return { fact: who(p.semantic), skill: who(p.procedural) };
       },
       now,
+      channel,
     });
-    this.lifecycle = new Lifecycle(store.records, { author, now, policy, ontology, promote: (c) => this.promote(c.policy) });
+    this.lifecycle = new Lifecycle(store.records, { author, now, channel, policy, ontology, promote: (c) => this.promote(c.policy) });
     this.context = new ContextService(store, {
       memories,
       skills: this.skills,
@@ -149,12 +158,6 @@ export class Playbook {
   }
 
   /**
-   * One forgetting run with this process's search-read counts; the counts restart once a report
-   * holds them. An unattended run that changed nothing is not recorded (Lifecycle), and search
-   * counts alone do not make it worth a line in a journal git tracks: they wait for the next
-   * recorded run.
-   */
-  /**
    * Imports record rows of an export (episodes, facts, skills, proposals, reports): each checked
    * for shape and secrets first, one bad row refusing them all; rows already stored are skipped.
    */
@@ -162,7 +165,14 @@ export class Playbook {
     rows: unknown[],
     describeRow: (index: number) => string = (i) => `rows[${i}]`,
   ): Promise<{ added: number; skipped: number }> {
-    return this.store.records.importRecords(this.checkRecords(rows, describeRow));
+    return this.importChecked(this.checkRecords(rows, describeRow));
+  }
+
+  /** Appends rows that checkRecords (or a seed conversion) returned, those without a channel marked with this one's. */
+  async importChecked(rows: StoredRecord[]): Promise<{ added: number; skipped: number }> {
+    const channel = this.channel;
+    if (!rows.length) return { added: 0, skipped: 0 };
+    return this.store.records.importRecords(channel ? rows.map((r) => (r.channel ? r : { ...r, channel })) : rows);
   }
 
   /** The checks of importRecords, without writing: a refusal names the row. */

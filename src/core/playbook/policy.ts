@@ -11,7 +11,8 @@
  *   procedural: { promotion_min_successes: 3 }
  *   working:    { max_tokens: 4000 }
  *   forgetting: { run_every_hours: 24 }
- *   review:     { agent_writes: required }   # a person confirms every agent write, whatever a client's setting says
+ *   review:     { agent_writes: required,   # a person confirms every agent write, whatever a client's setting says
+ *                 self_approval: allowed }  # a proposer may decide their own proposal (default: refused)
  */
 import * as z from 'zod';
 import { ValidationError } from '../errors';
@@ -39,7 +40,11 @@ export interface Policy {
    * required: every write an agent makes goes before a person (asked, or queued as a proposal) in
    * every client; a server flag or an editor setting cannot turn it off. optional: each client's choice.
    */
-  review: { agent_writes: 'required' | 'optional' };
+  /**
+   * self_approval: whether the identity that proposed something may approve or reject it (refused by
+   * default; an agent's proposal is the agent's, made for the person, who may decide it).
+   */
+  review: { agent_writes: 'required' | 'optional'; self_approval: 'allowed' | 'refused' };
 }
 
 /** Some keys of a Policy, as a source gives them. */
@@ -52,7 +57,7 @@ export const DEFAULT_POLICY: Readonly<Policy> = Object.freeze<Policy>({
   semantic: { require_source: true, require_confidence: true, owner: null, approvers: [], expired: 'archive' },
   procedural: { promotion_min_successes: 3, owner: null, approvers: [], expired: 'archive' },
   forgetting: { run_every_hours: 24 },
-  review: { agent_writes: 'optional' },
+  review: { agent_writes: 'optional', self_approval: 'refused' },
 });
 
 const int = (what: string, min: number, max: number) =>
@@ -86,6 +91,9 @@ const PolicySchema = z
       .strictObject({
         agent_writes: z.enum(['required', 'optional'], {
           error: 'must be required (a person confirms every agent write) or optional (each client decides)',
+        }),
+        self_approval: z.enum(['allowed', 'refused'], {
+          error: 'must be allowed (a proposer may decide their own proposal) or refused',
         }),
       })
       .partial(),

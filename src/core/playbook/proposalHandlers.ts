@@ -84,7 +84,7 @@ export function skillProposalHandler(skills: SkillService): ProposalTargetHandle
     },
     async apply(r) {
       const pin = r.targetVersion === undefined ? {} : { expectedVersion: r.targetVersion };
-      const saved = await skills.save(r.payload, { author: r.decidedBy, proposalId: r.proposalId, ...pin });
+      const saved = await skills.save(r.payload, { author: r.decidedBy, proposedBy: r.proposedBy, proposalId: r.proposalId, ...pin });
       return { id: saved.id };
     },
     async applied(r) {
@@ -96,8 +96,8 @@ export function skillProposalHandler(skills: SkillService): ProposalTargetHandle
 export interface MemoryHandlerOptions {
   /** Searches and reads for validation. */
   service: MemoryService;
-  /** The service that writes an approved proposal as `author` (the person who approved it); default `service`. */
-  serviceFor?: (author: string) => MemoryService;
+  /** The service that writes an approved proposal as `author` (the person who approved it), naming who proposed it; default `service`. */
+  serviceFor?: (author: string, proposedBy: string) => MemoryService;
 }
 
 /** The approver is told when the text reads like instructions to an agent (core/screening.ts). */
@@ -111,7 +111,7 @@ const instructionWarnings = (m: { description?: string; content?: string }) =>
  */
 export function memoryProposalHandler(options: MemoryHandlerOptions): ProposalTargetHandler {
   const { service } = options;
-  const writer = (author: string) => options.serviceFor?.(author) ?? service;
+  const writer = (r: ApplyRequest) => options.serviceFor?.(r.decidedBy, r.proposedBy) ?? service;
   async function duplicatesOf(description: string, tags: string[], except: string | null): Promise<Duplicate[]> {
     const similar = await nearDuplicates((q) => service.search(q), { description, tags }, except, MAX_DUPLICATES);
     return similar.map((h) => ({ kind: 'memory', id: h.id, similarity: h.similarity, label: h.description.slice(0, 120) }));
@@ -181,8 +181,8 @@ export function memoryProposalHandler(options: MemoryHandlerOptions): ProposalTa
       };
     },
     async apply(r) {
-      if (r.action === 'create') return writer(r.decidedBy).create(r.payload);
-      await writer(r.decidedBy).edit({ ...r.payload, id: r.targetId });
+      if (r.action === 'create') return writer(r).create(r.payload);
+      await writer(r).edit({ ...r.payload, id: r.targetId });
       return { id: r.targetId! };
     },
     applied: (r) => (r.action === 'create' ? createdEarlier(r) : editedEarlier(r)),

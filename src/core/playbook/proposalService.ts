@@ -2,6 +2,7 @@ import { ApproveProposalInput, ListProposalsInput, ProposalId, ProposeInput, Rej
 import { randomUUID } from 'node:crypto';
 import type { StoredRecord } from '../ports/records';
 import type { Store } from '../ports/store';
+import type { Channel } from '../ports/origin';
 import { parseInput } from '../contract/validate';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
 import { asProposal, normalizeKey, proposalColumns, type ProposalData, type ProposalState, type ProposalTarget } from './kinds';
@@ -11,11 +12,18 @@ import { assertNoSecrets, decodeRecordCursor, encodeRecordCursor, RecordWriter }
 export interface ProposalServiceOptions {
   /** The targets this queue accepts; a proposal for another target is refused. */
   targets: Partial<Record<ProposalTarget, ProposalTargetHandler>>;
-  /** Who may decide each target's proposals (policy owners and approvers); empty or absent: anyone. */
+  /**
+   * Who may decide each target's proposals (policy owners and approvers): names as people write
+   * as, or database roles (on PostgreSQL, the role of this store's connection); empty or absent: anyone.
+   */
   approvers?: Partial<Record<ProposalTarget, readonly string[]>> | (() => Partial<Record<ProposalTarget, readonly string[]>>);
   /** Recorded as the author of the proposal's versions; defaults to the proposer / decider. */
   author?: string | (() => string);
+  /** Whether a proposer may decide their own proposal (policy review.self_approval: allowed); default no. */
+  selfApproval?: () => boolean;
   now?: () => Date;
+  /** The client the decisions and proposals come through, recorded on every version. */
+  channel?: Channel;
 }
 
 /** A proposal as the queue shows it: its data, state and version. */
@@ -67,7 +75,7 @@ export class ProposalService {
     private readonly store: Store,
     private readonly options: ProposalServiceOptions,
   ) {
-    this.writer = new RecordWriter({ author: options.author ?? '', now: options.now });
+    this.writer = new RecordWriter({ author: options.author ?? '', now: options.now, channel: options.channel });
     this.now = this.writer.now;
   }
 
@@ -162,11 +170,28 @@ export class ProposalService {
     return (await this.store.records.history('proposal', parseInput(ProposalId, id))).map(ProposalService.view);
   }
 
-  private checkApprover(target: ProposalTarget, by: string): void {
+  /**
+   * Refuses a decision by someone the policy does not name as an approver of the target (by the
+   * name they write as, or by the database role of this store's connection), and a decision by
+   * the proposal's own proposer unless the policy allows it (review.self_approval: allowed).
+   */
+  private checkDecider(p: ProposalView, by: string): void {
     const a = this.options.approvers;
-    const allowed = (typeof a === 'function' ? a() : a)?.[target] ?? [];
-    if (allowed.length && !allowed.some((a) => normalizeKey(a) === normalizeKey(by))) {
-      throw new ValidationError('by', `${by} may not decide ${target} proposals; who may: ${allowed.join(', ')}`);
+    const allowed = (typeof a === 'function' ? a() : a)?.[p.target] ?? [];
+    const role = this.store.dbRole;
+    const named = (x: string) => normalizeKey(x) === normalizeKey(by) || (role !== null && x.trim() === role);
+    if (allowed.length && !allowed.some(named)) {
+      throw new ValidationError(
+        'by',
+        `${by}${role ? ` (database role ${role})` : ''} may not decide ${p.target} proposals; who may: ${allowed.join(', ')}`,
+      );
+    }
+    if (normalizeKey(p.proposedBy) === normalizeKey(by) && !this.options.selfApproval?.()) {
+      throw new ValidationError(
+        'by',
+        `${by} proposed ${p.id} and may not decide their own proposal (policy review.self_approval: refused); ` +
+          'another person decides it, or the team sets review.self_approval: allowed in policy.yaml',
+      );
     }
   }
 
@@ -220,7 +245,7 @@ export class ProposalService {
     const a = parseInput(ApproveProposalInput, input);
     assertNoSecrets({ by: a.by });
     const before = await this.get(a.id);
-    this.checkApprover(before.target, a.by);
+    this.checkDecider(before, a.by);
     const handler = this.handler(before.target);
     const at = this.now().toISOString();
     const claimed = (await this.transition(a.id, a.by, (cur, d) => {
@@ -236,6 +261,7 @@ export class ProposalService {
       targetId: data.targetId,
       targetVersion: data.targetVersion,
       decidedBy: a.by,
+      proposedBy: data.proposedBy,
       attempts,
     };
     let earlier: { id: string } | null = null;
@@ -277,7 +303,7 @@ export class ProposalService {
     const r = parseInput(RejectProposalInput, input);
     assertNoSecrets({ reason: r.reason, by: r.by });
     const before = await this.get(r.id);
-    this.checkApprover(before.target, r.by);
+    this.checkDecider(before, r.by);
     const at = this.now().toISOString();
     await this.transition(r.id, r.by, (cur, d) => {
       this.undecided(r.id, cur, d, false);

@@ -17,6 +17,8 @@ export interface ApplyRequest {
   targetVersion: number | null | undefined;
   /** Who approves; the write is recorded as theirs. */
   decidedBy: string;
+  /** Who proposed it; the write records them too (its `proposedBy`). */
+  proposedBy: string;
   /** Every approval claim of this proposal, oldest first; the last is this one. */
   attempts: Array<{ by: string; at: string }>;
 }

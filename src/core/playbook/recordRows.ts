@@ -39,6 +39,7 @@ export class RecordWriter extends Writer {
       changedAt: this.stamp(previous?.changedAt),
       deletedAt: null,
       author: this.author,
+      ...this.origin,
     };
   }
 }

@@ -11,11 +11,14 @@ import { outcomesByTag, outcomeStats, type OutcomeStats, type TagOutcomes } from
 import { FindSkillsInput, ListSkillsInput, ReadSkillInput, SkillName, VersionNo } from '../contract/skills';
 import { canonicalSkill, parseSkillData, type ParsedSkillData } from './skillData';
 import { formatSkillYaml, parseSkillYaml } from './skillYaml';
+import type { Channel } from '../ports/origin';
 
 export interface SkillServiceOptions {
   /** Recorded on every version this service writes (unless a save names another author). */
   author: string | (() => string);
   now?: () => Date;
+  /** The client the writes come through, recorded on every version. */
+  channel?: Channel;
 }
 
 /** A skill's current version as lists show it. */
@@ -154,9 +157,13 @@ export class SkillService {
    * change is refused unless that is still the skill's newest version (a document naming a skill
    * that never existed creates it as version 1, whatever it says).
    */
-  async save(input: unknown, options: { expectedVersion?: number | null; author?: string; proposalId?: string } = {}): Promise<SaveResult> {
+  async save(
+    input: unknown,
+    options: { expectedVersion?: number | null; author?: string; proposalId?: string; proposedBy?: string } = {},
+  ): Promise<SaveResult> {
     const parsed = SkillService.parse(input);
-    const opts = parseInput(SaveOptions, options);
+    const { proposedBy, ...rest } = options;
+    const opts = parseInput(SaveOptions, rest);
     const name = parsed.data.name;
     const notes = parsed.notes.length ? { notes: parsed.notes } : {};
     let result: SaveResult | undefined;
@@ -180,7 +187,7 @@ export class SkillService {
       const stored: SkillRecordData = opts.proposalId ? { ...data, proposalId: opts.proposalId } : data;
       const row = this.writer.row('skill', id, version, op, skillColumns(data), stored, cur);
       result = { id, name, version, changed: true, ...notes };
-      return [opts.author ? { ...row, author: opts.author } : row];
+      return [{ ...row, ...(opts.author ? { author: opts.author } : {}), ...(proposedBy ? { proposedBy } : {}) }];
     });
     return result!;
   }

@@ -7,13 +7,14 @@
  */
 import { StorageError } from '../errors';
 import type { VersionOp } from './versionOp';
+import type { VersionOrigin } from './origin';
 
 /** `usage`: search→read counts a process kept, written when it stops, until a forgetting run reports them. */
 export const RECORD_KINDS = ['episode', 'fact', 'skill', 'proposal', 'report', 'usage'] as const;
 export type RecordKind = (typeof RECORD_KINDS)[number];
 
 /** One version of one record, exactly as stored (and as written to the journal). */
-export interface StoredRecord {
+export interface StoredRecord extends VersionOrigin {
   /** Unique per version row; makes replay and import idempotent. */
   rowId: string;
   kind: RecordKind;

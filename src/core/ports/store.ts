@@ -8,11 +8,12 @@ import type { StoredCitation } from '../contract/citations';
 import type { RecordStore } from './records';
 import type { SearchQuery } from '../search/query';
 import type { VersionOp } from './versionOp';
+import type { VersionOrigin } from './origin';
 
 export type { VersionOp };
 
 /** One version of one memory, exactly as stored and as written to the journal. */
-export interface StoredVersion {
+export interface StoredVersion extends VersionOrigin {
   /** Unique per version row; makes journal replay and import idempotent. */
   rowId: string;
   /** The memory's id (a UUID), shared by all its versions. */
@@ -83,6 +84,11 @@ export type WriteDecision = (current: StoredVersion | undefined, maxVersion: num
 export interface Store {
   /** Where the data lives, for messages and logs. */
   readonly location: string;
+  /**
+   * The database role this store's connection writes as (PostgreSQL: `current_user`, what the
+   * database records and enforces); null where there is none (the workspace store).
+   */
+  readonly dbRole: string | null;
   /** Versioned records of the other tiers (episodes, facts, skills, proposals, reports): records.ts. */
   readonly records: RecordStore;
 

@@ -156,7 +156,7 @@ export class PgRecords extends PgRecordReader implements RecordStore {
           const inserted = await insertRecords(client, this.s.project, rows);
           if (inserted.length < rows.length) throw notInserted(rows, inserted, await this.purgedAmong(client, rows));
           await advanceRecordHeads(client, this.s.project, inserted);
-          return rows;
+          return inserted.map(({ seq: _seq, ...stored }) => stored);
         });
       } catch (err) {
         // Another transaction (an import, or a writer of another scope) numbered a version of

@@ -9,6 +9,7 @@ import { LocalIndex, type LocalIndexMode } from './localIndex';
 import { lockId, lockPurges } from './locks';
 import { PgRecords } from './pgRecords';
 import { migrate } from './schema';
+import { grantMember, type GrantResult } from './roles';
 import { SEARCH_TRANSACTION, searchOnServer } from './serverSearch';
 import { type PgSession, runQuery, runTransaction } from './session';
 import {
@@ -47,6 +48,8 @@ const BATCH = 1000;
  */
 export class PgStore implements Store {
   readonly location: string;
+  /** The connection's role (`current_user`), read when the store opens: what the database records on every row it inserts. */
+  dbRole: string | null = null;
   private readonly warningList: StoreWarning[] = [];
   private closed = false;
   private readonly local: LocalIndex;
@@ -84,6 +87,7 @@ export class PgStore implements Store {
       const client = await pool.connect();
       try {
         await migrate(client, reanalyzeIfNeeded);
+        store.dbRole = (await client.query<{ role: string }>('SELECT current_user AS role')).rows[0]!.role;
       } finally {
         client.release();
       }
@@ -92,6 +96,19 @@ export class PgStore implements Store {
       throw storageError(target, err, 'preparing the schema');
     }
     return store;
+  }
+
+  /**
+   * Sets a teammate's database role up as a member (roles.ts): reads, writes and proposes; decides
+   * proposals only as an approver; never updates or deletes history. Run as the tables' owner.
+   */
+  async grantMember(role: string, approver: boolean): Promise<GrantResult> {
+    try {
+      return await this.transaction('granting a role', (client) => grantMember(client, role, approver));
+    } catch (err) {
+      if (err instanceof MemoryError) throw err;
+      throw storageError(this.target, err, `setting up role ${role}`);
+    }
   }
 
   private warn(w: StoreWarning): void {
@@ -214,7 +231,8 @@ export class PgStore implements Store {
           const inserted = await insertVersions(client, this.project, [row]);
           if (inserted.length === 0) throw new StorageError(`memory ${id} was purged; it cannot be written again`);
           await advanceHeads(client, this.project, inserted);
-          return row;
+          const { seq: _seq, ...stored } = inserted[0]!;
+          return stored;
         });
       } catch (err) {
         // Another client (an import, which takes no per-id lock) gave out this version number

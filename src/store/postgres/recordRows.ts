@@ -1,10 +1,14 @@
 import type { ClientBase } from 'pg';
 import type { RecordQuery, StoredRecord } from '../../core/ports/records';
 import { isNewer } from '../../core/ports/versionOrder';
+import { originOf, type Channel } from '../../core/ports/origin';
 import { UNIQUE_VIOLATION } from './versionRows';
 
+/** The columns a client writes (db_role is the database's own: a trigger sets it, schema 7). */
+const WRITTEN_COLUMNS =
+  'row_id, kind, id, version, op, status, key0, key1, key2, rank, due_at, data, changed_at, deleted_at, author, channel, proposed_by';
 /** The columns of a record version row, in the order `toRecord` reads them. */
-export const RECORD_COLUMNS = 'row_id, kind, id, version, op, status, key0, key1, key2, rank, due_at, data, changed_at, deleted_at, author';
+export const RECORD_COLUMNS = `${WRITTEN_COLUMNS}, db_role`;
 
 export interface RecordRow {
   row_id: string;
@@ -22,6 +26,9 @@ export interface RecordRow {
   changed_at: Date;
   deleted_at: Date | null;
   author: string;
+  channel: string | null;
+  proposed_by: string | null;
+  db_role: string | null;
 }
 
 export function toRecord(r: RecordRow): StoredRecord {
@@ -39,6 +46,7 @@ export function toRecord(r: RecordRow): StoredRecord {
     changedAt: r.changed_at.toISOString(),
     deletedAt: r.deleted_at ? r.deleted_at.toISOString() : null,
     author: r.author,
+    ...originOf({ channel: r.channel as Channel | null, proposedBy: r.proposed_by, dbRole: r.db_role }),
   };
 }
 
@@ -96,25 +104,35 @@ export async function insertRecords(
       changed_at: r.changedAt,
       deleted_at: r.deletedAt,
       author: r.author,
+      channel: r.channel ?? null,
+      proposed_by: r.proposedBy ?? null,
       twin,
     };
   });
-  const { rows: inserted } = await client.query<{ row_id: string; seq: string }>(
-    `INSERT INTO record_versions (project, ${RECORD_COLUMNS}, twin)
+  const { rows: inserted } = await client.query<{ row_id: string; seq: string; db_role: string | null }>(
+    `INSERT INTO record_versions (project, ${WRITTEN_COLUMNS}, twin)
      SELECT $1, r.row_id, r.kind, r.id, r.version, r.op, r.status, r.key0, r.key1, r.key2, r.rank, r.due_at, r.data, r.changed_at,
-       r.deleted_at, r.author,
+       r.deleted_at, r.author, r.channel, r.proposed_by,
        r.twin OR ($3 AND EXISTS (SELECT 1 FROM record_versions v
          WHERE v.project = $1 AND v.kind = r.kind AND v.id = r.id AND v.version = r.version AND v.row_id <> r.row_id))
      FROM jsonb_to_recordset($2::jsonb) AS r(ord int, row_id text, kind text, id text, version int, op text, status text, key0 text,
-       key1 text, key2 text, rank float8, due_at timestamptz, data jsonb, changed_at timestamptz, deleted_at timestamptz, author text, twin boolean)
+       key1 text, key2 text, rank float8, due_at timestamptz, data jsonb, changed_at timestamptz, deleted_at timestamptz, author text,
+       channel text, proposed_by text, twin boolean)
      WHERE NOT EXISTS (SELECT 1 FROM record_purged p WHERE p.project = $1 AND p.kind = r.kind AND p.id = r.id)
      ORDER BY r.ord
      ON CONFLICT (project, row_id) DO NOTHING
-     RETURNING row_id, seq`,
+     RETURNING row_id, seq, db_role`,
     [project, JSON.stringify(payload), twins],
   );
-  const seqOf = new Map(inserted.map((r) => [r.row_id, r.seq]));
-  return rows.filter((r) => seqOf.has(r.rowId)).map((r) => ({ ...r, seq: seqOf.get(r.rowId)! }));
+  // Returned as stored: with the role the database recorded, whatever the row said.
+  const stored = new Map(inserted.map((r) => [r.row_id, r]));
+  return rows
+    .filter((r) => stored.has(r.rowId))
+    .map((r) => {
+      const { seq, db_role } = stored.get(r.rowId)!;
+      const { dbRole: _sent, ...rest } = r;
+      return { ...rest, ...(db_role ? { dbRole: db_role } : {}), seq };
+    });
 }
 
 /** The head columns a newer version replaces (everything but the key and max_version). */

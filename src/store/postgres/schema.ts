@@ -225,6 +225,45 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
       ALTER TABLE record_purged ADD COLUMN purged_by text;
     `,
   },
+  {
+    // Who did what (core/ports/origin.ts): each version's channel and, for what approving wrote,
+    // its proposer, as the client says them; and the database role that inserted it, set by the
+    // database whatever the client sent. Roles set up by \`agent-memory db grant\` (roles.ts) are
+    // listed in agent_memory_roles: one that is not an approver cannot write a decided proposal
+    // (no version and no head of a proposal other than pending), whatever SQL it runs.
+    version: 7,
+    sql: `
+      ALTER TABLE memory_versions ADD COLUMN channel text, ADD COLUMN proposed_by text, ADD COLUMN db_role text;
+      ALTER TABLE record_versions ADD COLUMN channel text, ADD COLUMN proposed_by text, ADD COLUMN db_role text;
+      CREATE FUNCTION agent_memory_stamp_role() RETURNS trigger LANGUAGE plpgsql AS
+        'BEGIN NEW.db_role := current_user; RETURN NEW; END';
+      CREATE TRIGGER memory_versions_role BEFORE INSERT ON memory_versions FOR EACH ROW EXECUTE FUNCTION agent_memory_stamp_role();
+      CREATE TRIGGER record_versions_role BEFORE INSERT ON record_versions FOR EACH ROW EXECUTE FUNCTION agent_memory_stamp_role();
+
+      CREATE TABLE agent_memory_roles (
+        role name PRIMARY KEY,
+        approver boolean NOT NULL,
+        granted_at timestamptz NOT NULL DEFAULT now(),
+        granted_by name NOT NULL DEFAULT current_user
+      );
+      CREATE FUNCTION agent_memory_check_decision() RETURNS trigger LANGUAGE plpgsql AS $f$
+        BEGIN
+          -- A decision shows in the status column (heads and versions) and in a version's data.
+          IF NEW.kind = 'proposal'
+             AND (NEW.status <> 'pending' OR jsonb_typeof(to_jsonb(NEW) -> 'data' -> 'decision') = 'object')
+             AND EXISTS (SELECT 1 FROM agent_memory_roles WHERE role = current_user AND NOT approver) THEN
+            RAISE EXCEPTION 'database role % may not decide proposals: it is not an approver', current_user
+              USING ERRCODE = '42501', HINT = 'the database owner runs: agent-memory db grant ' || current_user || ' --approver';
+          END IF;
+          RETURN NEW;
+        END
+      $f$;
+      CREATE TRIGGER record_versions_decision BEFORE INSERT OR UPDATE ON record_versions
+        FOR EACH ROW EXECUTE FUNCTION agent_memory_check_decision();
+      CREATE TRIGGER record_heads_decision BEFORE INSERT OR UPDATE ON record_heads
+        FOR EACH ROW EXECUTE FUNCTION agent_memory_check_decision();
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -4,10 +4,13 @@ import { getMeta, setMeta } from './schema';
 import type { StoredCitation } from '../../core/contract/citations';
 import type { StoredVersion } from '../../core/ports/store';
 import { isNewer } from '../../core/ports/versionOrder';
+import { originOf, type Channel } from '../../core/ports/origin';
 
+/** The columns a client writes (db_role is the database's own: a trigger sets it, schema 7). */
+const WRITTEN_COLUMNS =
+  'row_id, id, version, op, description, tags, content, changed_at, deleted_at, author, restored_from, citations, channel, proposed_by';
 /** The columns of a version row, in the order `toVersion` reads them. */
-export const VERSION_COLUMNS =
-  'row_id, id, version, op, description, tags, content, changed_at, deleted_at, author, restored_from, citations';
+export const VERSION_COLUMNS = `${WRITTEN_COLUMNS}, db_role`;
 
 export interface VersionRecord {
   row_id: string;
@@ -22,6 +25,9 @@ export interface VersionRecord {
   author: string;
   restored_from: number | null;
   citations: StoredCitation[] | null;
+  channel: string | null;
+  proposed_by: string | null;
+  db_role: string | null;
 }
 
 export function toVersion(r: VersionRecord): StoredVersion {
@@ -38,6 +44,7 @@ export function toVersion(r: VersionRecord): StoredVersion {
     author: r.author,
     restoredFrom: r.restored_from ?? null,
     ...(r.citations?.length ? { citations: r.citations } : {}),
+    ...originOf({ channel: r.channel as Channel | null, proposedBy: r.proposed_by, dbRole: r.db_role }),
   };
 }
 
@@ -82,23 +89,34 @@ export async function insertVersions(
       author: r.author,
       restored_from: r.restoredFrom ?? null,
       citations: r.citations?.length ? r.citations : null,
+      channel: r.channel ?? null,
+      proposed_by: r.proposedBy ?? null,
       twin,
     };
   });
-  const { rows: inserted } = await client.query<{ row_id: string; seq: string }>(
-    `INSERT INTO memory_versions (project, ${VERSION_COLUMNS}, twin)
+  const { rows: inserted } = await client.query<{ row_id: string; seq: string; db_role: string | null }>(
+    `INSERT INTO memory_versions (project, ${WRITTEN_COLUMNS}, twin)
      SELECT $1, r.row_id, r.id, r.version, r.op, r.description, r.tags, r.content, r.changed_at, r.deleted_at, r.author, r.restored_from, r.citations,
+       r.channel, r.proposed_by,
        r.twin OR ($3 AND EXISTS (SELECT 1 FROM memory_versions v WHERE v.project = $1 AND v.id = r.id AND v.version = r.version AND v.row_id <> r.row_id))
      FROM jsonb_to_recordset($2::jsonb) AS r(ord int, row_id text, id text, version int, op text, description text, tags text[],
-       content text, changed_at timestamptz, deleted_at timestamptz, author text, restored_from int, citations jsonb, twin boolean)
+       content text, changed_at timestamptz, deleted_at timestamptz, author text, restored_from int, citations jsonb, channel text,
+       proposed_by text, twin boolean)
      WHERE NOT EXISTS (SELECT 1 FROM memory_purged p WHERE p.project = $1 AND p.id = r.id)
      ORDER BY r.ord
      ON CONFLICT (project, row_id) DO NOTHING
-     RETURNING row_id, seq`,
+     RETURNING row_id, seq, db_role`,
     [project, JSON.stringify(payload), twins],
   );
-  const seqOf = new Map(inserted.map((r) => [r.row_id, r.seq]));
-  return rows.filter((r) => seqOf.has(r.rowId)).map((r) => ({ ...r, seq: seqOf.get(r.rowId)! }));
+  // Returned as stored: with the role the database recorded, whatever the row said.
+  const stored = new Map(inserted.map((r) => [r.row_id, r]));
+  return rows
+    .filter((r) => stored.has(r.rowId))
+    .map((r) => {
+      const { seq, db_role } = stored.get(r.rowId)!;
+      const { dbRole: _sent, ...rest } = r;
+      return { ...rest, ...(db_role ? { dbRole: db_role } : {}), seq };
+    });
 }
 
 /**

@@ -1,10 +1,11 @@
 import type { SqlValue } from 'sql.js';
 import { checkRecordQuery, type RecordKind, type RecordQuery, type StoredRecord } from '../../core/ports/records';
 import { isNewer } from '../../core/ports/versionOrder';
+import { originText, parseOrigin } from '../../core/ports/origin';
 import { Statements } from './statements';
 
 const COLUMNS =
-  'v.row_id, v.kind, v.id, v.version, v.op, v.status, v.key0, v.key1, v.key2, v.rank, v.due_at, v.data, v.changed_at, v.deleted_at, v.author';
+  'v.row_id, v.kind, v.id, v.version, v.op, v.status, v.key0, v.key1, v.key2, v.rank, v.due_at, v.data, v.changed_at, v.deleted_at, v.author, v.origin';
 
 function toRecord(v: SqlValue[]): StoredRecord {
   return {
@@ -21,6 +22,7 @@ function toRecord(v: SqlValue[]): StoredRecord {
     changedAt: v[12] as string,
     deletedAt: (v[13] as string | null) ?? null,
     author: v[14] as string,
+    ...parseOrigin(v[15] as string | null),
   };
 }
 
@@ -83,8 +85,8 @@ export class RecordTable extends Statements {
   insert(r: StoredRecord): boolean {
     if (this.isPurged(r.kind, r.id) || this.hasRow(r.rowId)) return false;
     this.stmt(
-      `INSERT INTO record_versions (row_id, kind, id, version, op, status, key0, key1, key2, rank, due_at, data, changed_at, deleted_at, author)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO record_versions (row_id, kind, id, version, op, status, key0, key1, key2, rank, due_at, data, changed_at, deleted_at, author, origin)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run([
       r.rowId,
       r.kind,
@@ -101,6 +103,7 @@ export class RecordTable extends Statements {
       r.changedAt,
       r.deletedAt,
       r.author,
+      originText(r),
     ]);
     const seq = this.first('SELECT last_insert_rowid()', [])![0] as number;
     const head = this.first('SELECT seq, max_version FROM record_heads WHERE kind = ? AND id = ?', [r.kind, r.id]);

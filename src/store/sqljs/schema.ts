@@ -89,13 +89,25 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
     version: 3,
     sql: `ALTER TABLE memory_versions ADD COLUMN citations TEXT;`,
   },
+  {
+    // How each version came to be (core/ports/origin.ts: its channel, who proposed what was
+    // approved), a JSON object of the fields set; null on versions from before it was recorded.
+    version: 4,
+    sql: `
+      ALTER TABLE memory_versions ADD COLUMN origin TEXT;
+      ALTER TABLE record_versions ADD COLUMN origin TEXT;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 /** The first schema with record tables: an older snapshot was saved by a release that skipped record lines. */
 export const RECORDS_SCHEMA = 2;
-/** The first schema with citations: an older snapshot is rebuilt from the journal. */
-export const CITATIONS_SCHEMA = 3;
+/**
+ * The first schema with every field a journal line holds (citations since 3, origin since 4): an
+ * older snapshot is rebuilt from the journal, since the release that saved it dropped what it did not know.
+ */
+export const COMPLETE_ROWS_SCHEMA = 4;
 
 function userVersion(db: Database): number {
   return Number(db.exec('PRAGMA user_version')[0]?.values[0]?.[0] ?? 0);

@@ -5,7 +5,7 @@ import { StorageError } from '../../core/errors';
 import type { StoreWarning } from '../../core/ports/store';
 import { writeFileAtomic } from './atomicFile';
 import { type JournalFile, type JournalPosition, EMPTY_POSITION, stamp } from './journal';
-import { CITATIONS_SCHEMA, getMeta, migrate, RECORDS_SCHEMA, SCHEMA_VERSION, setMeta } from './schema';
+import { COMPLETE_ROWS_SCHEMA, getMeta, migrate, RECORDS_SCHEMA, SCHEMA_VERSION, setMeta } from './schema';
 
 /** A database to continue from, and the journal position it already contains. */
 export interface Loaded {
@@ -32,9 +32,9 @@ export function loadSnapshot(SQL: SqlJsStatic, file: string, journal: JournalFil
     db = new SQL.Database(fs.readFileSync(file));
     const version = Number(db.exec('PRAGMA user_version')[0]?.values[0]?.[0] ?? 0);
     if (version < 1) throw new Error('it has no schema version');
-    // A release before schema 3 dropped the citations of the journal lines it replayed: the
-    // snapshot is a cache, so it is built again from the journal, which has them.
-    if (version < CITATIONS_SCHEMA) {
+    // A release before schema 3 dropped the citations of the journal lines it replayed, one before
+    // 4 their origin: the snapshot is a cache, so it is built again from the journal, which has them.
+    if (version < COMPLETE_ROWS_SCHEMA) {
       db.close();
       return fresh();
     }

@@ -36,6 +36,8 @@ export interface JournalRepair {
 
 export class SqlJsStore implements Store {
   readonly location: string;
+  /** A workspace store has no database roles: who wrote is what its author says (declared, not proven). */
+  readonly dbRole = null;
   private readonly journal: JournalFile;
   /** The view and the database, in step with the journal. */
   private readonly sync: JournalSync;

@@ -2,10 +2,11 @@ import type { Database, SqlValue } from 'sql.js';
 import type { StoredCitation } from '../../core/contract/citations';
 import type { ListCursor, ListedMemory, StoredVersion } from '../../core/ports/store';
 import { isNewer } from '../../core/ports/versionOrder';
+import { originText, parseOrigin } from '../../core/ports/origin';
 import { RecordTable } from './recordTable';
 import { Statements } from './statements';
 
-const COLUMNS = 'row_id, id, version, op, description, tags, content, changed_at, deleted_at, author, restored_from, citations';
+const COLUMNS = 'row_id, id, version, op, description, tags, content, changed_at, deleted_at, author, restored_from, citations, origin';
 
 function toRow(v: SqlValue[]): StoredVersion {
   return {
@@ -21,6 +22,7 @@ function toRow(v: SqlValue[]): StoredVersion {
     author: v[9] as string,
     restoredFrom: (v[10] as number | null) ?? null,
     ...(v[11] ? { citations: JSON.parse(v[11] as string) as StoredCitation[] } : {}),
+    ...parseOrigin(v[12] as string | null),
   };
 }
 
@@ -67,7 +69,7 @@ export class VersionTable extends Statements {
   insert(row: StoredVersion): { inserted: boolean; becameCurrent: boolean } {
     if (this.isPurged(row.id)) return { inserted: false, becameCurrent: false };
     if (this.hasRow(row.rowId)) return { inserted: false, becameCurrent: false };
-    this.stmt(`INSERT INTO memory_versions (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run([
+    this.stmt(`INSERT INTO memory_versions (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run([
       row.rowId,
       row.id,
       row.version,
@@ -80,6 +82,7 @@ export class VersionTable extends Statements {
       row.author,
       row.restoredFrom ?? null,
       row.citations?.length ? JSON.stringify(row.citations) : null,
+      originText(row),
     ]);
     const seq = this.first('SELECT last_insert_rowid()', [])![0] as number;
     // The newest version so far: only what the ordering needs, not the whole row.

@@ -49,6 +49,8 @@ export function buildWindowServices(store: Store, author: () => string, dir: str
   const config = dir ? new PlaybookConfig(dir, policySettings) : undefined;
   return buildServices(store, {
     author,
+    // Every write of a window (its tools, editor, views and commands) comes through VS Code.
+    channel: 'vscode',
     // Citations are checked against the window's (first) folder: the code its agents work on.
     codebase: folder ? new GitCodebase(folder) : undefined,
     policy: () => (config ? config.policy() : resolvePolicy({ settings: policySettings() })),

@@ -144,7 +144,8 @@ describe('PostgreSQL store: records (what only the server has)', function () {
         assert.equal(live.rows[0]!.n, 3);
         const r = rec();
         await store.records.write('s', () => [r]);
-        assert.deepEqual(await store.records.get('report', r.id), r);
+        // Stored with the role the database recorded for the connection that wrote it.
+        assert.deepEqual(await store.records.get('report', r.id), { ...r, dbRole: store.dbRole! });
       } finally {
         await store.close();
       }
@@ -225,7 +226,7 @@ describe('PostgreSQL store: records (what only the server has)', function () {
       // Project b may hold the same rows as its own copy; a purge there leaves a's alone.
       assert.deepEqual(await b.store.records.importRecords([r]), { added: 1, skipped: 0 });
       assert.equal(await b.store.records.purge('fact', [r.id], 'tester@example.com'), 1);
-      assert.deepEqual(await a.store.records.history('fact', r.id), [r]);
+      assert.deepEqual(await a.store.records.history('fact', r.id), [{ ...r, dbRole: a.store.dbRole! }]);
     } finally {
       await a.store.close();
       await b.store.close();
