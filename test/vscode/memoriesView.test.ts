@@ -146,7 +146,12 @@ describe('the Memories view', function () {
     await drive({ action: 'waitFor', selector: `${PICK} .quick-input-box input[placeholder*="postgres connection pool"]` });
     await drive({ action: 'type', text: 'postgres connection pool' });
     await drive({ action: 'waitFor', selector: ROWS, text: 'Pool exhausted' });
-    const listed = String(await drive({ action: 'text', selector: `${PICK} .quick-input-list` }));
+    // Typed key by key: for a moment the list may still hold the results of a shorter prefix
+    // ("postgres", which lists every postgres note); the last keystroke's results replace them.
+    const listText = async () => String(await drive({ action: 'text', selector: `${PICK} .quick-input-list` }));
+    await until('the results of the whole phrase', async () => !/timezone offset/.test(await listText()), 20_000);
+    await wait(1000); // and they stay: no later search brings the timezone note back
+    const listed = await listText();
     assert.ok(listed.indexOf('Pool exhausted') < listed.indexOf('Show the Results in the Memories View'), listed);
     assert.doesNotMatch(listed, /timezone offset/, 'a postgres note that is not about the pool is listed');
     // The best match is the active row: Enter opens it.
