@@ -85,7 +85,8 @@ export class JournalSync {
     this.moveTo({ ...EMPTY_POSITION, ino });
     this.viewFileStale = true;
     // Without a snapshot the database would be built from the journal too: the view alone answers searches sooner.
-    const viewFirst = !fs.existsSync(this.files.snapshot) && this.files.journal.stat().size >= (this.files.viewFirstFrom ?? VIEW_FIRST_FROM);
+    const viewFirst =
+      !fs.existsSync(this.files.snapshot) && this.files.journal.stat().size >= (this.files.viewFirstFrom ?? VIEW_FIRST_FROM);
     if (!viewFirst) await this.table(true);
     return this.applyLines();
   }
