@@ -5,6 +5,7 @@ import type { StoreWarning } from '../../core/ports/store';
 import { AppliedLines, entryKey, unreadableKey } from './appliedLines';
 import { CurrentView } from './currentView';
 import { entryLine, type ParsedLine, parseLine, type JournalEntry } from './entries';
+import { isNewer, type VersionKey } from '../../core/ports/versionOrder';
 import { EMPTY_POSITION, type JournalFile, type JournalLine, type JournalPosition, sha1 } from './journal';
 import { JournalCursor } from './journalCursor';
 import { loadSnapshot, snapshotFromNewerRelease, writeSnapshot } from './snapshot';
@@ -87,8 +88,49 @@ export class JournalSync {
     // Without a snapshot the database would be built from the journal too: the view alone answers searches sooner.
     const viewFirst =
       !fs.existsSync(this.files.snapshot) && this.files.journal.stat().size >= (this.files.viewFirstFrom ?? VIEW_FIRST_FROM);
-    if (!viewFirst) await this.table(true);
+    if (viewFirst) return this.buildView();
+    await this.table(true);
     return this.applyLines();
+  }
+
+  /**
+   * Builds the view from the whole journal in two passes: the first parses every line and finds
+   * each id's current version (versionOrder) and the purges, the second files only those
+   * versions. Analysing a memory's text is the costly part, and a version replaced later in the
+   * file would be analysed for nothing. The end state is what applying every line in order gives.
+   */
+  private buildView(): boolean {
+    const heads = new Map<string, VersionKey & { line: number }>();
+    const purged = new Set<string>();
+    let count = 0;
+    const incomplete = this.cursor.advance((line) => {
+      const parsed = parseLine(line.text);
+      this.applyParsed(parsed, line, true, false);
+      this.lines.record(parsed.ok ? entryKey(parsed.entry) : unreadableKey(line.text), line);
+      const n = count++;
+      if (!parsed.ok) return;
+      const e = parsed.entry;
+      if (e.type === 'memory.purge') {
+        purged.add(e.id);
+        heads.delete(e.id);
+      } else if (e.type === 'memory.version' && !purged.has(e.row.id)) {
+        const head = heads.get(e.row.id);
+        if (!head || isNewer(e.row, head))
+          heads.set(e.row.id, { changedAt: e.row.changedAt, version: e.row.version, rowId: e.row.rowId, line: n });
+      }
+    });
+    const wanted = new Set<number>();
+    for (const h of heads.values()) wanted.add(h.line);
+    heads.clear();
+    for (const id of purged) this.view.purge(id);
+    const lines = this.files.journal.readLines(0, this.cursor.position.offset);
+    let n = 0;
+    for (let r = lines.next(); !r.done; r = lines.next(), n++) {
+      if (!wanted.has(n)) continue;
+      const parsed = parseLine(r.value.text);
+      if (parsed.ok && parsed.entry.type === 'memory.version') this.view.apply(parsed.entry.row);
+    }
+    return incomplete;
   }
 
   /**
@@ -195,10 +237,11 @@ export class JournalSync {
     );
   }
 
-  private applyParsed(parsed: ParsedLine, line: JournalLine, warn: boolean): void {
+  private applyParsed(parsed: ParsedLine, line: JournalLine, warn: boolean, apply = true): void {
     this.linesSinceCheckpoint++;
-    if (parsed.ok) this.applyEntry(parsed.entry);
-    else if (warn && line.text.trim() !== '') {
+    if (parsed.ok) {
+      if (apply) this.applyEntry(parsed.entry);
+    } else if (warn && line.text.trim() !== '') {
       this.warn({
         code: parsed.unknown ? 'unknown-journal-entry' : 'bad-journal-line',
         message: `journal line at byte ${line.start} of ${this.files.journal.file} ${parsed.reason}; it was skipped and left in place`,
