@@ -197,7 +197,19 @@ async function runN(args: Args, n: number, root: string): Promise<RunResult> {
   log(`N=${n}: baselines measured`);
   if (!args.keep) fs.rmSync(dir, { recursive: true, force: true });
   const loadAvg: [number, number] = [loadBefore, os.loadavg()[0]!];
-  return { n, versionRows, loadAvg, load: { generateMs, importMs, checkpointMs, naiveBuildMs }, files, opens, journalOpens, journalOpensBefore, merge, ours, naive };
+  return {
+    n,
+    versionRows,
+    loadAvg,
+    load: { generateMs, importMs, checkpointMs, naiveBuildMs },
+    files,
+    opens,
+    journalOpens,
+    journalOpensBefore,
+    merge,
+    ours,
+    naive,
+  };
 }
 
 async function main(): Promise<void> {
