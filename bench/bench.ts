@@ -25,6 +25,7 @@ import { buildNaiveDb } from './baselines';
 import { dropFactsScratch, type FactsResult, runFacts } from './facts';
 import { factsDetailTable, factsSummaryTable } from './factsReport';
 import { generate, prng } from './generate';
+import { type MergeFigures, prepareMerge } from './gitMerge';
 import { loadOurs } from './ours';
 import { type NaiveFigures, type OpenFigures, type OursFigures, type Plan } from './plan';
 import { cliTable, runCliStart } from './cliStart';
@@ -168,21 +169,47 @@ async function runN(args: Args, n: number, root: string): Promise<RunResult> {
   for (let i = 0; i < (big ? 3 : 5); i++) opens.push(child<OpenFigures>(args, 'open', planFile));
   log(`N=${n}: open with snapshot measured`);
   const journalOpens: OpenFigures[] = [];
+  const journalOpensBefore: OpenFigures[] = [];
   for (let i = 0; i < (big ? 1 : 3); i++) {
-    const jdir = path.join(dir, `journal-only-${i}`);
-    fs.mkdirSync(jdir);
-    fs.copyFileSync(path.join(storeDir, 'journal.jsonl'), path.join(jdir, 'journal.jsonl'));
-    journalOpens.push(child<OpenFigures>(args, 'open', planFile, jdir));
-    fs.rmSync(jdir, { recursive: true, force: true });
+    for (const [phase, into] of [
+      ['open', journalOpens],
+      ['open-before', journalOpensBefore],
+    ] as const) {
+      const jdir = path.join(dir, `journal-only-${i}`);
+      fs.mkdirSync(jdir);
+      fs.copyFileSync(path.join(storeDir, 'journal.jsonl'), path.join(jdir, 'journal.jsonl'));
+      into.push(child<OpenFigures>(args, phase, planFile, jdir));
+      fs.rmSync(jdir, { recursive: true, force: true });
+    }
   }
   log(`N=${n}: open from the journal alone measured`);
+  const mergeFile = path.join(dir, 'merge.json');
+  fs.writeFileSync(mergeFile, JSON.stringify(prepareMerge(plan, dir)));
+  const merge: { incremental: MergeFigures[]; rebuild: MergeFigures[] } = { incremental: [], rebuild: [] };
+  for (let i = 0; i < (big ? 1 : 3); i++) {
+    merge.incremental.push(child<MergeFigures>(args, 'merge', mergeFile));
+    merge.rebuild.push(child<MergeFigures>(args, 'merge-rebuild', mergeFile));
+  }
+  log(`N=${n}: 1,000 versions merged in by git measured`);
   const ours = child<OursFigures>(args, 'ours', planFile);
   log(`N=${n}: our searches and writes measured`);
   const naive = child<NaiveFigures>(args, 'naive', planFile);
   log(`N=${n}: baselines measured`);
   if (!args.keep) fs.rmSync(dir, { recursive: true, force: true });
   const loadAvg: [number, number] = [loadBefore, os.loadavg()[0]!];
-  return { n, versionRows, loadAvg, load: { generateMs, importMs, checkpointMs, naiveBuildMs }, files, opens, journalOpens, ours, naive };
+  return {
+    n,
+    versionRows,
+    loadAvg,
+    load: { generateMs, importMs, checkpointMs, naiveBuildMs },
+    files,
+    opens,
+    journalOpens,
+    journalOpensBefore,
+    merge,
+    ours,
+    naive,
+  };
 }
 
 async function main(): Promise<void> {

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import { runNaive } from './baselines';
 import { runFactsNaive } from './factsNaive';
 import { openFacts, runFactsOurs } from './factsOurs';
+import { type MergePlan, runMerge } from './gitMerge';
 import type { FactsPlan } from './factsPlan';
 import { openOnce, runOurs } from './ours';
 import { type Plan, RESULT_PREFIX } from './plan';
@@ -25,11 +26,15 @@ async function main(): Promise<void> {
     result = await runFactsOurs(factsPlan);
   } else if (phase === 'facts-naive') {
     result = await runFactsNaive(factsPlan);
-  } else if (phase === 'open') {
-    const { figures, store } = await openOnce(dir ?? plan.storeDir, plan.selective[0]!);
+  } else if (phase === 'open' || phase === 'open-before') {
+    // open-before: a journal without a snapshot builds the database first, as before issue 17.
+    const options = phase === 'open-before' ? { viewFirstFrom: Number.MAX_SAFE_INTEGER } : {};
+    const { figures, store } = await openOnce(dir ?? plan.storeDir, plan.selective[0]!, options);
     result = figures;
     // Closing a store opened from the journal alone would write a snapshot; nothing here needs it.
     if (dir === undefined) await store.close();
+  } else if (phase === 'merge' || phase === 'merge-rebuild') {
+    result = await runMerge(json as MergePlan, phase === 'merge');
   } else if (phase === 'ours') {
     result = await runOurs(plan);
   } else if (phase === 'naive') {

@@ -34,9 +34,10 @@ export async function loadOurs(dir: string, rows: StoredVersion[], batch = 5000)
 export async function openOnce(
   dir: string,
   keywords: string[],
+  options: { viewFirstFrom?: number } = {},
 ): Promise<{ figures: OpenFigures; store: SqlJsStore; service: MemoryService }> {
   const t0 = performance.now();
-  const store = await SqlJsStore.open({ dir });
+  const store = await SqlJsStore.open({ dir, ...options });
   const t1 = performance.now();
   const service = new MemoryService(store, { author: AUTHOR });
   const hits = await service.search({ keywords });

@@ -4,10 +4,11 @@ import type { StoredCitation } from '../../core/contract/citations';
 import type { StoredVersion } from '../../core/ports/store';
 import { isNewer, type VersionKey } from '../../core/ports/versionOrder';
 import { writeFileAtomic } from './atomicFile';
-import type { JournalFile, JournalPosition } from './journal';
+import { AppliedLines, type SavedLines } from './appliedLines';
+import type { JournalPosition } from './journal';
 
-/** Format of the saved view file; bump when its shape changes (3: the index's content postings, slot gaps). */
-const VIEW_FORMAT = 3;
+/** Format of the saved view file; bump when its shape changes (3: the index's content postings, slot gaps; 4: the consumed lines). */
+const VIEW_FORMAT = 4;
 
 interface Head extends VersionKey {
   deleted: boolean;
@@ -17,6 +18,8 @@ interface SavedView {
   format: number;
   analyzer: number;
   journal: { offset: number; tailSha: string; tailLength: number };
+  /** The lines consumed, by key, to catch up with a journal git changed without replaying it (format 4). */
+  lines: SavedLines;
   /** [id, changedAt, version, rowId, deleted 0|1] of every id's current version. */
   heads: Array<[string, string, number, string, 0 | 1]>;
   purged: string[];
@@ -84,11 +87,12 @@ export class CurrentView {
   }
 
   /** Writes the view as of `position` (temp file, fsync, rename) if `commit()` still agrees at rename time. */
-  save(file: string, position: JournalPosition, commit: () => boolean = () => true): boolean {
+  save(file: string, position: JournalPosition, lines: AppliedLines, commit: () => boolean = () => true): boolean {
     const saved: SavedView = {
       format: VIEW_FORMAT,
       analyzer: ANALYZER_VERSION,
       journal: { offset: position.offset, tailSha: position.tailSha, tailLength: position.tailLength },
+      lines: lines.save(),
       heads: [...this.heads].map(([id, h]) => [id, h.changedAt, h.version, h.rowId, h.deleted ? 1 : 0]),
       purged: [...this.purged],
       cited: [...this.cited],
@@ -98,11 +102,12 @@ export class CurrentView {
   }
 
   /**
-   * Loads a saved view if it exists, parses, was made by this analysis, and still matches
-   * the journal (the line before its offset has the recorded hash). Otherwise undefined,
-   * with the reason when there was a file: the view is a cache and is rebuilt.
+   * Loads a saved view if it exists, parses and was made by this analysis, with the journal
+   * position it describes (ino 0: the caller checks that the journal still continues it, or
+   * reconciles through the lines). Otherwise the reason, when there was a file: the view is a
+   * cache and is rebuilt.
    */
-  static load(file: string, journal: JournalFile): { view: CurrentView; position: JournalPosition } | { reason?: string } {
+  static load(file: string): { view: CurrentView; position: JournalPosition; lines: AppliedLines } | { reason?: string } {
     let saved: SavedView;
     try {
       saved = JSON.parse(fs.readFileSync(file, 'utf8')) as SavedView;
@@ -110,11 +115,11 @@ export class CurrentView {
       return (err as NodeJS.ErrnoException).code === 'ENOENT' ? {} : { reason: `it could not be read (${(err as Error).message})` };
     }
     if (saved.format !== VIEW_FORMAT || saved.analyzer !== ANALYZER_VERSION) return { reason: 'it was made by another release' };
-    const { ino, size } = journal.stat();
     const { offset, tailSha, tailLength } = saved.journal;
-    if (!journal.continues(saved.journal, size)) return { reason: 'it no longer matches the journal' };
     let view: CurrentView;
+    let lines: AppliedLines;
     try {
+      lines = AppliedLines.restore(saved.lines);
       view = new CurrentView(SearchIndex.restore(saved.index));
       for (const [id, changedAt, version, rowId, deleted] of saved.heads)
         view.heads.set(id, { changedAt, version, rowId, deleted: deleted === 1 });
@@ -123,7 +128,7 @@ export class CurrentView {
     } catch (err) {
       return { reason: `it is damaged (${(err as Error).message})` };
     }
-    return { view, position: { ino, offset, tailSha, tailLength } };
+    return { view, position: { ino: 0, offset, tailSha, tailLength }, lines };
   }
 
   /** Builds the view from the current rows of a database. */

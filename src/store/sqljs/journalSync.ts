@@ -1,9 +1,12 @@
+import * as fs from 'node:fs';
 import type { Database } from 'sql.js';
 import { StorageError } from '../../core/errors';
 import type { StoreWarning } from '../../core/ports/store';
+import { AppliedLines, entryKey, unreadableKey } from './appliedLines';
 import { CurrentView } from './currentView';
-import { entryLine, parseLine, type JournalEntry } from './entries';
-import { EMPTY_POSITION, type JournalFile, sha1 } from './journal';
+import { entryLine, type ParsedLine, parseLine, type JournalEntry } from './entries';
+import { isNewer, type VersionKey } from '../../core/ports/versionOrder';
+import { EMPTY_POSITION, type JournalFile, type JournalLine, type JournalPosition, sha1 } from './journal';
 import { JournalCursor } from './journalCursor';
 import { loadSnapshot, snapshotFromNewerRelease, writeSnapshot } from './snapshot';
 import { loadSqlJs } from './sqljsOptions';
@@ -14,7 +17,18 @@ export interface JournalSyncFiles {
   snapshot: string;
   view: string;
   wasmPath?: string;
+  /** False: a journal changed underneath reloads the caches, as before the incremental catch-up (benchmarks compare both). */
+  incremental?: boolean;
+  /** Without a snapshot, a journal of at least this many bytes builds the view alone first (default VIEW_FIRST_FROM). */
+  viewFirstFrom?: number;
 }
+
+/**
+ * Opening without a snapshot (a fresh clone) builds the search view from the journal and leaves
+ * the database for the first operation that needs it, once the journal is this large: below it,
+ * building both at once costs little and the first checkpoint saves a snapshot as well.
+ */
+export const VIEW_FIRST_FROM = 1 << 20;
 
 /**
  * The store's two caches kept in step with the journal: the CurrentView (searches) and,
@@ -25,6 +39,8 @@ export interface JournalSyncFiles {
  */
 export class JournalSync {
   view = new CurrentView();
+  /** The lines the view has consumed, by key: what a journal changed by git is reconciled with. */
+  private lines = AppliedLines.after(EMPTY_POSITION);
   readonly cursor: JournalCursor;
   private db: { sql: Database; table: VersionTable } | undefined;
   private dbLoading: Promise<VersionTable> | undefined;
@@ -40,35 +56,123 @@ export class JournalSync {
     this.cursor = new JournalCursor(files.journal);
   }
 
-  /** (Re)loads from disk: the saved view if usable, else the database. True when an incomplete line follows. */
+  /**
+   * (Re)loads from disk: the saved view if usable (caught up with a journal git changed by
+   * reconciling the lines), else the journal alone when there is no snapshot (a fresh clone:
+   * the database loads later, when needed), else the database. True when an incomplete line follows.
+   */
   async load(): Promise<boolean> {
     this.db?.sql.close();
     this.db = undefined;
     this.linesSinceCheckpoint = 0;
-    const saved = CurrentView.load(this.files.view, this.files.journal);
+    const saved = CurrentView.load(this.files.view);
+    let reason = 'reason' in saved ? saved.reason : undefined;
+    const { ino } = this.files.journal.stat();
     if ('view' in saved) {
       this.view = saved.view;
-      this.cursor.moveTo(saved.position);
-    } else {
-      if (saved.reason)
-        this.warn({
-          code: 'index-rebuilt',
-          message: `the saved search index ${this.files.view} was not used: ${saved.reason}; it is rebuilt`,
-        });
-      this.view = new CurrentView();
-      this.cursor.moveTo({ ...EMPTY_POSITION, ino: this.files.journal.stat().ino });
-      this.viewFileStale = true;
-      await this.table(true);
+      this.lines = saved.lines;
+      this.cursor.moveTo({ ...saved.position, ino });
+      if (!this.cursor.diverged()) return this.applyLines();
+      const reconciled = this.files.incremental === false ? undefined : this.reconcile();
+      if (reconciled !== undefined) return reconciled;
+      reason = 'it no longer matches the journal';
     }
+    if (reason)
+      this.warn({
+        code: 'index-rebuilt',
+        message: `the saved search index ${this.files.view} was not used: ${reason}; it is rebuilt`,
+      });
+    this.view = new CurrentView();
+    this.moveTo({ ...EMPTY_POSITION, ino });
+    this.viewFileStale = true;
+    // Without a snapshot the database would be built from the journal too: the view alone answers searches sooner.
+    const viewFirst =
+      !fs.existsSync(this.files.snapshot) && this.files.journal.stat().size >= (this.files.viewFirstFrom ?? VIEW_FIRST_FROM);
+    if (viewFirst) return this.buildView();
+    await this.table(true);
     return this.applyLines();
   }
 
   /**
+   * Builds the view from the whole journal in two passes: the first parses every line and finds
+   * each id's current version (versionOrder) and the purges, the second files only those
+   * versions. Analysing a memory's text is the costly part, and a version replaced later in the
+   * file would be analysed for nothing. The end state is what applying every line in order gives.
+   */
+  private buildView(): boolean {
+    const heads = new Map<string, VersionKey & { line: number }>();
+    const purged = new Set<string>();
+    let count = 0;
+    const incomplete = this.cursor.advance((line) => {
+      const parsed = parseLine(line.text);
+      this.applyParsed(parsed, line, true, false);
+      this.lines.record(parsed.ok ? entryKey(parsed.entry) : unreadableKey(line.text), line);
+      const n = count++;
+      if (!parsed.ok) return;
+      const e = parsed.entry;
+      if (e.type === 'memory.purge') {
+        purged.add(e.id);
+        heads.delete(e.id);
+      } else if (e.type === 'memory.version' && !purged.has(e.row.id)) {
+        const head = heads.get(e.row.id);
+        if (!head || isNewer(e.row, head))
+          heads.set(e.row.id, { changedAt: e.row.changedAt, version: e.row.version, rowId: e.row.rowId, line: n });
+      }
+    });
+    const wanted = new Set<number>();
+    for (const h of heads.values()) wanted.add(h.line);
+    heads.clear();
+    for (const id of purged) this.view.purge(id);
+    const lines = this.files.journal.readLines(0, this.cursor.position.offset);
+    let n = 0;
+    for (let r = lines.next(); !r.done; r = lines.next(), n++) {
+      if (!wanted.has(n)) continue;
+      const parsed = parseLine(r.value.text);
+      if (parsed.ok && parsed.entry.type === 'memory.version') this.view.apply(parsed.entry.row);
+    }
+    return incomplete;
+  }
+
+  /**
    * Applies what other processes (or git) changed in the journal. True when an incomplete
-   * line follows: a write in progress, or a torn one (only the write lock can tell).
+   * line follows: a write in progress, or a torn one (only the write lock can tell). A journal
+   * changed underneath is reconciled (only new lines applied) unless history was rewritten.
    */
   catchUp(): Promise<boolean> | boolean {
-    return this.cursor.diverged() ? this.load() : this.applyLines();
+    if (!this.cursor.diverged()) return this.applyLines();
+    const reconciled = this.files.incremental === false ? undefined : this.reconcile();
+    return reconciled ?? this.load();
+  }
+
+  /** Moves the cursor to a position whose lines are not known (a loaded cache, a rewritten journal). */
+  private moveTo(position: JournalPosition): void {
+    this.cursor.moveTo(position);
+    this.lines = AppliedLines.after(position);
+  }
+
+  /**
+   * Catches up with a journal git changed underneath: applies the lines after its part still in
+   * place that were not consumed before. Undefined (nothing applied) when a consumed line is
+   * gone: history was rewritten, the caches must be reloaded. Else whether an incomplete line follows.
+   */
+  private reconcile(): boolean | undefined {
+    const stat = this.files.journal.stat();
+    const found = this.lines.reconcile(this.files.journal, stat.size, this.cursor.position, (text) => {
+      const parsed = parseLine(text);
+      return { key: parsed.ok ? entryKey(parsed.entry) : unreadableKey(text), value: parsed };
+    });
+    if (!found) return undefined;
+    this.transaction(() => {
+      for (const t of found.tail) if (t.fresh) this.applyParsed(t.value, t.line, true);
+    });
+    const last = found.tail[found.tail.length - 1]?.line;
+    if (last) {
+      const tail = `${last.text}\n`;
+      this.cursor.moveTo({ ino: stat.ino, offset: last.end, tailSha: sha1(tail), tailLength: Buffer.byteLength(tail) });
+    } else {
+      this.cursor.moveTo({ ...this.cursor.position, ino: stat.ino });
+    }
+    return found.incomplete;
   }
 
   /**
@@ -99,15 +203,16 @@ export class JournalSync {
       if (replaced) this.viewFileStale = true;
       if (rebuildView || replaced) {
         this.db = { sql: loaded.db, table };
-        this.cursor.moveTo(loaded.position);
+        this.moveTo(loaded.position);
         this.view = CurrentView.fromRows(table.currentAll(), table.purgedIds());
         // load() applies the rest itself; here the caller is about to read from the table.
         if (replaced && !rebuildView) this.applyLines();
       } else if (loaded.position.offset <= viewAt) {
-        // The snapshot is older than the view: replay the difference into the database.
+        // The snapshot is older than the view: replay the difference into the database (the
+        // view has these lines, and their keys).
         this.cursor.moveTo(loaded.position);
         this.db = { sql: loaded.db, table };
-        this.applyLines(viewAt, false);
+        this.applyLines(viewAt, false, false);
       } else {
         // The snapshot is newer (another process checkpointed): the view catches up to it.
         this.applyLines(loaded.position.offset, false);
@@ -122,23 +227,36 @@ export class JournalSync {
    * Applies complete journal lines from our position up to `until` (default: the end of
    * the file) to the view and, when loaded, the database. True when an incomplete line follows.
    */
-  private applyLines(until?: number, warn = true): boolean {
+  private applyLines(until?: number, warn = true, record = true): boolean {
+    return this.transaction(() =>
+      this.cursor.advance((line) => {
+        const parsed = parseLine(line.text);
+        this.applyParsed(parsed, line, warn);
+        if (record) this.lines.record(parsed.ok ? entryKey(parsed.entry) : unreadableKey(line.text), line);
+      }, until),
+    );
+  }
+
+  private applyParsed(parsed: ParsedLine, line: JournalLine, warn: boolean, apply = true): void {
+    this.linesSinceCheckpoint++;
+    if (parsed.ok) {
+      if (apply) this.applyEntry(parsed.entry);
+    } else if (warn && line.text.trim() !== '') {
+      this.warn({
+        code: parsed.unknown ? 'unknown-journal-entry' : 'bad-journal-line',
+        message: `journal line at byte ${line.start} of ${this.files.journal.file} ${parsed.reason}; it was skipped and left in place`,
+      });
+    }
+  }
+
+  /** Runs `fn` in one database transaction (when the database is loaded). */
+  private transaction<T>(fn: () => T): T {
     const sql = this.db?.sql;
     sql?.exec('BEGIN');
     try {
-      const incomplete = this.cursor.advance((line) => {
-        this.linesSinceCheckpoint++;
-        const parsed = parseLine(line.text);
-        if (parsed.ok) this.applyEntry(parsed.entry);
-        else if (warn && line.text.trim() !== '') {
-          this.warn({
-            code: parsed.unknown ? 'unknown-journal-entry' : 'bad-journal-line',
-            message: `journal line at byte ${line.start} of ${this.files.journal.file} ${parsed.reason}; it was skipped and left in place`,
-          });
-        }
-      }, until);
+      const result = fn();
       sql?.exec('COMMIT');
-      return incomplete;
+      return result;
     } catch (err) {
       sql?.exec('ROLLBACK');
       throw new StorageError(`reading the journal failed: ${(err as Error).message}`, { cause: err });
@@ -184,10 +302,17 @@ export class JournalSync {
    * database loaded unless the view alone decided the entries (a memory id it has never seen).
    */
   append(entries: JournalEntry[]): void {
-    const text = entries.map(entryLine).join('\n') + '\n';
-    const stat = this.files.journal.append(text, this.cursor.position.offset);
+    const lineTexts = entries.map(entryLine);
+    const text = lineTexts.join('\n') + '\n';
+    const from = this.cursor.position.offset;
+    const stat = this.files.journal.append(text, from);
     const lastLine = text.slice(text.lastIndexOf('\n', text.length - 2) + 1);
     this.cursor.moveTo({ ino: stat.ino, offset: stat.size, tailSha: sha1(lastLine), tailLength: Buffer.byteLength(lastLine) }, stat);
+    let end = from;
+    lineTexts.forEach((lineText, i) => {
+      end += Buffer.byteLength(lineText) + 1;
+      this.lines.record(entryKey(entries[i]!), { text: lineText, end });
+    });
     this.apply(entries);
     this.linesSinceCheckpoint += entries.length;
   }
@@ -198,6 +323,7 @@ export class JournalSync {
     const stat = this.files.journal.stat();
     const last = `${lines[lines.length - 1]!}\n`;
     this.cursor.moveTo({ ino: stat.ino, offset: stat.size, tailSha: sha1(last), tailLength: Buffer.byteLength(last) }, stat);
+    this.lines = AppliedLines.after(this.cursor.position);
   }
 
   /**
@@ -212,7 +338,7 @@ export class JournalSync {
       if (!writeSnapshot(this.db.sql, this.files.snapshot, position, stillCurrent)) return false;
       this.db.table.invalidate();
     }
-    if (!this.view.save(this.files.view, position, stillCurrent)) return false;
+    if (!this.view.save(this.files.view, position, this.lines, stillCurrent)) return false;
     this.linesSinceCheckpoint = 0;
     this.viewFileStale = false;
     return true;

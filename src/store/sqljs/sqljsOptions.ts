@@ -12,6 +12,13 @@ export interface SqlJsStoreOptions {
   lockStaleMs?: number;
   /** Told about anything set aside or repaired, and about failed background checkpoints. */
   onWarning?: (warning: StoreWarning) => void;
+  /**
+   * False: a journal changed underneath (a git pull) reloads the caches instead of applying only
+   * its new lines; for benchmarks and tests that compare the two (default true).
+   */
+  incrementalCatchUp?: boolean;
+  /** Without a snapshot, a journal of at least this many bytes opens with the search view alone (default 1 MiB; for tests). */
+  viewFirstFrom?: number;
 }
 
 /**

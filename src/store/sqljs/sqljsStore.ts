@@ -64,6 +64,8 @@ export class SqlJsStore implements Store {
         snapshot: path.join(this.location, 'snapshot.sqlite'),
         view: path.join(this.location, 'search-index.json'),
         wasmPath: options.wasmPath,
+        incremental: options.incrementalCatchUp,
+        viewFirstFrom: options.viewFirstFrom,
       },
       (w) => this.warn(w),
     );
@@ -108,7 +110,9 @@ export class SqlJsStore implements Store {
   }
 
   /** Runs `fn` under the write lock with the database loaded and every other process's writes applied. */
-  private exclusive<T>(fn: (table: VersionTable) => T | Promise<T>): Promise<T> {
+  private async exclusive<T>(fn: (table: VersionTable) => T | Promise<T>): Promise<T> {
+    // Loaded before the lock, as reads load it: building it can take a while, and other writers wait for the lock.
+    if (!this.closed) await this.sync.table();
     return this.underLock(async () => fn(await this.sync.table()));
   }
 
@@ -177,7 +181,8 @@ export class SqlJsStore implements Store {
     return this.fromView((v) => v.index.tagCounts());
   }
 
-  write(id: string, decide: WriteDecision): Promise<StoredVersion | null> {
+  async write(id: string, decide: WriteDecision): Promise<StoredVersion | null> {
+    if (!this.closed && !this.sync.decidesWithoutTable(id)) await this.sync.table(); // before the lock, as in exclusive()
     return this.underLock(async () => {
       // A new id (every create's) is decided from the view: a one-shot create does not start sql.js.
       const table = this.sync.decidesWithoutTable(id) ? undefined : await this.sync.table();

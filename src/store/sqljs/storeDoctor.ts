@@ -79,8 +79,16 @@ export async function inspectWorkspaceStore(dir: string, wasmPath?: string): Pro
 
   // The saved search index.
   const viewFile = path.join(dir, 'search-index.json');
-  const saved = CurrentView.load(viewFile, journal);
-  if ('view' in saved) {
+  const saved = CurrentView.load(viewFile);
+  if ('view' in saved && !journal.continues(saved.position))
+    // Not damage: the next command catches the index up with the lines git changed (appliedLines.ts).
+    findings.push(
+      note(
+        'index',
+        `${viewFile} was saved before the journal changed underneath (a git pull, merge or rebase); the next command catches it up`,
+      ),
+    );
+  else if ('view' in saved) {
     const off = disagreeing(saved.view.headRowIds(), headsAt(lines, saved.position.offset));
     if (off.length) findings.push(problem('index', `${viewFile} disagrees with the journal on ${some(off)}`, true));
     else findings.push(note('index', `${viewFile} matches the journal up to byte ${saved.position.offset}`));
