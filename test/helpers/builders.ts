@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client } from 'pg';
@@ -300,3 +301,29 @@ export const SYNTHETIC_QUERIES: string[][] = [
   ['unknownword'],
   ['cache', 'unknownword'],
 ];
+
+/** An evaluation corpus (test/data/<set>) as version rows with fixed ids and times, so both stores hold the same data. */
+export function corpusRows(set: string): StoredVersion[] {
+  const file = path.join(__dirname, '..', 'data', set, 'memories.jsonl');
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line, i) => {
+      const m = JSON.parse(line) as { description: string; tags: string[]; content: string };
+      const n = String(i).padStart(12, '0');
+      return {
+        rowId: randomUUID(),
+        id: `00000000-0000-4000-8000-${n}`,
+        version: 1,
+        op: 'create',
+        description: m.description,
+        tags: m.tags,
+        content: m.content,
+        changedAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
+        deletedAt: null,
+        author: 'eval',
+        restoredFrom: null,
+      };
+    });
+}

@@ -1,11 +1,9 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import type { LocalIndexMode } from '../../src/store/postgres/localIndex';
 import type { PgStore } from '../../src/store/postgres/pgStore';
-import type { StoredVersion } from '../../src/core/ports/store';
-import { type Backend, BACKENDS, memory, openService, prepareBackend, type Opened } from '../helpers/builders';
+import { type Backend, BACKENDS, corpusRows, memory, openService, prepareBackend, type Opened } from '../helpers/builders';
 
 /**
  * Every backend, and PostgreSQL once more with each way it can rank: `eager` always through
@@ -105,32 +103,6 @@ for (const { backend, localIndex, name } of VARIANTS.filter((v) => BACKENDS.incl
 
 /** The evaluation sets whose corpora both stores must rank alike. */
 const EVAL_SETS = ['eval', 'eval2'];
-
-/** An evaluation corpus as version rows with fixed ids and times, so both stores hold the same data. */
-function corpusRows(set: string): StoredVersion[] {
-  const file = path.join(__dirname, '..', 'data', set, 'memories.jsonl');
-  return fs
-    .readFileSync(file, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line, i) => {
-      const m = JSON.parse(line) as { description: string; tags: string[]; content: string };
-      const n = String(i).padStart(12, '0');
-      return {
-        rowId: randomUUID(),
-        id: `00000000-0000-4000-8000-${n}`,
-        version: 1,
-        op: 'create',
-        description: m.description,
-        tags: m.tags,
-        content: m.content,
-        changedAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
-        deletedAt: null,
-        author: 'eval',
-        restoredFrom: null,
-      };
-    });
-}
 
 // Compares the two backends: runs when both are selected (not in `npm run test:unit`).
 for (const localIndex of BACKENDS.includes('postgres') ? ([undefined, 'eager', 'off'] as const) : [])

@@ -2,7 +2,7 @@ import type { ClientBase } from 'pg';
 import type { RecordQuery, StoredRecord } from '../../core/ports/records';
 import { isNewer } from '../../core/ports/versionOrder';
 import { originOf, type Channel } from '../../core/ports/origin';
-import { UNIQUE_VIOLATION } from './versionRows';
+import { asInserted, UNIQUE_VIOLATION } from './versionRows';
 
 /** The columns a client writes (db_role is the database's own: a trigger sets it, schema 7). */
 const WRITTEN_COLUMNS =
@@ -124,15 +124,7 @@ export async function insertRecords(
      RETURNING row_id, seq, db_role`,
     [project, JSON.stringify(payload), twins],
   );
-  // Returned as stored: with the role the database recorded, whatever the row said.
-  const stored = new Map(inserted.map((r) => [r.row_id, r]));
-  return rows
-    .filter((r) => stored.has(r.rowId))
-    .map((r) => {
-      const { seq, db_role } = stored.get(r.rowId)!;
-      const { dbRole: _sent, ...rest } = r;
-      return { ...rest, ...(db_role ? { dbRole: db_role } : {}), seq };
-    });
+  return asInserted(rows, inserted);
 }
 
 /** The head columns a newer version replaces (everything but the key and max_version). */

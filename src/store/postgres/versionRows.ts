@@ -108,14 +108,24 @@ export async function insertVersions(
      RETURNING row_id, seq, db_role`,
     [project, JSON.stringify(payload), twins],
   );
-  // Returned as stored: with the role the database recorded, whatever the row said.
+  return asInserted(rows, inserted);
+}
+
+/**
+ * The rows an INSERT … RETURNING row_id, seq, db_role took, as stored: with their seq and the
+ * role the database recorded, whatever the row said (versions and records alike).
+ */
+export function asInserted<R extends { rowId: string; dbRole?: string | null }>(
+  rows: readonly R[],
+  inserted: ReadonlyArray<{ row_id: string; seq: string; db_role: string | null }>,
+): Array<R & { seq: string }> {
   const stored = new Map(inserted.map((r) => [r.row_id, r]));
   return rows
     .filter((r) => stored.has(r.rowId))
     .map((r) => {
       const { seq, db_role } = stored.get(r.rowId)!;
       const { dbRole: _sent, ...rest } = r;
-      return { ...rest, ...(db_role ? { dbRole: db_role } : {}), seq };
+      return { ...rest, ...(db_role ? { dbRole: db_role } : {}), seq } as R & { seq: string };
     });
 }
 

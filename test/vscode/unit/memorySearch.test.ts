@@ -1,34 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { randomUUID } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import type { StoredVersion } from '../../../src/core/ports/store';
 import { searchAsTyped, typedKeywords, typedWords } from '../../../src/vscode/memories/memorySearch';
-import { openService } from '../../helpers/builders';
-
-/** The eval set's memories as version rows (ids m001…, as in the file), to load through the real store. */
-function evalRows(): StoredVersion[] {
-  return fs
-    .readFileSync(path.join(__dirname, '..', '..', 'data', 'eval', 'memories.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line, i) => {
-      const m = JSON.parse(line) as { description: string; tags: string[]; content: string };
-      return {
-        rowId: randomUUID(),
-        id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-        version: 1,
-        op: 'create',
-        description: m.description,
-        tags: m.tags,
-        content: m.content,
-        changedAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
-        deletedAt: null,
-        author: 'eval',
-        restoredFrom: null,
-      };
-    });
-}
+import { corpusRows, openService } from '../../helpers/builders';
 
 describe('the search a person types (issue 14, item 8)', () => {
   it('reads the text as one phrase, commas separating keywords, and words one by one as the fallback', () => {
@@ -62,7 +34,7 @@ describe('the search a person types (issue 14, item 8)', () => {
 
   it('lists the connection-pool notes for "postgres connection pool", not every postgres note (the timezone ones)', async () => {
     const { service } = await openService();
-    await service.importVersions(evalRows());
+    await service.importVersions(corpusRows('eval'));
     const hits = await searchAsTyped(service, 'postgres connection pool');
     assert.ok(hits.length >= 3, `${hits.length} hits`);
     assert.ok(
