@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { EpisodeNode } from '../../src/vscode/episodes/episodesView';
-import { api, invoke, playbook, wait } from './playbookSupport';
+import { api, invoke, markdownPreviewOpen, playbook, wait } from './playbookSupport';
 import { until } from './seed';
 
 type EpisodeItem = Extract<EpisodeNode, { kind: 'episode' }>;
@@ -134,11 +134,7 @@ describe('episodes in VS Code: the findEpisodes tool, context, and the Episodes 
     assert.equal(uri.scheme, 'agent-memory-view', 'a read-only document');
     assert.equal(uri.path, `/episode/${ids.failed}/warm-the-quasar-cache-before-the-nightly-zephyr.md`);
     await vscode.commands.executeCommand(open.command, ...(open.arguments ?? []));
-    await until('the preview', () =>
-      vscode.window.tabGroups.all
-        .flatMap((g) => g.tabs)
-        .some((t) => t.input instanceof vscode.TabInputWebview && /markdown/i.test(t.input.viewType)),
-    );
+    await until('the preview', () => markdownPreviewOpen());
     const text = (await vscode.workspace.openTextDocument(uri)).getText();
     for (const part of [
       '# Warm the quasar cache before the nightly zephyr export',

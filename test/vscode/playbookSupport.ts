@@ -39,6 +39,13 @@ export function storeFile(name: string, content: string | undefined): void {
   else fs.writeFileSync(file, content);
 }
 
+/** Whether a rendered Markdown preview is open in a tab (one whose label matches `label`, when given). */
+export function markdownPreviewOpen(label?: RegExp): boolean {
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .some((t) => t.input instanceof vscode.TabInputWebview && /markdown/i.test(t.input.viewType) && (!label || label.test(t.label)));
+}
+
 export const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A valid skill document named `name`. */

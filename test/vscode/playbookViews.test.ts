@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import { EpisodeService } from '../../src/core/playbook/episodeService';
 import type { FactNode } from '../../src/vscode/facts/factsView';
-import { api, invoke, playbook, proposalId, skillYaml } from './playbookSupport';
+import { api, invoke, markdownPreviewOpen, playbook, proposalId, skillYaml } from './playbookSupport';
 import { until } from './seed';
 
 type Subject = Extract<FactNode, { kind: 'subject' }>;
@@ -68,16 +68,7 @@ describe('the Facts, Skills and Pending views', function () {
     await l.facts.verify({ id: f.id, evidence: 'workflow runs on every push' });
     await vscode.commands.executeCommand('agentMemory.showFactHistory', { id: f.id });
     // Rendered as Markdown (a text editor would show its escapes: owned\_by), named after the fact.
-    await until('the history preview', () =>
-      vscode.window.tabGroups.all
-        .flatMap((g) => g.tabs)
-        .some(
-          (t) =>
-            t.input instanceof vscode.TabInputWebview &&
-            /markdown/i.test(t.input.viewType) &&
-            /history-of-web-app-ci-github-actions/.test(t.label),
-        ),
-    );
+    await until('the history preview', () => markdownPreviewOpen(/history-of-web-app-ci-github-actions/));
     const doc = await vscode.workspace.openTextDocument(
       vscode.Uri.from({ scheme: 'agent-memory-view', path: `/fact-history/${f.id}/history-of-web-app-ci-github-actions.md` }),
     );
@@ -160,11 +151,7 @@ describe('the Facts, Skills and Pending views', function () {
 
     // A click opens it as rendered Markdown.
     await vscode.commands.executeCommand('agentMemory.openProposal', node);
-    await until('the Markdown preview', () =>
-      vscode.window.tabGroups.all
-        .flatMap((g) => g.tabs)
-        .some((t) => t.input instanceof vscode.TabInputWebview && /markdown/i.test(t.input.viewType)),
-    );
+    await until('the Markdown preview', () => markdownPreviewOpen());
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 
     await l.proposals.reject({ id: p.proposalId, by: 'views-test', reason: 'already known' });

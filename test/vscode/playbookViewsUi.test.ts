@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import { drive, driverAvailable, screenshotsWanted, waitUntil } from './driver';
-import { api, playbook, skillYaml, storeFile } from './playbookSupport';
+import { api, markdownPreviewOpen, playbook, skillYaml, storeFile } from './playbookSupport';
 
 const SIDEBAR = '.part.sidebar';
 const ROW = `${SIDEBAR} .monaco-list-row`;
@@ -104,18 +104,7 @@ describe('the Facts, Skills and Pending views in the workbench (Playwright)', fu
 
   it('Facts: clicking a fact opens its history, rendered, in a tab named after the fact (issue 14, items 9 and 12)', async () => {
     await drive({ action: 'click', selector: ROW, text: 'owned_by → team:web' });
-    await waitUntil('the history preview', () =>
-      vscode.window.tabGroups.all
-        .flatMap((g) => g.tabs)
-        .some(
-          (t) =>
-            t.input instanceof vscode.TabInputWebview &&
-            /markdown/i.test(t.input.viewType) &&
-            /history-of-service-checkout-owned-by-team-web/.test(t.label),
-        )
-        ? true
-        : undefined,
-    );
+    await waitUntil('the history preview', () => (markdownPreviewOpen(/history-of-service-checkout-owned-by-team-web/) ? true : undefined));
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
