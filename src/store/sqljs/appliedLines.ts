@@ -1,4 +1,4 @@
-import type { JournalEntry } from './entries';
+import type { JournalEntry, ParsedLine } from './entries';
 import { type JournalFile, type JournalLine, type JournalPosition, sha1 } from './journal';
 
 /** A consumed line, to look for at the same place in a journal that changed: `count` lines were consumed up to it. */
@@ -53,6 +53,9 @@ function rawKey(entry: JournalEntry): string {
 /** The key of a line that is not a readable entry: its bytes. */
 export const unreadableKey = (text: string): string => `! ${sha1(text)}`;
 
+/** The key of a journal line as parsed: its entry's, or its bytes' when it is not a readable entry. */
+export const lineKey = (parsed: ParsedLine, text: string): string => (parsed.ok ? entryKey(parsed.entry) : unreadableKey(text));
+
 /**
  * The journal lines one process has consumed since `base` (a position whose line it checked),
  * by key, with a mark every MARK_EVERY lines. When git changes the journal underneath (a pull, a
@@ -66,7 +69,6 @@ export class AppliedLines {
   private keyList: string[] | undefined;
   /** The saved keys, split on first need (opening does not pay for it). */
   private savedKeys: string | undefined;
-  private savedCount = 0;
 
   private constructor(
     private readonly base: Mark,
@@ -87,7 +89,6 @@ export class AppliedLines {
       saved.marks.map(([count, e, s, l]) => ({ count, end: e, sha: s, length: l })),
     );
     lines.savedKeys = saved.keys;
-    lines.savedCount = saved.keys === '' ? 0 : countLines(saved.keys);
     return lines;
   }
 
@@ -98,10 +99,6 @@ export class AppliedLines {
       marks: this.marks.map((m) => [m.count, m.end, m.sha, m.length]),
       keys: this.keys().join('\n'),
     };
-  }
-
-  get count(): number {
-    return this.keyList?.length ?? this.savedCount;
   }
 
   private keys(): string[] {
@@ -172,10 +169,4 @@ export class AppliedLines {
     for (const t of tail) this.record(t.key, t.line);
     return { tail, end: r.value.end, incomplete: r.value.incomplete };
   }
-}
-
-function countLines(joined: string): number {
-  let n = 1;
-  for (let i = joined.indexOf('\n'); i !== -1; i = joined.indexOf('\n', i + 1)) n++;
-  return n;
 }

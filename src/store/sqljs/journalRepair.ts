@@ -47,6 +47,13 @@ export interface RejectedLine {
   setAsideAt: string;
 }
 
+/** What a repair did: the damaged lines it moved (and where), and where a torn last line went. */
+export interface JournalRepair {
+  rejected: RejectedLine[];
+  rejectedFile: string | undefined;
+  tornKeptAt: string | undefined;
+}
+
 /**
  * Moves the damaged lines of the journal into REJECTED_FILE (appended, fsynced first), then
  * replaces the journal with every other line, byte for byte and in order. Must run under the

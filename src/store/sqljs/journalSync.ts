@@ -2,10 +2,10 @@ import * as fs from 'node:fs';
 import type { Database } from 'sql.js';
 import { StorageError } from '../../core/errors';
 import type { StoreWarning } from '../../core/ports/store';
-import { AppliedLines, entryKey, unreadableKey } from './appliedLines';
+import { AppliedLines, entryKey, lineKey } from './appliedLines';
+import { CurrentHeads } from './currentHeads';
 import { CurrentView } from './currentView';
 import { entryLine, type ParsedLine, parseLine, type JournalEntry } from './entries';
-import { isNewer, type VersionKey } from '../../core/ports/versionOrder';
 import { EMPTY_POSITION, type JournalFile, type JournalLine, type JournalPosition, sha1 } from './journal';
 import { JournalCursor } from './journalCursor';
 import { loadSnapshot, snapshotFromNewerRelease, writeSnapshot } from './snapshot';
@@ -72,9 +72,8 @@ export class JournalSync {
       this.view = saved.view;
       this.lines = saved.lines;
       this.cursor.moveTo({ ...saved.position, ino });
-      if (!this.cursor.diverged()) return this.applyLines();
-      const reconciled = this.files.incremental === false ? undefined : this.reconcile();
-      if (reconciled !== undefined) return reconciled;
+      const caughtUp = this.tryCatchUp();
+      if (caughtUp !== undefined) return caughtUp;
       reason = 'it no longer matches the journal';
     }
     if (reason)
@@ -100,29 +99,18 @@ export class JournalSync {
    * file would be analysed for nothing. The end state is what applying every line in order gives.
    */
   private buildView(): boolean {
-    const heads = new Map<string, VersionKey & { line: number }>();
-    const purged = new Set<string>();
+    const current = new CurrentHeads();
     let count = 0;
     const incomplete = this.cursor.advance((line) => {
       const parsed = parseLine(line.text);
       this.applyParsed(parsed, line, true, false);
-      this.lines.record(parsed.ok ? entryKey(parsed.entry) : unreadableKey(line.text), line);
+      this.lines.record(lineKey(parsed, line.text), line);
       const n = count++;
-      if (!parsed.ok) return;
-      const e = parsed.entry;
-      if (e.type === 'memory.purge') {
-        purged.add(e.id);
-        heads.delete(e.id);
-      } else if (e.type === 'memory.version' && !purged.has(e.row.id)) {
-        const head = heads.get(e.row.id);
-        if (!head || isNewer(e.row, head))
-          heads.set(e.row.id, { changedAt: e.row.changedAt, version: e.row.version, rowId: e.row.rowId, line: n });
-      }
+      if (parsed.ok) current.add(parsed.entry, n);
     });
     const wanted = new Set<number>();
-    for (const h of heads.values()) wanted.add(h.line);
-    heads.clear();
-    for (const id of purged) this.view.purge(id);
+    for (const h of current.heads.values()) wanted.add(h.line);
+    for (const id of current.purged) this.view.purge(id);
     const lines = this.files.journal.readLines(0, this.cursor.position.offset);
     let n = 0;
     for (let r = lines.next(); !r.done; r = lines.next(), n++) {
@@ -139,9 +127,13 @@ export class JournalSync {
    * changed underneath is reconciled (only new lines applied) unless history was rewritten.
    */
   catchUp(): Promise<boolean> | boolean {
+    return this.tryCatchUp() ?? this.load();
+  }
+
+  /** The new lines applied, or (diverged) reconciled; undefined when only a reload can follow the file. */
+  private tryCatchUp(): boolean | undefined {
     if (!this.cursor.diverged()) return this.applyLines();
-    const reconciled = this.files.incremental === false ? undefined : this.reconcile();
-    return reconciled ?? this.load();
+    return this.files.incremental === false ? undefined : this.reconcile();
   }
 
   /** Moves the cursor to a position whose lines are not known (a loaded cache, a rewritten journal). */
@@ -159,7 +151,7 @@ export class JournalSync {
     const stat = this.files.journal.stat();
     const found = this.lines.reconcile(this.files.journal, stat.size, this.cursor.position, (text) => {
       const parsed = parseLine(text);
-      return { key: parsed.ok ? entryKey(parsed.entry) : unreadableKey(text), value: parsed };
+      return { key: lineKey(parsed, text), value: parsed };
     });
     if (!found) return undefined;
     this.transaction(() => {
@@ -232,7 +224,7 @@ export class JournalSync {
       this.cursor.advance((line) => {
         const parsed = parseLine(line.text);
         this.applyParsed(parsed, line, warn);
-        if (record) this.lines.record(parsed.ok ? entryKey(parsed.entry) : unreadableKey(line.text), line);
+        if (record) this.lines.record(lineKey(parsed, line.text), line);
       }, until),
     );
   }

@@ -109,7 +109,8 @@ export const RECORDS_SCHEMA = 2;
  */
 export const COMPLETE_ROWS_SCHEMA = 4;
 
-function userVersion(db: Database): number {
+/** The schema version a database file says it has (0: none). */
+export function userVersion(db: Database): number {
   return Number(db.exec('PRAGMA user_version')[0]?.values[0]?.[0] ?? 0);
 }
 

@@ -5,7 +5,7 @@ import { StorageError } from '../../core/errors';
 import type { StoreWarning } from '../../core/ports/store';
 import { writeFileAtomic } from './atomicFile';
 import { type JournalFile, type JournalPosition, EMPTY_POSITION, stamp } from './journal';
-import { COMPLETE_ROWS_SCHEMA, getMeta, migrate, RECORDS_SCHEMA, SCHEMA_VERSION, setMeta } from './schema';
+import { COMPLETE_ROWS_SCHEMA, getMeta, migrate, RECORDS_SCHEMA, SCHEMA_VERSION, setMeta, userVersion } from './schema';
 
 /** A database to continue from, and the journal position it already contains. */
 export interface Loaded {
@@ -30,7 +30,7 @@ export function loadSnapshot(SQL: SqlJsStatic, file: string, journal: JournalFil
   let position: JournalPosition;
   try {
     db = new SQL.Database(fs.readFileSync(file));
-    const version = Number(db.exec('PRAGMA user_version')[0]?.values[0]?.[0] ?? 0);
+    const version = userVersion(db);
     if (version < 1) throw new Error('it has no schema version');
     // A release before schema 3 dropped the citations of the journal lines it replayed, one before
     // 4 their origin: the snapshot is a cache, so it is built again from the journal, which has them.
@@ -42,12 +42,7 @@ export function loadSnapshot(SQL: SqlJsStatic, file: string, journal: JournalFil
     // A release before schema 2 skipped the journal's record lines (it did not know them) yet
     // saved its position after them: replay the whole journal once (idempotent) to pick them up.
     if (version < RECORDS_SCHEMA) return { db, position: { ...EMPTY_POSITION, ino: journal.stat().ino } };
-    position = {
-      ino: 0,
-      offset: Number(getMeta(db, 'journal_offset') ?? 0),
-      tailSha: getMeta(db, 'journal_tail_sha') ?? '',
-      tailLength: Number(getMeta(db, 'journal_tail_length') ?? 0),
-    };
+    position = { ino: 0, ...snapshotPosition(db) };
   } catch (err) {
     db?.close();
     if (err instanceof StorageError) throw err;
@@ -103,6 +98,15 @@ export function snapshotFromNewerRelease(file: string): boolean {
  * `stillCurrent()` agrees at rename time (a journal rewritten meanwhile would make the
  * snapshot describe the old file).
  */
+/** The journal position a snapshot was saved at (writeSnapshot records it). */
+export function snapshotPosition(db: Database): Pick<JournalPosition, 'offset' | 'tailSha' | 'tailLength'> {
+  return {
+    offset: Number(getMeta(db, 'journal_offset') ?? 0),
+    tailSha: getMeta(db, 'journal_tail_sha') ?? '',
+    tailLength: Number(getMeta(db, 'journal_tail_length') ?? 0),
+  };
+}
+
 export function writeSnapshot(db: Database, file: string, position: JournalPosition, stillCurrent: () => boolean): boolean {
   setMeta(db, 'journal_offset', String(position.offset));
   setMeta(db, 'journal_tail_sha', position.tailSha);

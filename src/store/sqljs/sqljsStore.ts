@@ -9,7 +9,7 @@ import { WriteLock } from '../writeLock';
 import type { CurrentView } from './currentView';
 import { entryLine, type JournalEntry, parseLine } from './entries';
 import { writeGitFiles } from './gitSharing';
-import { journalLines, type RejectedLine, setAsideDamagedLines } from './journalRepair';
+import { journalLines, type JournalRepair, setAsideDamagedLines } from './journalRepair';
 import { JournalFile } from './journal';
 import { JournalSync } from './journalSync';
 import type { SqlJsStoreOptions } from './sqljsOptions';
@@ -27,13 +27,6 @@ export type { SqlJsStoreOptions } from './sqljsOptions';
  * needs no database; the database loads on the first operation that needs it. See
  * docs/ARCHITECTURE.md for the reasoning and figures.
  */
-/** What a repair did: the damaged lines it moved (and where), and where a torn last line went. */
-export interface JournalRepair {
-  rejected: RejectedLine[];
-  rejectedFile: string | undefined;
-  tornKeptAt: string | undefined;
-}
-
 export class SqlJsStore implements Store {
   readonly location: string;
   /** A workspace store has no database roles: who wrote is what its author says (declared, not proven). */

@@ -1,11 +1,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { CurrentHeads } from './currentHeads';
 import { CurrentView } from './currentView';
 import { parseLine } from './entries';
-import { JournalFile, type JournalPosition } from './journal';
+import { JournalFile } from './journal';
 import { journalLines, lineState, type NumberedLine } from './journalRepair';
-import { getMeta, SCHEMA_VERSION } from './schema';
-import { snapshotFromNewerRelease } from './snapshot';
+import { SCHEMA_VERSION, userVersion } from './schema';
+import { snapshotFromNewerRelease, snapshotPosition } from './snapshot';
 import { loadSqlJs } from './sqljsOptions';
 
 /** One thing `agent-memory doctor` found. */
@@ -24,15 +25,13 @@ const note = (part: string, message: string): Finding => ({ part, problem: false
 
 /** Each memory id's current rowId after the journal's lines that end at or before `offset`. */
 function headsAt(lines: readonly NumberedLine[], offset: number): Map<string, string> {
-  const view = new CurrentView();
-  for (const l of lines) {
+  const current = new CurrentHeads();
+  for (const [n, l] of lines.entries()) {
     if (l.end > offset) break;
     const p = parseLine(l.text);
-    if (!p.ok) continue;
-    if (p.entry.type === 'memory.version') view.apply(p.entry.row);
-    else if (p.entry.type === 'memory.purge') view.purge(p.entry.id);
+    if (p.ok) current.add(p.entry, n);
   }
-  return view.headRowIds();
+  return current.rowIds();
 }
 
 /** Ids on which two head maps disagree. */
@@ -118,14 +117,10 @@ async function inspectSnapshot(file: string, journal: JournalFile, lines: readon
     );
   }
   try {
-    const version = Number(db.exec('PRAGMA user_version')[0]?.values[0]?.[0] ?? 0);
+    const version = userVersion(db);
     if (version < 1) return problem('snapshot', `${file} has no schema version: not a snapshot of this store`, true);
     if (version < SCHEMA_VERSION) return note('snapshot', `${file} has schema ${version}; this release migrates it when it loads it`);
-    const position: Pick<JournalPosition, 'offset' | 'tailSha' | 'tailLength'> = {
-      offset: Number(getMeta(db, 'journal_offset') ?? 0),
-      tailSha: getMeta(db, 'journal_tail_sha') ?? '',
-      tailLength: Number(getMeta(db, 'journal_tail_length') ?? 0),
-    };
+    const position = snapshotPosition(db);
     if (!journal.continues(position))
       return problem(
         'snapshot',
