@@ -63,6 +63,16 @@ export class SecretError extends MemoryError {
   }
 }
 
+/**
+ * `err` with `where` (a row, a line of a file) named first when it is a refusal of the input, so
+ * a bad row of many says which it is; anything else unchanged. Used as `catch (err) { throw refusalAt(where, err); }`.
+ */
+export function refusalAt(where: string, err: unknown): unknown {
+  if (err instanceof ValidationError) return new ValidationError(where, err.message, `${where}: ${err.message}`);
+  if (err instanceof SecretError) return new SecretError(`${where} ${err.field}`, err.kind, err.line);
+  return err;
+}
+
 /** The store could not be read or written. Nothing was changed by the failed operation. */
 export class StorageError extends MemoryError {
   readonly code = 'storage' as const;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { ListCursor, Store, StoredVersion } from './ports/store';
-import { channelLabel } from './ports/origin';
+import { channelLabel, originOf, withChannel } from './ports/origin';
 import { type CitationChecker, STALE_NOTE, uncheckedViews } from './citations';
 import * as C from './contract';
-import { ConflictError, NotFoundError, SecretError, ValidationError } from './errors';
+import { ConflictError, NotFoundError, refusalAt, ValidationError } from './errors';
 import { analyzeQuery } from './search/query';
 import { duplicatePairs, mergedFields, nearDuplicates, type DuplicatePair, type SimilarMemory } from './duplicates';
 import { instructionLikeField } from './screening';
@@ -291,9 +291,8 @@ export class MemoryService {
       rows.map(async (v) => ({
         ...(await this.record(v)),
         op: v.op,
+        ...originOf(v),
         channel: channelLabel(v),
-        ...(v.proposedBy ? { proposedBy: v.proposedBy } : {}),
-        ...(v.dbRole ? { dbRole: v.dbRole } : {}),
       })),
     );
   }
@@ -420,13 +419,13 @@ export class MemoryService {
     rows: unknown[],
     describeRow: (index: number) => string = (i) => `rows[${i}]`,
   ): Promise<{ added: number; skipped: number }> {
-    return this.store.importVersions(this.withChannel(this.checkVersions(rows, describeRow)));
+    return this.store.importVersions(withChannel(this.checkVersions(rows, describeRow), this.writer.origin.channel));
   }
 
   /** The checks of importVersions, without writing: a refusal names the row. */
   checkVersions(rows: unknown[], describeRow: (index: number) => string = (i) => `rows[${i}]`): StoredVersion[] {
     return rows.map((r, i) =>
-      MemoryService.named(describeRow(i), () => {
+      named(describeRow(i), () => {
         const row = C.parseInput(C.VersionRow, r);
         MemoryService.checkSecrets(row);
         return { ...row, restoredFrom: row.restoredFrom ?? null };
@@ -442,7 +441,7 @@ export class MemoryService {
    */
   async seedVersions(rows: unknown[], describeRow: (index: number) => string = (i) => `rows[${i}]`): Promise<StoredVersion[]> {
     const lines = rows.map((r, i) =>
-      MemoryService.named(describeRow(i), () => {
+      named(describeRow(i), () => {
         const line = C.parseInput(C.SeedMemoryLine, r);
         MemoryService.checkSecrets(line);
         return { line, where: describeRow(i) };
@@ -457,24 +456,7 @@ export class MemoryService {
 
   /** Appends rows that checkVersions or seedVersions returned, skipping those stored already (by rowId). */
   async importChecked(rows: StoredVersion[]): Promise<{ added: number; skipped: number }> {
-    return rows.length ? this.store.importVersions(this.withChannel(rows)) : { added: 0, skipped: 0 };
-  }
-
-  /** Rows that came without a channel are marked with the one they came in through (import). */
-  private withChannel(rows: StoredVersion[]): StoredVersion[] {
-    const channel = this.writer.origin.channel;
-    return channel ? rows.map((r) => (r.channel ? r : { ...r, channel })) : rows;
-  }
-
-  /** Runs `check`, naming `where` in a refusal it throws. */
-  private static named<T>(where: string, check: () => T): T {
-    try {
-      return check();
-    } catch (err) {
-      if (err instanceof ValidationError) throw new ValidationError(where, err.message, `${where}: ${err.message}`);
-      if (err instanceof SecretError) throw new SecretError(`${where} ${err.field}`, err.kind, err.line);
-      throw err;
-    }
+    return rows.length ? this.store.importVersions(withChannel(rows, this.writer.origin.channel)) : { added: 0, skipped: 0 };
   }
 }
 
@@ -496,4 +478,13 @@ export function decodeCursor(s: string): ListCursor {
     // fall through to the validation error
   }
   throw new ValidationError('cursor', 'is not a cursor returned by list; start without one');
+}
+
+/** Runs `check`, naming `where` in a refusal it throws. */
+function named<T>(where: string, check: () => T): T {
+  try {
+    return check();
+  } catch (err) {
+    throw refusalAt(where, err);
+  }
 }

@@ -197,6 +197,9 @@ const QUOTED = /`[^`\n]{1,200}`|"[^"\n]{1,200}"|\u201c[^\u201d\n]{1,200}\u201d|'
 /** A word with a digit and a letter (`TS2589`, `0308010C`, `sha2`), or in capitals (`EACCES`). */
 const CODE_LIKE = /^(?=.*\p{N})(?=.*\p{L})|^\p{Lu}{3,}$/u;
 
+/** Longest content word filed as a term, in characters. */
+export const CONTENT_TERM_MAX = 100;
+
 /**
  * The `max` terms of a memory's content that best tell it apart, other than `exclude` (the
  * terms its description and tags already give): words written as code first (identifiers,
@@ -204,9 +207,6 @@ const CODE_LIKE = /^(?=.*\p{N})(?=.*\p{L})|^\p{Lu}{3,}$/u;
  * longer (rarer) word, then the earlier. Chosen from the memory alone, so every store files a
  * memory under the same terms whatever else it holds; bounded, so the index stays small.
  */
-/** Longest content word filed as a term, in characters. */
-export const CONTENT_TERM_MAX = 100;
-
 export function distinctiveTerms(content: string, exclude: ReadonlySet<string>, max: number): string[] {
   if (max <= 0 || content.length === 0) return [];
   const quoted = new Set<string>();

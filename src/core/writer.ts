@@ -1,5 +1,5 @@
 import { ValidationError } from './errors';
-import type { Channel, VersionOrigin } from './ports/origin';
+import { type Channel, originOf, type VersionOrigin } from './ports/origin';
 
 /** Who writes and by which clock: what every service that appends versions is given. */
 export interface WriterOptions {
@@ -27,10 +27,7 @@ export class Writer {
 
   /** The origin fields every version this writer builds carries. */
   get origin(): VersionOrigin {
-    return {
-      ...(this.options.channel ? { channel: this.options.channel } : {}),
-      ...(this.options.proposedBy ? { proposedBy: this.options.proposedBy } : {}),
-    };
+    return originOf(this.options);
   }
 
   get author(): string {

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RecordStore, StoredRecord } from '../ports/records';
 import { parseInput } from '../contract/validate';
-import { NotFoundError, SecretError, ValidationError } from '../errors';
+import { NotFoundError, refusalAt, ValidationError } from '../errors';
 import { seedEpisodeId, seedEpisodeRowId } from '../seedLines';
 import type { z } from 'zod';
 import { terms } from '../text';
@@ -100,9 +100,7 @@ export class EpisodeService {
         }
         out.push({ ...this.w.row('episode', id, 1, 'create', episodeColumns(data), data), rowId: seedEpisodeRowId(given.id) });
       } catch (err) {
-        if (err instanceof ValidationError) throw new ValidationError(where, err.message, `${where}: ${err.message}`);
-        if (err instanceof SecretError) throw new SecretError(`${where} ${err.field}`, err.kind, err.line);
-        throw err;
+        throw refusalAt(where, err);
       }
     }
     return out;

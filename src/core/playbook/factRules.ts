@@ -32,7 +32,7 @@ export function factView(r: StoredRecord): FactView {
     ...d,
     assertedBy: assertedBy ?? r.author,
     changedAt: r.changedAt,
-    ...originOf({ channel: r.channel, proposedBy: r.proposedBy, dbRole: r.dbRole }),
+    ...originOf(r),
   };
 }
 

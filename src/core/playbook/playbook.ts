@@ -4,10 +4,10 @@
  * setting or file applies without rebuilding anything.
  */
 import { parseInput, RecordRow } from '../contract';
-import { SecretError, ValidationError } from '../errors';
+import { refusalAt, SecretError } from '../errors';
 import type { StoredRecord } from '../ports/records';
 import type { Store } from '../ports/store';
-import type { Channel } from '../ports/origin';
+import { type Channel, withChannel } from '../ports/origin';
 import { findSecret } from '../secrets';
 import type { MemoryService } from '../memoryService';
 import { ContextService } from './contextService';
@@ -157,25 +157,16 @@ export class Playbook {
     return { proposals, scanned: found.scanned, covered: found.covered, notReady: found.notReady, untagged: found.untagged };
   }
 
-  /**
-   * Imports record rows of an export (episodes, facts, skills, proposals, reports): each checked
-   * for shape and secrets first, one bad row refusing them all; rows already stored are skipped.
-   */
-  async importRecords(
-    rows: unknown[],
-    describeRow: (index: number) => string = (i) => `rows[${i}]`,
-  ): Promise<{ added: number; skipped: number }> {
-    return this.importChecked(this.checkRecords(rows, describeRow));
-  }
-
   /** Appends rows that checkRecords (or a seed conversion) returned, those without a channel marked with this one's. */
   async importChecked(rows: StoredRecord[]): Promise<{ added: number; skipped: number }> {
-    const channel = this.channel;
     if (!rows.length) return { added: 0, skipped: 0 };
-    return this.store.records.importRecords(channel ? rows.map((r) => (r.channel ? r : { ...r, channel })) : rows);
+    return this.store.records.importRecords(withChannel(rows, this.channel));
   }
 
-  /** The checks of importRecords, without writing: a refusal names the row. */
+  /**
+   * The record rows of an export (episodes, facts, skills, proposals, reports), each checked for
+   * shape and secrets, one bad row refusing them all (a refusal names the row); writes nothing.
+   */
   checkRecords(rows: unknown[], describeRow: (index: number) => string = (i) => `rows[${i}]`): StoredRecord[] {
     return rows.map((r, i) => {
       try {
@@ -184,9 +175,7 @@ export class Playbook {
         if (secret) throw new SecretError('data', secret.kind, secret.line);
         return row as StoredRecord;
       } catch (err) {
-        if (err instanceof ValidationError) throw new ValidationError(describeRow(i), err.message, `${describeRow(i)}: ${err.message}`);
-        if (err instanceof SecretError) throw new SecretError(`${describeRow(i)} ${err.field}`, err.kind, err.line);
-        throw err;
+        throw refusalAt(describeRow(i), err);
       }
     });
   }

@@ -56,3 +56,8 @@ export function parseOrigin(text: string | null | undefined): VersionOrigin {
 export function channelLabel(row: VersionOrigin): string {
   return row.channel ?? 'unknown';
 }
+
+/** `rows` with those that carry no channel marked with `channel` (what an import came in through). */
+export function withChannel<T extends VersionOrigin>(rows: T[], channel: Channel | null | undefined): T[] {
+  return channel ? rows.map((r) => (r.channel ? r : { ...r, channel })) : rows;
+}
