@@ -19,10 +19,10 @@ const FENCE = '---';
  * error names; else the first line.
  */
 export function refusedLine(text: string, refusal: Refusal): number {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const lines = documentLines(text);
   const end = lines.findIndex((l, i) => i > 0 && l.trim() === FENCE);
   const frontEnd = end < 0 ? lines.length : end;
-  const [, root = '', index] = /^(\w*)(?:\[(\d+)\])?/.exec(refusal.field) ?? [];
+  const { root, index } = fieldPath(refusal.field);
 
   if (root === 'document') {
     // "front matter, line 3: …" counts from the opening fence as line 1.
@@ -44,6 +44,17 @@ export function refusedLine(text: string, refusal: Refusal): number {
   }
   if (refusal.line !== undefined && refusal.line > 1 && root !== 'tags') return clamp(key + refusal.line - 1, lines);
   return key;
+}
+
+/** A document's lines, whatever its line ends. */
+export function documentLines(text: string): string[] {
+  return text.replace(/\r\n?/g, '\n').split('\n');
+}
+
+/** A refused field's name and list index: `tags[2]` → tags, "2"; `description` → description. */
+export function fieldPath(field: string): { root: string; index: string | undefined } {
+  const [, root = '', index] = /^(\w*)(?:\[(\d+)\])?/.exec(field) ?? [];
+  return { root, index };
 }
 
 function clamp(n: number, lines: string[]): number {

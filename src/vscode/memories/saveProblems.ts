@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { SecretError, ValidationError } from '../../core/errors';
-import { refusedLine } from './refusedLine';
+import { documentLines, fieldPath, refusedLine } from './refusedLine';
 
 /**
  * Why a memory document was not saved, where a person looks for it: a notification with the
@@ -26,7 +26,7 @@ export class SaveProblems implements vscode.Disposable {
     const line = where
       ? refusedLine(text, { field: where.field, message: where.message, ...(err instanceof SecretError ? { line: err.line } : {}) })
       : 0;
-    const lineText = text.replace(/\r\n?/g, '\n').split('\n')[line] ?? '';
+    const lineText = documentLines(text)[line] ?? '';
     const diagnostic = new vscode.Diagnostic(new vscode.Range(line, 0, line, lineText.length), reason, vscode.DiagnosticSeverity.Error);
     diagnostic.source = vscode.l10n.t('Agent Memory');
     this.diagnostics.set(uri, [diagnostic]);
@@ -49,7 +49,7 @@ export class SaveProblems implements vscode.Disposable {
 
 /** The field a refusal names, as the document shows it: "Tag 3", "Description". */
 function fieldLabel(field: string): string | undefined {
-  const [, root = '', index] = /^(\w*)(?:\[(\d+)\])?/.exec(field) ?? [];
+  const { root, index } = fieldPath(field);
   const n = index === undefined ? undefined : Number(index) + 1;
   switch (root) {
     case 'description':

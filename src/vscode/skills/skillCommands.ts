@@ -93,13 +93,16 @@ export function registerSkillCommands(
       const history = await (await skills()).history(name);
       const current = history[history.length - 1]!;
       const pick = await vscode.window.showQuickPick(
-        [...history].reverse().map((v) => ({
-          label: `v${v.version} · ${v.op}${v === current ? ` · ${vscode.l10n.t('current')}` : ''}`,
-          description: `${when(v.changedAt).relative} · ${v.author}`,
-          detail: `${v.description} · ${when(v.changedAt).local} · ${v.changedAt}`,
-          version: v.version,
-          deleted: v.deletedAt !== null,
-        })),
+        [...history].reverse().map((v) => {
+          const t = when(v.changedAt);
+          return {
+            label: `v${v.version} · ${v.op}${v === current ? ` · ${vscode.l10n.t('current')}` : ''}`,
+            description: `${t.relative} · ${v.author}`,
+            detail: `${v.description} · ${t.local} · ${v.changedAt}`,
+            version: v.version,
+            deleted: v.deletedAt !== null,
+          };
+        }),
         {
           title: vscode.l10n.t('History of the skill "{0}"', name),
           placeHolder: vscode.l10n.t('Pick a version to open it (read-only), compared with the version before it'),
