@@ -92,3 +92,18 @@ export async function waitUntil<T>(what: string, check: () => T | undefined | Pr
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/**
+ * Waits until the quick pick whose placeholder contains `placeholder` is on screen, so that the
+ * keys a test sends next reach it rather than nothing (a fixed sleep loses that race on a loaded
+ * machine). Under run.mjs the driver watches the page; other runners have no view of the page
+ * and wait a fixed second, as best they can.
+ */
+export async function pickShown(placeholder: string): Promise<void> {
+  if (!driverAvailable()) {
+    await new Promise((r) => setTimeout(r, 1000));
+    return;
+  }
+  const quoted = placeholder.replace(/["\\]/g, '\\$&');
+  await drive({ action: 'waitFor', selector: `.quick-input-widget .quick-input-box input[placeholder*="${quoted}"]` });
+}

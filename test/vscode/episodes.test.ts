@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { EpisodeNode } from '../../src/vscode/episodes/episodesView';
-import { api, invoke, markdownPreviewOpen, playbook, wait } from './playbookSupport';
+import { pickShown } from './driver';
+import { api, invoke, markdownPreviewOpen, playbook } from './playbookSupport';
 import { until } from './seed';
 
 type EpisodeItem = Extract<EpisodeNode, { kind: 'episode' }>;
@@ -152,19 +153,12 @@ describe('episodes in VS Code: the findEpisodes tool, context, and the Episodes 
   it('Filter Episodes… narrows by outcome (then skill) through quick picks; Clear Episode Filter shows all again', async () => {
     const { playbook: views } = await api();
     const filtering = vscode.commands.executeCommand('agentMemory.filterEpisodes');
-    await wait(800); // the outcome pick: any, success, failure, partial
+    await pickShown('Show episodes that ended how?'); // any, success, failure, partial
     await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
     await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-    // The skill pick ("any skill" first) opens once the skills are listed, which takes longer on a
-    // loaded machine: accept whatever is shown until the command ends (an accept with no pick
-    // open does nothing).
-    let settled = false;
-    void Promise.resolve(filtering).finally(() => (settled = true));
-    for (let i = 0; i < 40 && !settled; i++) {
-      await wait(300);
-      if (!settled) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-    }
+    await pickShown('Only episodes that followed which skill?'); // "any skill" first
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     await filtering;
     assert.deepEqual(views.episodes.filter, { outcome: 'failure' });
     const failures = await listed();

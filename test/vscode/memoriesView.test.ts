@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { AgentMemoryApi } from '../../src/extension';
 import type { MemoriesTreeProvider, MemoryNode } from '../../src/vscode/memories/memoriesView';
-import { drive, driverAvailable } from './driver';
+import { drive, driverAvailable, pickShown } from './driver';
 import { cli, EXTENSION_ID, readSeed, until } from './seed';
 
 async function view(): Promise<MemoriesTreeProvider> {
@@ -205,7 +205,7 @@ describe('the Memories view', function () {
     const tree = await view();
     const node = (await memories(tree)).find((n) => n.id === id)!;
     const editing = vscode.commands.executeCommand('agentMemory.editTags', node);
-    await wait(800);
+    await pickShown('Enter saves the checked tags');
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     await editing;
     assert.equal(cli<{ version: number }>('read', id).version, 1);
@@ -215,9 +215,9 @@ describe('the Memories view', function () {
     const { id } = cli<{ id: string }>('create', '--description', 'History in the view', '--tags', 'view-test', '--content', 'one');
     cli('edit', id, '--content', 'two');
     const showing = vscode.commands.executeCommand('agentMemory.showHistory', { kind: 'memory', id });
-    await wait(800); // the version list: the newest (v2, current) is selected
+    await pickShown('pick a version'); // the version list: the newest (v2, current) is selected
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-    await wait(800); // the actions: "Open this version" comes first
+    await pickShown('Version 2'); // the actions: "Open this version" comes first
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     await showing;
     await until(
@@ -233,7 +233,7 @@ describe('the Memories view', function () {
     const tree = await view();
     assert.ok(!(await memories(tree)).some((n) => n.id === id), 'a deleted memory is not listed');
     const restoring = vscode.commands.executeCommand('agentMemory.restoreDeleted');
-    await wait(800);
+    await pickShown('Pick a deleted memory to restore');
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     await restoring;
     const m = cli<{ version: number; deletedAt?: string }>('read', id);

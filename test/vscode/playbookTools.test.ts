@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 import { PLAYBOOK_TOOLS } from '../../src/core/contract';
 import type { FactNode } from '../../src/vscode/facts/factsView';
 import type { ProposalNode } from '../../src/vscode/pending/pendingView';
-import { api, invoke, playbook, proposalId, skillYaml, storeFile, wait } from './playbookSupport';
+import { pickShown } from './driver';
+import { api, invoke, playbook, proposalId, skillYaml, storeFile } from './playbookSupport';
 import { readSeed, until } from './seed';
 
 const ONTOLOGY = `types: [service, team]
@@ -133,7 +134,7 @@ describe('the playbook tools in VS Code (vscode.lm.invokeTool)', function () {
     );
 
     const resolving = vscode.commands.executeCommand('agentMemory.resolveDispute', await factNode('service:billing', 'team:payments'));
-    await wait(800); // the quick pick: "Keep this one" comes first
+    await pickShown('This fact says'); // "Keep this one" comes first
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     await resolving;
     const after = await invoke('agent-memory_queryFacts', { subject: 'service:billing', predicate: 'owned_by', includeInactive: true });

@@ -6,8 +6,7 @@ import * as vscode from 'vscode';
 import { MemoryService } from '../../src/core/memoryService';
 import { SqlJsStore } from '../../src/store/sqljs/sqljsStore';
 import { reviewMemory } from '../../src/vscode/memories/reviewQuickPick';
-
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+import { pickShown } from './driver';
 
 describe('review before save (quick pick in the real workbench)', function () {
   this.timeout(30_000);
@@ -29,14 +28,14 @@ describe('review before save (quick pick in the real workbench)', function () {
 
   it('accepts the proposal as it is with one keystroke (Enter)', async () => {
     const reviewing = reviewMemory(service, { description: 'Cache the build', tags: ['builds', 'cache'] });
-    await wait(500);
+    await pickShown('Enter saves the checked tags');
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     assert.deepEqual(await reviewing, { description: 'Cache the build', tags: ['builds', 'cache'] });
   });
 
   it('cancels with Escape: nothing is settled', async () => {
     const reviewing = reviewMemory(service, { description: 'Cache the build', tags: ['cache'] });
-    await wait(500);
+    await pickShown('Enter saves the checked tags');
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     assert.equal(await reviewing, undefined);
   });

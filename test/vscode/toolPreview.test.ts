@@ -8,8 +8,8 @@ import { buildServices, type Services } from '../../src/core/services';
 import { SqlJsStore } from '../../src/store/sqljs/sqljsStore';
 import { DeleteTool } from '../../src/vscode/tools/deleteTool';
 import { EditTool } from '../../src/vscode/tools/editTool';
+import { pickShown } from './driver';
 
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const text = (r: vscode.LanguageModelToolResult) =>
   r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
 
@@ -70,7 +70,7 @@ describe('tool confirmations are tied to the version they showed', function () {
     const input = { id, tags: ['cache', 'Redis'] };
     await tool.prepareInvocation({ input });
     const invoking = tool.invoke({ input, toolInvocationToken: {} as vscode.ChatParticipantToolToken });
-    await wait(800);
+    await pickShown('Enter saves the checked tags');
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     assert.match(text(await invoking), /Saved version 2 .*changed: tags/);
     assert.deepEqual((await service.read({ id })).tags, ['cache', 'redis']);
@@ -82,7 +82,7 @@ describe('tool confirmations are tied to the version they showed', function () {
     const input = { id, description: 'Renamed by the model' };
     await tool.prepareInvocation({ input });
     const invoking = tool.invoke({ input, toolInvocationToken: {} as vscode.ChatParticipantToolToken });
-    await wait(800);
+    await pickShown('Enter saves the checked tags');
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     assert.match(text(await invoking), /cancelled the review: nothing was saved/);
     assert.equal((await service.read({ id })).version, 1);
