@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { main } from './main';
 
 // Output piped into a reader that stops early (`agent-memory list | head`): the reader has what it

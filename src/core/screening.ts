@@ -186,9 +186,15 @@ export function escapeInvisible(text: string, keepNewlines = true): string {
 
 // ---- instruction-like text
 
-/** A rule for text that addresses the reading agent: the reason shown, and its patterns. */
+/**
+ * A rule for text that addresses the reading agent: the reason shown, and its patterns. `needs`
+ * matches every text any of the patterns can match (a word each of them requires): checked first,
+ * it spares compiling the patterns (V8 compiles a regular expression at its first use, about 0.7 ms
+ * each here) for text that cannot match them, e.g. the few short descriptions of a one-shot search.
+ */
 interface InstructionRule {
   reason: string;
+  needs: RegExp;
   patterns: RegExp[];
 }
 
@@ -196,9 +202,10 @@ interface InstructionRule {
 const AGENT = String.raw`(?:ai|a\.i\.|llms?|large language models?|language models?|(?:(?:ai|code|coding|programming|autonomous|software)\s+)*(?:assistants?|agents?)|automated [\w ]{0,30}?(?:software|system|tool|reviewer|analysis)|bots?|chatbots?|copilot|claude|chatgpt|gpt(?:-?\d\w*)?|gemini|bard|bing|cursor|devin|codex|duo|windsurf|cline|jules|kiro|amp|aider|tabnine|codeium)`;
 const CREDENTIAL_FILE = String.raw`(?:~\/\.ssh\/(?:id_\w+\b(?!\.pub)|\*)|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)|\.aws\/credentials|~\/\.netrc|\/etc\/shadow|\/etc\/passwd|\bmcp\.json\b|wallet\.dat)`;
 
-const RULES: InstructionRule[] = [
+export const INSTRUCTION_RULES: readonly InstructionRule[] = [
   {
     reason: 'asks to ignore earlier instructions',
+    needs: /ignor|disregard|forget|bypass|overr|discard|abandon|neglect|follow|instruction/i,
     patterns: [
       // ignore / disregard / forget (all) (the|your) previous|prior|above|system … instructions|rules|prompt …
       new RegExp(
@@ -216,6 +223,8 @@ const RULES: InstructionRule[] = [
   },
   {
     reason: 'addresses the AI agent directly',
+    needs:
+      /\b(?:ai|a\.i|llm|language model|assistant|agent|automated|bot|chatbot|copilot|claude|chatgpt|gpt|gemini|bard|bing|cursor|devin|codex|duo|windsurf|cline|jules|kiro|amp|aider|tabnine|codeium)|from now on/i,
     patterns: [
       new RegExp(
         String.raw`\b(?:note|message|instructions?|attention|reminder|directive|request)s?\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?${AGENT}(?:\s+${AGENT})?\s*[:,.!—)=-]`,
@@ -237,6 +246,7 @@ const RULES: InstructionRule[] = [
   },
   {
     reason: 'poses as a system or chat-role message',
+    needs: /[<[]|system|assistant|human/i,
     patterns: [
       /<\|(?:im_start|im_end|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id)\|>/i,
       /\[\/?INST\]|<<\/?SYS>>/,
@@ -248,6 +258,7 @@ const RULES: InstructionRule[] = [
   },
   {
     reason: 'tells the agent to fetch and run code',
+    needs: /curl|wget|\biwr|\birm|invoke-|base64|eval|\biex|powershell|download|fetch|http/i,
     patterns: [
       /\b(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^\n|]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:\w+=\S*\s+)*(?:(?:ba|z|da|k|fi)?sh|python[23]?|node|perl|ruby|php|iex|invoke-expression|powershell|pwsh)\b/i,
       /\b(?:(?:ba|z)?sh|source|\.|eval)\s+(?:-c\s+)?["']?(?:<\(|\$\()\s*(?:curl|wget)\b/i,
@@ -261,6 +272,7 @@ const RULES: InstructionRule[] = [
   },
   {
     reason: 'hides text from a person reading it',
+    needs: /<!--|\]:|\\color|decode|style/i,
     patterns: [
       // An HTML comment that holds prose (not `<!-- prettier-ignore -->`): rendered Markdown does not show it.
       /<!--(?:(?!-->)[\s\S])*?(?:[A-Za-z]{2,}[^A-Za-z-]+){4}(?:(?!-->)[\s\S])*?-->/,
@@ -273,6 +285,7 @@ const RULES: InstructionRule[] = [
   },
   {
     reason: 'links an image or URL that would carry data out',
+    needs: /http|url|link|image|query|parameter/i,
     patterns: [
       // A Markdown image (or a reference one's target) whose query is a slot to fill with data.
       /!\[[^\]\n]*\]\(\s*<?https?:\/\/[^)\s]*\?(?:[^)\s]*=)?(?:\{|<|\$|\[|%7B|%3C|\.\.\.|…|(?:data|secret|secrets|token|key|info|history|chat|conversation|context|summary|password|creds?|credentials|payload|env|memory|prompt|message|content|output|q)\b)/i,
@@ -283,6 +296,7 @@ const RULES: InstructionRule[] = [
   },
   {
     reason: 'asks to keep something from the user',
+    needs: /not\b|n't|never|without|no need|secretly|silently|covertly|quietly/i,
     patterns: [
       /\b(?:do not|don't|never|must not|should not|without)\s+(?:tell|telling|inform|informing|notify|notifying|let|letting|alert|alerting|warn|warning|ask|asking)\s+(?:the\s+)?(?:user|human|developer|operator)s?\s+(?:about|of|know|that|this|it)\b/i,
       /\b(?:do not|don't|never|must not|should not|without|no need to)\s+(?:mention|mentioning|reveal|revealing|disclose|disclosing|acknowledge|acknowledging|report|reporting|explain|explaining|show|showing)\s+(?:this|these|that|it|them|the\s+(?:instructions?|changes?|steps?|request|file|addition|script|line|code))\s+(?:to\s+the\s+(?:user|human|developer)|in\s+(?:your|the|any)\s+(?:response|reply|answer|output|summary|explanation|message|chat))/i,
@@ -293,12 +307,15 @@ const RULES: InstructionRule[] = [
   },
   {
     reason: 'asks to reveal the system prompt',
+    needs: /system|instruction|prompt/i,
     patterns: [
       /\b(?:reveal|print|show|output|repeat|display|tell me|leak|dump|share|give me|write out|spell out|recite|translate|summari[sz]e)\b[^\n]{0,30}?\b(?:your|the)\s+(?:(?:full|entire|complete|original|initial|hidden|secret|exact|verbatim)\s+)*(?:system\s+prompt|system\s+message|initial\s+instructions|hidden\s+instructions|instructions\s+(?:above|you were given)|prompt\s+above|original\s+prompt|pre-?prompt)\b/i,
     ],
   },
   {
     reason: "tries to lift the agent's restrictions",
+    needs:
+      /anything now|dan\s+mode|jailbr|god mode|you|not\b|pretend|imagine|\bact\s|behave|respond|roleplay|autoapprove|dangerously|yolo|trust-all-tools/i,
     patterns: [
       /\bdo anything now\b|\bDAN\s+mode\b|\bjailbr(?:oken|eak mode)\b|\bgod mode\b/i,
       /\byou(?:\s+are|'re)\s+(?:now\s+)?(?:no longer|free from|freed from|unrestricted|unfiltered|not bound)\b/i,
@@ -309,6 +326,8 @@ const RULES: InstructionRule[] = [
   },
   {
     reason: 'asks to read or send credential files',
+    needs:
+      /\.ssh\/|id_|\.aws\/credentials|\.netrc|\/etc\/(?:shadow|passwd)|mcp\.json|wallet\.dat|\$\(|\b(?:send|post|upload|exfiltrate|transmit|forward|leak|beacon)\s/i,
     patterns: [
       new RegExp(
         String.raw`\b(?:read|cat|open|type|print|dump|get|fetch|collect|gather|grab|copy|exfiltrate|steal|include|pass|send|upload|post|attach|append|concatenate)\b[^\n]{0,60}?${CREDENTIAL_FILE}[^\n]{0,100}?\b(?:pass|send|upload|post|include|append|attach|put|add|sidenote|parameter|argument|https?:\/\/|to\s+(?:the\s+|an?\s+|my\s+|our\s+)?(?:server|endpoint|webhook|url|attacker|external|remote|address|email))`,
@@ -331,7 +350,7 @@ const RULES: InstructionRule[] = [
  * shape of the text, not a list of known attacks; measured in test/core/screening.test.ts.
  */
 export function instructionLike(text: string): string[] {
-  return RULES.filter((r) => r.patterns.some((re) => re.test(text))).map((r) => r.reason);
+  return INSTRUCTION_RULES.filter((r) => r.needs.test(text) && r.patterns.some((re) => re.test(text))).map((r) => r.reason);
 }
 
 /** The reasons of a memory's text (description and content; tags cannot hold a phrase), each once. */

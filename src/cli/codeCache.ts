@@ -1,0 +1,111 @@
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import Module from 'node:module';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vm from 'node:vm';
+
+/*
+ * Runs the CLI's bundle with V8's compiled code kept between runs. An agent without MCP starts
+ * the CLI once per operation, and compiling the bundle (about 0.9 MB) was a third of a one-shot
+ * search: kept code skips it. Node 22.1 and later keep it themselves (module.enableCompileCache);
+ * on older Node the bundle is compiled here through vm.Script with the cached data of the last
+ * run, as Node's own cache does. Nothing here may fail a command: a cache that cannot be read or
+ * written is a slower start, never an error.
+ */
+
+/** How a run went: the kept code was used, written for the next run, refused by V8, or not used. */
+export type CacheOutcome = 'used' | 'written' | 'rejected' | 'off' | 'node';
+
+/** Cache files of one bundle kept side by side (other versions of the CLI on the machine). */
+const KEEP = 4;
+
+/**
+ * The folder for compiled code: the user's own cache folder (XDG_CACHE_HOME, on Windows
+ * LOCALAPPDATA, else ~/.cache), never a shared temporary folder, since code read from there would
+ * run. Undefined when turned off (AGENT_MEMORY_NO_CODE_CACHE, or Node's NODE_DISABLE_COMPILE_CACHE).
+ */
+export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.AGENT_MEMORY_NO_CODE_CACHE || env.NODE_DISABLE_COMPILE_CACHE) return undefined;
+  const base = env.XDG_CACHE_HOME || (process.platform === 'win32' ? env.LOCALAPPDATA : undefined) || path.join(os.homedir(), '.cache');
+  return path.join(base, 'agent-memory', 'code-cache');
+}
+
+type EnableCompileCache = (dir: string) => { status: number };
+
+/**
+ * Runs the CommonJS file `bundle` as Node's require would (its own module, exports and require),
+ * with compiled code kept in `dir` (none when undefined). Node's own compile cache when it has one
+ * (`nodeCache: false` forces the vm.Script path, for tests on newer Node).
+ */
+export function runBundle(bundle: string, dir: string | undefined, options: { nodeCache?: boolean } = {}): CacheOutcome {
+  const enable = (Module as unknown as { enableCompileCache?: EnableCompileCache }).enableCompileCache;
+  if (dir && enable && options.nodeCache !== false) {
+    try {
+      enable(dir);
+    } catch {
+      // A folder Node cannot use: the bundle runs compiled from scratch.
+    }
+    Module.createRequire(bundle)(bundle);
+    return 'node';
+  }
+  // The wrapper Node puts around a CommonJS file; a `#!` line becomes a comment of the same length.
+  let source = fs.readFileSync(bundle, 'utf8');
+  if (source.startsWith('#!')) source = `//${source.slice(2)}`;
+  const wrapped = Module.wrap(source);
+  // Keyed by the source itself and the Node that compiled it: V8 checks only the source's length.
+  const file =
+    dir &&
+    path.join(
+      dir,
+      `${path.basename(bundle)}-${createHash('sha256').update(`${process.version}\0${process.arch}\0`).update(wrapped).digest('hex').slice(0, 32)}.v8`,
+    );
+  const cachedData = file ? readOptional(file) : undefined;
+  const script = new vm.Script(wrapped, {
+    filename: bundle,
+    cachedData,
+    importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  } as vm.ScriptOptions);
+  const outcome: CacheOutcome = !file ? 'off' : !cachedData ? 'written' : script.cachedDataRejected ? 'rejected' : 'used';
+  // Written at exit, so the functions this run compiled (lazily, as they were first called) are in it.
+  if (file && outcome !== 'used') process.once('exit', () => writeCache(file, script));
+  const mod = new Module(bundle);
+  mod.filename = bundle;
+  mod.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(path.dirname(bundle));
+  const run = script.runInThisContext() as (...args: unknown[]) => void;
+  run.call(mod.exports, mod.exports, Module.createRequire(bundle), mod, bundle, path.dirname(bundle));
+  return outcome;
+}
+
+function readOptional(file: string): Buffer | undefined {
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes the script's code for the next run (atomically: a reader never sees half a file), and prunes old ones. */
+function writeCache(file: string, script: vm.Script): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+    fs.renameSync(tmp, file);
+    const prefix = path.basename(file).replace(/-[0-9a-f]+\.v8$/, '-');
+    const dir = path.dirname(file);
+    const old = fs
+      .readdirSync(dir)
+      .filter((f) => f.startsWith(prefix) && f.endsWith('.v8'))
+      .map((f) => ({ f, t: fs.statSync(path.join(dir, f)).mtimeMs }))
+      .sort((a, b) => b.t - a.t)
+      .slice(KEEP);
+    for (const { f } of old) fs.rmSync(path.join(dir, f), { force: true });
+  } catch {
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      // No folder to hold it: nothing was written.
+    }
+  }
+}
