@@ -98,22 +98,30 @@ const LOWER_OR_DIGIT_THEN_UPPER = /([\p{Ll}\p{N}])(\p{Lu})/gu;
 /** `HTMLParser` → `HTML Parser`, but not `JWTs` / `IDs` (an acronym's plural). */
 const ACRONYM_THEN_WORD = /(\p{Lu})(\p{Lu}\p{Ll}{2,})/gu;
 
+/** A word as the text writes it: one capital, then lower-case letters and digits (`Postgres`, `The`). */
+const CAPITALIZED = /^[A-Z][a-z0-9]*$/;
+
+/** One match of TOKEN as a Token. */
+function token(raw: string): Token {
+  // The common shapes first, with the answer the general path gives them.
+  if (PLAIN.test(raw)) return { whole: raw, parts: [raw] };
+  if (CAPITALIZED.test(raw)) {
+    const lower = raw.toLowerCase();
+    return { whole: lower, parts: [lower] };
+  }
+  const parts = raw
+    .replace(LOWER_OR_DIGIT_THEN_UPPER, '$1 $2')
+    .replace(ACRONYM_THEN_WORD, '$1 $2')
+    .split(/[\s._-]+/)
+    .filter(Boolean)
+    .map((p) => p.toLowerCase());
+  return { whole: parts.join(''), parts };
+}
+
 /** The words of a text in order, each with its parts. */
 export function tokens(text: string): Token[] {
   const out: Token[] = [];
-  for (const [raw] of text.matchAll(TOKEN)) {
-    if (PLAIN.test(raw)) {
-      out.push({ whole: raw, parts: [raw] });
-      continue;
-    }
-    const parts = raw
-      .replace(LOWER_OR_DIGIT_THEN_UPPER, '$1 $2')
-      .replace(ACRONYM_THEN_WORD, '$1 $2')
-      .split(/[\s._-]+/)
-      .filter(Boolean)
-      .map((p) => p.toLowerCase());
-    out.push({ whole: parts.join(''), parts });
-  }
+  for (const [raw] of text.matchAll(TOKEN)) out.push(token(raw));
   return out;
 }
 
@@ -197,6 +205,11 @@ const QUOTED = /`[^`\n]{1,200}`|"[^"\n]{1,200}"|\u201c[^\u201d\n]{1,200}\u201d|'
 /** A word with a digit and a letter (`TS2589`, `0308010C`, `sha2`), or in capitals (`EACCES`). */
 const CODE_LIKE = /^(?=.*\p{N})(?=.*\p{L})|^\p{Lu}{3,}$/u;
 
+/** Joined (`keep-alive`, `index.html`) or camel-cased (`getByRole`): a compound as written. */
+const COMPOUND = /[-._]|\p{Ll}\p{Lu}/u;
+const HAS_DIGIT = /[0-9]/;
+const HAS_LETTER = /[a-z]/;
+
 /** Longest content word filed as a term, in characters. */
 export const CONTENT_TERM_MAX = 100;
 
@@ -225,9 +238,17 @@ export function distinctiveTerms(content: string, exclude: ReadonlySet<string>, 
       c.code ||= code;
     } else candidates.set(term, { term, code, count: 1, first: position++ });
   };
-  for (const [raw] of content.matchAll(TOKEN)) {
-    const compound = !PLAIN.test(raw) && /[-._]|\p{Ll}\p{Lu}/u.test(raw);
-    const t = tokens(raw)[0]!;
+  // exec rather than matchAll: no iterator and no array per word, on every word of every note.
+  const words = new RegExp(TOKEN.source, TOKEN.flags);
+  for (let m = words.exec(content); m !== null; m = words.exec(content)) {
+    const raw = m[0];
+    if (PLAIN.test(raw)) {
+      // Most words: lower case, their own single part; code-like only with a digit and a letter.
+      note(raw, quoted.has(raw) || (HAS_DIGIT.test(raw) && HAS_LETTER.test(raw)));
+      continue;
+    }
+    const compound = COMPOUND.test(raw);
+    const t = token(raw);
     const code = compound || CODE_LIKE.test(raw) || quoted.has(t.whole);
     note(t.whole, code);
     // A compound's parts are ordinary words: they rank by how often the content uses them.
