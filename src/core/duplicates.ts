@@ -1,13 +1,16 @@
 /**
  * Likely duplicate memories: two memories whose descriptions and tags say the same thing, so a
  * writer should edit the one that exists rather than add another. Similarity is the Jaccard
- * index of their analysed terms (src/core/text.ts: compounds split, stop words dropped, Porter
- * stems) over description and tags together; candidates come from the store's own search, so
- * finding them costs one search, not a scan. The threshold and the measure are checked on
- * labelled pairs in test/core/duplicates.test.ts.
+ * index of the terms the search index files them under (analysis.ts, describedTerms: compounds
+ * split, stop words dropped, Porter stems; tags by their parts). Candidates come from the
+ * store's index (Store.similar: only the memories holding one of the rarer terms are read), or,
+ * where it cannot answer so (a team database searched on its server), from one search. The
+ * threshold and the measure are checked on labelled pairs in test/core/duplicates.test.ts.
  */
 import type { MemorySummary } from './contract/memories';
-import { jaccard, termSet } from './playbook/skillMatch';
+import type { StoredHit } from './ports/store';
+import { jaccard } from './playbook/skillMatch';
+import { describedTerms } from './search/analysis';
 import { isStopWord, words } from './text';
 
 /** At or above this similarity two memories are likely duplicates (shared by creates, proposals and the duplicates listing). */
@@ -33,11 +36,16 @@ export interface DuplicatePair {
   similarity: number;
 }
 
-/** The store's search, as MemoryService.search answers it. */
-export type MemorySearch = (input: { keywords: string[]; limit: number }) => Promise<MemorySummary[]>;
+/** Where candidates come from: the store's index (Store.similar), else its search as MemoryService.search answers it. */
+export interface SimilarSource {
+  similar(terms: ReadonlySet<string>, min: number, limit: number): Promise<Array<StoredHit & { similarity: number }> | undefined>;
+  search(input: { keywords: string[]; limit: number }): Promise<MemorySummary[]>;
+}
 
 const round = (n: number) => Math.round(n * 100) / 100;
-const termsOf = (m: Described) => termSet(`${m.description}\n${m.tags.join(' ')}`);
+const termsOf = (m: Described) => describedTerms(m);
+/** The least raw similarity that rounds to LIKELY_DUPLICATE. */
+const LEAST = LIKELY_DUPLICATE - 0.005;
 
 /** How alike two memories' descriptions and tags are: 0 (nothing shared) to 1 (the same terms). */
 export function memorySimilarity(a: Described, b: Described): number {
@@ -50,11 +58,12 @@ export function duplicateKeywords(text: string): string[] {
 }
 
 /** Live memories likely to duplicate `m` (not `except`), most similar first, at most `max`. */
-export async function nearDuplicates(search: MemorySearch, m: Described, except: string | null = null, max = 5): Promise<SimilarMemory[]> {
-  const keywords = duplicateKeywords(m.description);
-  if (keywords.length === 0) return [];
+export async function nearDuplicates(source: SimilarSource, m: Described, except: string | null = null, max = 5): Promise<SimilarMemory[]> {
   const mine = termsOf(m);
-  return (await search({ keywords, limit: CANDIDATES }))
+  if (mine.size === 0) return [];
+  const indexed = await source.similar(mine, LEAST, CANDIDATES + 1);
+  const candidates = indexed ?? (await searched(source, m));
+  return candidates
     .filter((h) => h.id !== except)
     .map((h) => ({ id: h.id, description: h.description, similarity: round(jaccard(mine, termsOf(h))) }))
     .filter((h) => h.similarity >= LIKELY_DUPLICATE)
@@ -62,15 +71,21 @@ export async function nearDuplicates(search: MemorySearch, m: Described, except:
     .slice(0, max);
 }
 
+/** Candidates by one search for the description's words (a store without Store.similar's answer). */
+async function searched(source: SimilarSource, m: Described): Promise<MemorySummary[]> {
+  const keywords = duplicateKeywords(m.description);
+  return keywords.length === 0 ? [] : source.search({ keywords, limit: CANDIDATES });
+}
+
 /**
  * Every pair of live memories that are likely duplicates, most similar first: each memory's
  * description is searched for once, and a pair is kept once whichever side found it.
  */
-export async function duplicatePairs(search: MemorySearch, memories: MemorySummary[]): Promise<DuplicatePair[]> {
+export async function duplicatePairs(source: SimilarSource, memories: MemorySummary[]): Promise<DuplicatePair[]> {
   const byId = new Map(memories.map((m) => [m.id, m]));
   const pairs = new Map<string, DuplicatePair>();
   for (const m of memories) {
-    for (const d of await nearDuplicates(search, m, m.id, CANDIDATES)) {
+    for (const d of await nearDuplicates(source, m, m.id, CANDIDATES)) {
       const other = byId.get(d.id);
       if (!other) continue;
       const [a, b] = m.id < other.id ? [m, other] : [other, m];

@@ -6,7 +6,7 @@ import { type CitationChecker, STALE_NOTE, uncheckedViews } from './citations';
 import * as C from './contract';
 import { ConflictError, NotFoundError, refusalAt, ValidationError } from './errors';
 import { analyzeQuery } from './search/query';
-import { duplicatePairs, mergedFields, nearDuplicates, type DuplicatePair, type SimilarMemory } from './duplicates';
+import { duplicatePairs, mergedFields, nearDuplicates, type DuplicatePair, type SimilarMemory, type SimilarSource } from './duplicates';
 import { instructionLikeField } from './screening';
 import { assertNoSecret } from './secrets';
 import { normalizeTag, suggestTags, tagProblem } from './tags';
@@ -162,7 +162,7 @@ export class MemoryService {
       live.push(...page.items);
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
-    return duplicatePairs((q) => this.search(q), live);
+    return duplicatePairs(this.similarSource(), live);
   }
 
   /**
@@ -189,8 +189,12 @@ export class MemoryService {
   }
 
   /** Live memories whose description and tags closely match these (core/duplicates.ts), `except` one id. */
-  similarTo(m: { description: string; tags: string[] }, except: string | null = null): Promise<SimilarMemory[]> {
-    return nearDuplicates((q) => this.search(q), m, except);
+  similarTo(m: { description: string; tags: string[] }, except: string | null = null, max = 5): Promise<SimilarMemory[]> {
+    return nearDuplicates(this.similarSource(), m, except, max);
+  }
+
+  private similarSource(): SimilarSource {
+    return { similar: (terms, min, limit) => this.store.similar(terms, min, limit), search: (q) => this.search(q) };
   }
 
   /** The checks of a create, before anything is written: the one rule for direct and queued creates. */

@@ -1,4 +1,3 @@
-import { nearDuplicates } from '../duplicates';
 import { screenMemory } from '../screening';
 import { ValidationError } from '../errors';
 import type { MemoryService } from '../memoryService';
@@ -113,7 +112,7 @@ export function memoryProposalHandler(options: MemoryHandlerOptions): ProposalTa
   const { service } = options;
   const writer = (r: ApplyRequest) => options.serviceFor?.(r.decidedBy, r.proposedBy) ?? service;
   async function duplicatesOf(description: string, tags: string[], except: string | null): Promise<Duplicate[]> {
-    const similar = await nearDuplicates((q) => service.search(q), { description, tags }, except, MAX_DUPLICATES);
+    const similar = await service.similarTo({ description, tags }, except, MAX_DUPLICATES);
     return similar.map((h) => ({ kind: 'memory', id: h.id, similarity: h.similarity, label: h.description.slice(0, 120) }));
   }
   type Fields = { description?: string; tags?: string[]; content?: string };

@@ -105,6 +105,13 @@ export interface Store {
   list(options: { deleted: boolean; limit: number; after?: ListCursor }): Promise<ListedMemory[]>;
   /** Ranked search over current, non-deleted memories. */
   search(query: SearchQuery): Promise<StoredHit[]>;
+  /**
+   * Current, non-deleted memories whose description and tag terms are at least `min` alike to
+   * `terms` (Jaccard over analysis.ts's describedTerms), most alike first, at most `limit`; or
+   * undefined when the store cannot answer without reading every memory a common term reaches
+   * (a team database searched on its server): the caller then finds candidates by search.
+   */
+  similar(terms: ReadonlySet<string>, min: number, limit: number): Promise<Array<StoredHit & { similarity: number }> | undefined>;
   /** The citations of the current versions of `ids` that have any (search hits and list pages are checked with these). */
   citationsOf(ids: readonly string[]): Promise<Map<string, StoredCitation[]>>;
   /** Tags of current, non-deleted memories, with counts, most used first. */

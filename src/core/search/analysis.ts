@@ -50,14 +50,20 @@ export const CONTENT_TERMS = 24;
  * own server (PostgreSQL) files memories under exactly the terms this index would.
  */
 export function analyzeMemory(memory: Pick<MemoryToIndex, 'description' | 'tags' | 'content'>, maxContentTerms = CONTENT_TERMS): Analysis {
-  const docTerms = new Set(terms(memory.description));
+  const docTerms = describedTerms(memory);
   const tags = [...new Set(memory.tags)];
-  for (const tag of tags) for (const part of tagParts(tag)) docTerms.add(part);
   return {
     terms: [...docTerms],
     tagStems: [...new Set(tags.map((t) => tagParts(t).join('-')))],
     contentTerms: distinctiveTerms(memory.content ?? '', docTerms, maxContentTerms),
   };
+}
+
+/** The distinct terms of a memory's description and of its tags' parts (Analysis.terms, as a set). */
+export function describedTerms(memory: Pick<IndexedMemory, 'description' | 'tags'>): Set<string> {
+  const out = new Set(terms(memory.description));
+  for (const tag of memory.tags) for (const part of tagParts(tag)) out.add(part);
+  return out;
 }
 
 /**

@@ -1,4 +1,14 @@
-import { add, type Analysis, analyzeMemory, type Doc, type IndexedMemory, type MemoryToIndex, remove, type SavedIndex } from './analysis';
+import {
+  add,
+  type Analysis,
+  analyzeMemory,
+  describedTerms,
+  type Doc,
+  type IndexedMemory,
+  type MemoryToIndex,
+  remove,
+  type SavedIndex,
+} from './analysis';
 import type { AnalyzedKeyword, SearchQuery } from './query';
 import { Postings } from './postings';
 import { ScoreTable } from './scoreTable';
@@ -257,6 +267,34 @@ export class SearchIndex {
       const cell = t.cellOf(slot) + i;
       if (t.tagMatch[cell]! < kind) t.tagMatch[cell] = kind;
     }
+  }
+
+  /**
+   * Memories whose description and tag terms (`describedTerms`) are at least `min` alike to
+   * `terms` (Jaccard), most alike first, then most recently changed, at most `limit`: the
+   * candidates for "likely duplicate". Such a memory shares at least ⌈min·|terms|⌉ of the terms,
+   * so it holds one of the |terms| − ⌈min·|terms|⌉ + 1 rarest (prefix filtering): only those
+   * terms' memories are read, however common the others are.
+   */
+  similar(terms: ReadonlySet<string>, min: number, limit: number): Array<IndexedMemory & { similarity: number }> {
+    const need = Math.max(1, Math.ceil(min * terms.size - 1e-9));
+    const lists = [...terms].map((t) => this.termPostings.get(t) ?? new Set<number>()).sort((a, b) => a.size - b.size);
+    const candidates = new Set<number>();
+    for (const list of lists.slice(0, lists.length - need + 1)) for (const slot of list) candidates.add(slot);
+    const found: Array<IndexedMemory & { similarity: number }> = [];
+    for (const slot of candidates) {
+      const shared = lists.reduce((n, list) => n + (list.has(slot) ? 1 : 0), 0);
+      if (shared < need) continue;
+      const doc = this.slots[slot]!;
+      const size = doc.analysis?.terms.length ?? describedTerms(doc).size;
+      const similarity = shared / (terms.size + size - shared);
+      if (similarity >= min) found.push({ id: doc.id, description: doc.description, tags: doc.tags, changedAt: doc.changedAt, similarity });
+    }
+    return found
+      .sort(
+        (a, b) => b.similarity - a.similarity || (a.changedAt < b.changedAt ? 1 : a.changedAt > b.changedAt ? -1 : a.id < b.id ? -1 : 1),
+      )
+      .slice(0, limit);
   }
 
   search(query: SearchQuery): SearchHit[] {

@@ -81,7 +81,19 @@ export class LocalIndex {
    * Searches locally after catching up, or returns undefined when the server must answer
    * (mode off, project too large, index still loading in the background).
    */
-  async search(query: SearchQuery): Promise<StoredHit[] | undefined> {
+  search(query: SearchQuery): Promise<StoredHit[] | undefined> {
+    return this.answer((index) =>
+      index.search(query).map((h) => ({ id: h.id, description: h.description, tags: h.tags, changedAt: h.changedAt })),
+    );
+  }
+
+  /** `SearchIndex.similar` after catching up, or undefined as for search. */
+  similar(terms: ReadonlySet<string>, min: number, limit: number): Promise<Array<StoredHit & { similarity: number }> | undefined> {
+    return this.answer((index) => index.similar(terms, min, limit));
+  }
+
+  /** `ask` of the caught-up index, or undefined when there is none to ask (see search). */
+  private async answer<T>(ask: (index: SearchIndex) => T): Promise<T | undefined> {
     if (this.mode === 'off' || this.tooLarge || this.stopped) return undefined;
     if (!this.index) {
       if (this.mode === 'eager') await this.load();
@@ -92,7 +104,7 @@ export class LocalIndex {
       // An earlier catch-up in the queue may have found the project grown past the bound.
       if (!this.index) return undefined;
       await this.catchUp();
-      return this.index?.search(query).map((h) => ({ id: h.id, description: h.description, tags: h.tags, changedAt: h.changedAt }));
+      return this.index ? ask(this.index) : undefined;
     });
   }
 

@@ -198,6 +198,16 @@ export class PgStore implements Store {
     }
   }
 
+  /** From the local index when it is loaded; the server would read every memory a common term reaches, so not there. */
+  async similar(terms: ReadonlySet<string>, min: number, limit: number): Promise<Array<StoredHit & { similarity: number }> | undefined> {
+    if (this.closed) throw new StorageError('the store is closed');
+    try {
+      return await this.local.similar(terms, min, limit);
+    } catch (err) {
+      throw storageError(this.target, err, 'finding similar memories');
+    }
+  }
+
   async citationsOf(ids: readonly string[]): Promise<Map<string, StoredCitation[]>> {
     if (ids.length === 0) return new Map();
     const rows = await this.query<{ id: string; citations: StoredCitation[] }>(

@@ -166,6 +166,10 @@ export class SqlJsStore implements Store {
     );
   }
 
+  similar(terms: ReadonlySet<string>, min: number, limit: number): Promise<Array<StoredHit & { similarity: number }>> {
+    return this.fromView((v) => v.index.similar(terms, min, limit));
+  }
+
   citationsOf(ids: readonly string[]): Promise<Map<string, StoredCitation[]>> {
     return this.fromView((v) => v.citationsOf(ids));
   }

@@ -1,0 +1,77 @@
+import { strict as assert } from 'node:assert';
+import { describedTerms } from '../../../src/core/search/analysis';
+import { SearchIndex } from '../../../src/core/search/searchIndex';
+import { jaccard } from '../../../src/core/playbook/skillMatch';
+import { corpusRows } from '../../helpers/builders';
+
+// SearchIndex.similar reads only the postings of a query's rarer terms (prefix filtering); these
+// tests hold it to a scan of every memory, on both evaluation corpora and a restored index.
+describe('SearchIndex.similar: memories alike in description and tag terms', () => {
+  // The two corpora number their ids alike: the second set's get another first group.
+  const rows = [...corpusRows('eval'), ...corpusRows('eval2').map((r) => ({ ...r, id: r.id.replace(/^0{8}/, '20000000') }))];
+  // Near-copies, so that high thresholds have something to find: a word dropped, a tag added.
+  const copies = rows.slice(0, 40).map((r, i) => ({
+    ...r,
+    id: `10000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    description: r.description.split(' ').slice(1).join(' '),
+    tags: [...r.tags, 'copy'],
+  }));
+  const all = [...rows, ...copies];
+  const terms = new Map(all.map((r) => [r.id, describedTerms(r)]));
+  const scan = (mine: ReadonlySet<string>, min: number) =>
+    all
+      .map((r) => ({ id: r.id, similarity: jaccard(mine, terms.get(r.id)!) }))
+      .filter((r) => r.similarity >= min)
+      .map((r) => r.id)
+      .sort();
+
+  const built = new SearchIndex();
+  for (const r of all) built.put(r);
+  const restored = SearchIndex.restore(JSON.parse(JSON.stringify(built.save())));
+
+  for (const [name, index] of [
+    ['built', built],
+    ['restored from its saved form', restored],
+  ] as const)
+    it(`finds exactly what a scan of every memory finds, at thresholds 0.2 to 1, most alike first (${name})`, () => {
+      let found = 0;
+      for (const min of [0.2, 0.4, 0.595, 0.8, 1]) {
+        for (const r of all.filter((_, i) => i % 3 === 0)) {
+          const mine = terms.get(r.id)!;
+          const hits = index.similar(mine, min, 10_000);
+          assert.deepEqual(hits.map((h) => h.id).sort(), scan(mine, min), `${r.description} at ${min}`);
+          for (let i = 1; i < hits.length; i++) assert.ok(hits[i - 1]!.similarity >= hits[i]!.similarity);
+          for (const h of hits) assert.equal(h.similarity, jaccard(mine, terms.get(h.id)!));
+          found += hits.length;
+        }
+      }
+      assert.ok(found > 400, `the thresholds find something (${found})`);
+    });
+
+  it('answers at most `limit`, the most alike; nothing for no terms or terms no memory holds', () => {
+    const mine = terms.get(copies[0]!.id)!;
+    const hits = built.similar(mine, 0.2, 3);
+    assert.equal(hits.length, 3);
+    assert.equal(hits[0]!.id, copies[0]!.id);
+    assert.deepEqual(built.similar(new Set(), 0.1, 10), []);
+    assert.deepEqual(built.similar(new Set(['zzzunknownterm']), 0.1, 10), []);
+  });
+
+  it('reads enough of the rarer terms: a memory holding none of the two rarest is still found', () => {
+    // Query terms by how many memories hold them: alpha 1, bravo 1, charlie 2, delta 6, echo 6. At
+    // 0.6 of five terms a memory must share three, so it holds one of the three rarest; X holds
+    // only the third of them (charlie), with delta and echo: 3 / 5 = 0.6.
+    const index = new SearchIndex();
+    const put = (id: string, description: string) => index.put({ id, description, tags: [], changedAt: '2026-01-01T00:00:00.000Z' });
+    put('x', 'charlie delta echo');
+    put('a', 'alpha');
+    put('b', 'bravo');
+    put('c', 'charlie');
+    for (let i = 0; i < 5; i++) put(`d${i}`, `delta echo filler${i}`);
+    const mine = describedTerms({ description: 'alpha bravo charlie delta echo', tags: [] });
+    assert.deepEqual(
+      index.similar(mine, 0.6, 10).map((h) => [h.id, h.similarity]),
+      [['x', 0.6]],
+    );
+  });
+});
