@@ -279,11 +279,19 @@ export class SearchIndex {
   similar(terms: ReadonlySet<string>, min: number, limit: number): Array<IndexedMemory & { similarity: number }> {
     const need = Math.max(1, Math.ceil(min * terms.size - 1e-9));
     const lists = [...terms].map((t) => this.termPostings.get(t) ?? new Set<number>()).sort((a, b) => a.size - b.size);
-    const candidates = new Set<number>();
-    for (const list of lists.slice(0, lists.length - need + 1)) for (const slot of list) candidates.add(slot);
+    const prefix = lists.length - need + 1;
+    // How many of the prefix's lists hold each candidate; then the other lists, rarest first,
+    // until the candidate has missed more of them than it can afford.
+    const inPrefix = new Map<number, number>();
+    for (const list of lists.slice(0, prefix)) for (const slot of list) inPrefix.set(slot, (inPrefix.get(slot) ?? 0) + 1);
     const found: Array<IndexedMemory & { similarity: number }> = [];
-    for (const slot of candidates) {
-      const shared = lists.reduce((n, list) => n + (list.has(slot) ? 1 : 0), 0);
+    for (const [slot, held] of inPrefix) {
+      let shared = held;
+      let spare = lists.length - prefix - (need - held);
+      for (let i = prefix; i < lists.length && spare >= 0; i++) {
+        if (lists[i]!.has(slot)) shared++;
+        else spare--;
+      }
       if (shared < need) continue;
       const doc = this.slots[slot]!;
       const size = doc.analysis?.terms.length ?? describedTerms(doc).size;
