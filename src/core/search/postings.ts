@@ -2,12 +2,15 @@
  * The postings of one field of the index: per term, the slots of the memories that hold it.
  * Saved as each term's slots in ascending order, each after the first as the gap from the one
  * before (a common term's list is then mostly one- and two-digit numbers), and restored as
- * those lists, decoded into a set only when a term is first used: opening a saved index costs
- * about what parsing it costs, and a search decodes only the terms it asks for.
+ * those lists, decoded into a set only when a search first asks for the term: opening a saved
+ * index costs about what parsing it costs, and a search decodes only the terms it asks for.
+ * Filing into or removing from a list not decoded yet is noted beside it (`Saved`), so a
+ * catch-up that files a thousand memories after a git pull does not decode every common term
+ * they hold.
  */
 export class Postings {
-  /** A Set once used; the saved gap list until then. */
-  private readonly map = new Map<string, Set<number> | number[]>();
+  /** A Set once asked for; the saved gap list, with the changes made since, until then. */
+  private readonly map = new Map<string, Set<number> | Saved>();
 
   /** Slots holding `term`, or undefined. */
   get(term: string): Set<number> | undefined {
@@ -18,21 +21,30 @@ export class Postings {
     return set;
   }
 
-  /** How many memories hold `term` (a gap list has one entry per slot: no decoding needed). */
+  /** How many memories hold `term` (counted without decoding a saved list). */
   size(term: string): number {
     const p = this.map.get(term);
-    return p === undefined ? 0 : p instanceof Set ? p.size : p.length;
+    return p === undefined ? 0 : p instanceof Set ? p.size : sizeOf(p);
   }
 
   add(term: string, slot: number): void {
-    let set = this.get(term);
-    if (!set) this.map.set(term, (set = new Set()));
-    set.add(slot);
+    const p = this.map.get(term);
+    if (p === undefined) this.map.set(term, new Set([slot]));
+    else if (p instanceof Set) p.add(slot);
+    // A slot removed from the saved list and filed again (an edit keeps its slot) is in it again.
+    else if (p.minus?.delete(slot) !== true) (p.plus ??= new Set()).add(slot);
   }
 
+  /** Removes a slot the term was filed under (the index removes only what it filed). */
   remove(term: string, slot: number): void {
-    const set = this.get(term);
-    if (set && set.delete(slot) && set.size === 0) this.map.delete(term);
+    const p = this.map.get(term);
+    if (p === undefined) return;
+    if (p instanceof Set) {
+      if (p.delete(slot) && p.size === 0) this.map.delete(term);
+      return;
+    }
+    if (p.plus?.delete(slot) !== true) (p.minus ??= new Set()).add(slot);
+    if (sizeOf(p) === 0) this.map.delete(term);
   }
 
   clear(): void {
@@ -43,21 +55,42 @@ export class Postings {
   forEach(fn: (term: string, slot: number) => void): void {
     for (const [term, p] of this.map) {
       if (p instanceof Set) for (const slot of p) fn(term, slot);
-      else for (let i = 0, slot = 0; i < p.length; i++) fn(term, (slot = i === 0 ? p[0]! : slot + p[i]!));
+      else walk(p, (slot) => fn(term, slot));
     }
   }
 
   /** The saved form: [term, gap list] per term. */
   save(): Array<[string, number[]]> {
-    return [...this.map].map(([term, p]) => [term, p instanceof Set ? gaps(p) : p]);
+    return [...this.map].map(([term, p]) => [term, p instanceof Set ? gaps(p) : p.plus || p.minus ? gaps(slotsOf(p)) : p.gaps]);
   }
 
   /** Takes saved lists as they are (see save); each is decoded on first use. */
   static restore(saved: Array<[string, number[]]>): Postings {
     const postings = new Postings();
-    for (const [term, list] of saved) postings.map.set(term, list);
+    for (const [term, list] of saved) postings.map.set(term, { gaps: list });
     return postings;
   }
+}
+
+/** A saved list not decoded yet, and the slots filed under (`plus`) or removed from (`minus`) it since. */
+interface Saved {
+  gaps: number[];
+  plus?: Set<number>;
+  minus?: Set<number>;
+}
+
+function sizeOf(p: Saved): number {
+  return p.gaps.length + (p.plus?.size ?? 0) - (p.minus?.size ?? 0);
+}
+
+/** The slots of a saved list as it stands: the list's, less `minus`, then `plus`. */
+function walk(p: Saved, fn: (slot: number) => void): void {
+  const list = p.gaps;
+  for (let i = 0, slot = 0; i < list.length; i++) {
+    slot = i === 0 ? list[0]! : slot + list[i]!;
+    if (!p.minus?.has(slot)) fn(slot);
+  }
+  if (p.plus) for (const slot of p.plus) fn(slot);
 }
 
 function gaps(slots: Set<number>): number[] {
@@ -67,9 +100,8 @@ function gaps(slots: Set<number>): number[] {
   return out;
 }
 
-function slotsOf(gapList: number[]): Set<number> {
+function slotsOf(p: Saved): Set<number> {
   const slots = new Set<number>();
-  let slot = 0;
-  for (let i = 0; i < gapList.length; i++) slots.add((slot = i === 0 ? gapList[0]! : slot + gapList[i]!));
+  walk(p, (slot) => slots.add(slot));
   return slots;
 }

@@ -31,4 +31,37 @@ describe('Postings (one field of the search index)', () => {
     r.forEach((t, s) => seen.push(`${t}${s}`));
     assert.deepEqual(seen, ['a1', 'a2', 'a7']);
   });
+
+  it('files into and removes from a saved list without decoding it, with the same sizes, slots and saved form as a set', () => {
+    const saved: Array<[string, number[]]> = [['t', [2, 3, 5]]]; // slots 2, 5, 10
+    const lazy = Postings.restore(saved.map(([t, l]) => [t, [...l]]));
+    const eager = Postings.restore(saved.map(([t, l]) => [t, [...l]]));
+    eager.get('t'); // decoded at once
+    const both = (f: (p: Postings) => void) => [lazy, eager].forEach(f);
+    both((p) => p.remove('t', 5)); // an edit removes its slot …
+    both((p) => p.add('t', 5)); // … and files it again
+    both((p) => p.add('t', 12)); // a new memory
+    both((p) => p.remove('t', 2)); // a deleted one
+    both((p) => p.add('t', 7));
+    both((p) => p.remove('t', 7)); // filed, then removed before any save
+    assert.equal(lazy.size('t'), 3);
+    assert.deepEqual(lazy.save(), eager.save());
+    assert.deepEqual(lazy.save(), [['t', [5, 5, 2]]]);
+    const walked: number[] = [];
+    lazy.forEach((_, slot) => walked.push(slot));
+    assert.deepEqual(
+      walked.sort((a, b) => a - b),
+      [5, 10, 12],
+    );
+    assert.deepEqual(
+      [...lazy.get('t')!].sort((a, b) => a - b),
+      [5, 10, 12],
+    );
+    for (const slot of [5, 10, 12]) lazy.remove('t', slot);
+    assert.equal(lazy.size('t'), 0);
+    assert.deepEqual(lazy.save(), []);
+    const gone = Postings.restore([['u', [4]]]);
+    gone.remove('u', 4);
+    assert.equal(gone.get('u'), undefined, 'a saved list emptied without decoding forgets its term');
+  });
 });
