@@ -44,6 +44,14 @@ export class JournalSync {
   readonly cursor: JournalCursor;
   private db: { sql: Database; table: VersionTable } | undefined;
   private dbLoading: Promise<VersionTable> | undefined;
+  /**
+   * Entries a catch-up applied to the view but not yet to the loaded database, in order: a
+   * search after a pull needs only the view, so the database takes them when next asked for
+   * (table(), save()). While any wait, later entries queue behind them.
+   */
+  private dbBacklog: JournalEntry[] = [];
+  /** Set while catching up: database work is left to the backlog. */
+  private deferDb = false;
   /** Lines applied since the caches were last saved. */
   linesSinceCheckpoint = 0;
   /** The saved view on disk is known to be unusable (rebuilt here): save it at the next chance. */
@@ -64,6 +72,7 @@ export class JournalSync {
   async load(): Promise<boolean> {
     this.db?.sql.close();
     this.db = undefined;
+    this.dbBacklog = [];
     this.linesSinceCheckpoint = 0;
     const saved = CurrentView.load(this.files.view);
     let reason = 'reason' in saved ? saved.reason : undefined;
@@ -132,8 +141,13 @@ export class JournalSync {
 
   /** The new lines applied, or (diverged) reconciled; undefined when only a reload can follow the file. */
   private tryCatchUp(): boolean | undefined {
-    if (!this.cursor.diverged()) return this.applyLines();
-    return this.files.incremental === false ? undefined : this.reconcile();
+    this.deferDb = true;
+    try {
+      if (!this.cursor.diverged()) return this.applyLines();
+      return this.files.incremental === false ? undefined : this.reconcile();
+    } finally {
+      this.deferDb = false;
+    }
   }
 
   /** Moves the cursor to a position whose lines are not known (a loaded cache, a rewritten journal). */
@@ -180,7 +194,14 @@ export class JournalSync {
 
   /** The database, loaded on first use and brought to the view's journal position. */
   table(rebuildView = false): Promise<VersionTable> {
-    if (this.db) return Promise.resolve(this.db.table);
+    if (this.db) {
+      try {
+        this.flushDb();
+      } catch (err) {
+        return Promise.reject(err);
+      }
+      return Promise.resolve(this.db.table);
+    }
     this.dbLoading ??= (async () => {
       const SQL = await loadSqlJs(this.files.wasmPath).catch((err: Error) => {
         throw new StorageError(`cannot start sql.js: ${err.message}`, { cause: err });
@@ -270,23 +291,26 @@ export class JournalSync {
   }
 
   private applyEntry(entry: JournalEntry): void {
-    switch (entry.type) {
-      case 'memory.purge':
-        this.db?.table.purge(entry.id, entry.at);
-        this.view.purge(entry.id);
-        break;
-      case 'memory.version':
-        this.db?.table.insert(entry.row);
-        this.view.apply(entry.row);
-        break;
-      // Records live in the database only; a process that has not loaded it replays them when it does.
-      case 'records':
-        for (const r of entry.rows) this.db?.table.records.insert(r);
-        break;
-      case 'records.purge':
-        this.db?.table.records.purge(entry.kind, entry.ids, entry.at);
-        break;
+    if (entry.type === 'memory.purge') this.view.purge(entry.id);
+    else if (entry.type === 'memory.version') this.view.apply(entry.row);
+    if (!this.db) return;
+    if (this.deferDb || this.dbBacklog.length > 0) this.dbBacklog.push(entry);
+    else applyToTable(this.db.table, entry);
+  }
+
+  /** Applies the backlog to the database, in one transaction. */
+  private flushDb(): void {
+    if (!this.db || this.dbBacklog.length === 0) return;
+    const { sql, table } = this.db;
+    sql.exec('BEGIN');
+    try {
+      for (const e of this.dbBacklog) applyToTable(table, e);
+      sql.exec('COMMIT');
+    } catch (err) {
+      sql.exec('ROLLBACK');
+      throw new StorageError(`reading the journal failed: ${(err as Error).message}`, { cause: err });
     }
+    this.dbBacklog = [];
   }
 
   /**
@@ -324,6 +348,7 @@ export class JournalSync {
    * journal was rewritten meanwhile (nothing saved then: it would describe the old file).
    */
   save(): boolean {
+    this.flushDb();
     const stillCurrent = () => !this.cursor.diverged();
     const position = this.cursor.position;
     if (this.db) {
@@ -344,5 +369,23 @@ export class JournalSync {
   /** Frees the database's memory. */
   dispose(): void {
     this.db?.sql.close();
+  }
+}
+
+/** One entry into the database (replay is idempotent by rowId). Records live in the database only. */
+function applyToTable(table: VersionTable, entry: JournalEntry): void {
+  switch (entry.type) {
+    case 'memory.purge':
+      table.purge(entry.id, entry.at);
+      break;
+    case 'memory.version':
+      table.insert(entry.row);
+      break;
+    case 'records':
+      for (const r of entry.rows) table.records.insert(r);
+      break;
+    case 'records.purge':
+      table.records.purge(entry.kind, entry.ids, entry.at);
+      break;
   }
 }

@@ -62,6 +62,32 @@ describe('sql.js store across processes', function () {
     await reader.close();
   });
 
+  it("a search applies another process's writes to the index first; the database takes them, in order, at its next use", async () => {
+    const dir = tmpDir();
+    const store = await SqlJsStore.open({ dir });
+    const service = new MemoryService(store, { author: 'here' });
+    const { id: mine } = await service.create(memory({ description: 'Kept here, edited elsewhere' }));
+    await service.read({ id: mine }); // the database is loaded
+    const other = await SqlJsStore.open({ dir });
+    const elsewhere = new MemoryService(other, { author: 'there' });
+    const { id: theirs } = await elsewhere.create(memory({ description: 'Written elsewhere first' }));
+    await elsewhere.edit({ id: mine, content: 'their edit' });
+    // The search catches up (the index only), then our own write queues behind what the database has not taken yet.
+    assert.deepEqual((await service.search({ keywords: ['elsewhere'] })).map((h) => h.id).sort(), [mine, theirs].sort());
+    assert.equal((await service.edit({ id: mine, content: 'our edit' })).version, 3, 'decided with their edit applied');
+    assert.equal((await service.read({ id: theirs })).description, 'Written elsewhere first');
+    assert.deepEqual(
+      (await service.history({ id: mine })).map((v) => v.content),
+      [memory().content, 'their edit', 'our edit'],
+    );
+    await other.close();
+    await store.close(); // saves the snapshot with every line taken
+    const reopened = await SqlJsStore.open({ dir });
+    assert.equal((await new MemoryService(reopened, { author: 'x' }).read({ id: mine })).version, 3);
+    assert.deepEqual(reopened.warnings(), []);
+    await reopened.close();
+  });
+
   it('many in-flight writes from one process are serialised, none lost', async () => {
     const dir = tmpDir();
     const store = await SqlJsStore.open({ dir });
