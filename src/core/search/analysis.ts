@@ -97,24 +97,15 @@ export const ANALYZER_VERSION = 2;
 
 /**
  * An index as saved next to a snapshot: the memories by slot (null for a free slot) and
- * the postings of terms, tag stems and content terms as slot lists (ascending, each slot
+ * the postings of terms, tags, tag stems and content terms as slot lists (ascending, each slot
  * after the first as the gap from the previous one), so restoring needs no text analysis.
  */
 export interface SavedIndex {
   docs: Array<[id: string, description: string, tags: string[], changedAt: string] | null>;
   terms: Array<[string, number[]]>;
+  /** Postings of the tags as written (exact tag matches, required tags, the vocabulary). */
+  tags: Array<[string, number[]]>;
   tagStems: Array<[string, number[]]>;
   /** Postings of content terms (see Analysis.contentTerms). */
   content: Array<[string, number[]]>;
-}
-
-export function add<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
-  let set = map.get(key);
-  if (!set) map.set(key, (set = new Set()));
-  set.add(value);
-}
-
-export function remove<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
-  const set = map.get(key);
-  if (set && set.delete(value) && set.size === 0) map.delete(key);
 }

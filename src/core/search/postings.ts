@@ -21,6 +21,15 @@ export class Postings {
     return set;
   }
 
+  has(term: string): boolean {
+    return this.map.has(term);
+  }
+
+  /** The terms held by any memory. */
+  terms(): IterableIterator<string> {
+    return this.map.keys();
+  }
+
   /** How many memories hold `term` (counted without decoding a saved list). */
   size(term: string): number {
     const p = this.map.get(term);

@@ -1,12 +1,10 @@
 import {
-  add,
   type Analysis,
   analyzeMemory,
   describedTerms,
   type Doc,
   type IndexedMemory,
   type MemoryToIndex,
-  remove,
   type SavedIndex,
 } from './analysis';
 import type { AnalyzedKeyword, SearchQuery } from './query';
@@ -52,7 +50,7 @@ export class SearchIndex {
   private contentPostings = new Postings();
   /** Set by restore: docs filed from saved postings learn their content terms from them when first removed. */
   private contentUnknown = false;
-  private readonly tagPostings = new Map<string, Set<number>>();
+  private tagPostings = new Postings();
   private tagStemPostings = new Postings();
   private sortedTags: string[] | undefined;
 
@@ -98,7 +96,7 @@ export class SearchIndex {
   private fileTags(doc: Doc, slot: number): void {
     for (const tag of new Set(doc.tags)) {
       if (!this.tagPostings.has(tag)) this.sortedTags = undefined;
-      add(this.tagPostings, tag, slot);
+      this.tagPostings.add(tag, slot);
     }
   }
 
@@ -107,6 +105,7 @@ export class SearchIndex {
     return {
       docs: this.slots.map((d) => (d ? [d.id, d.description, d.tags, d.changedAt] : null)),
       terms: this.termPostings.save(),
+      tags: this.tagPostings.save(),
       tagStems: this.tagStemPostings.save(),
       content: this.contentPostings.save(),
     };
@@ -129,9 +128,9 @@ export class SearchIndex {
       const doc: Doc = { id, description, tags, changedAt };
       index.slots[slot] = doc;
       index.slotOf.set(id, slot);
-      index.fileTags(doc, slot);
     });
     index.termPostings = Postings.restore(saved.terms);
+    index.tagPostings = Postings.restore(saved.tags);
     index.tagStemPostings = Postings.restore(saved.tagStems);
     index.contentPostings = Postings.restore(saved.content);
     index.contentUnknown = saved.content.length > 0;
@@ -152,7 +151,7 @@ export class SearchIndex {
     for (const t of contentTerms) this.contentPostings.remove(t, slot);
     for (const s of analysis.tagStems) this.tagStemPostings.remove(s, slot);
     for (const tag of new Set(doc.tags)) {
-      remove(this.tagPostings, tag, slot);
+      this.tagPostings.remove(tag, slot);
       if (!this.tagPostings.has(tag)) this.sortedTags = undefined;
     }
   }
@@ -185,14 +184,14 @@ export class SearchIndex {
 
   /** The tag vocabulary of current memories with counts, most used first. */
   tagCounts(): Array<{ tag: string; count: number }> {
-    return [...this.tagPostings]
-      .map(([tag, ids]) => ({ tag, count: ids.size }))
+    return [...this.tagPostings.terms()]
+      .map((tag) => ({ tag, count: this.tagPostings.size(tag) }))
       .sort((a, b) => b.count - a.count || a.tag.localeCompare(b.tag));
   }
 
   /** Tags starting with `prefix`, from a sorted copy of the vocabulary. */
   private tagsWithPrefix(prefix: string): string[] {
-    const tags = (this.sortedTags ??= [...this.tagPostings.keys()].sort());
+    const tags = (this.sortedTags ??= [...this.tagPostings.terms()].sort());
     let lo = 0;
     let hi = tags.length;
     while (lo < hi) {

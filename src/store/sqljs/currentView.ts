@@ -7,8 +7,8 @@ import { writeFileAtomic } from './atomicFile';
 import { AppliedLines, type SavedLines } from './appliedLines';
 import type { JournalPosition } from './journal';
 
-/** Format of the saved view file; bump when its shape changes (3: the index's content postings, slot gaps; 4: the consumed lines). */
-const VIEW_FORMAT = 4;
+/** Format of the saved view file; bump when its shape changes (3: the index's content postings, slot gaps; 4: the consumed lines; 5: tag postings). */
+const VIEW_FORMAT = 5;
 
 interface Head extends VersionKey {
   deleted: boolean;
