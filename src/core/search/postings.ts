@@ -38,8 +38,14 @@ export class Postings {
 
   add(term: string, slot: number): void {
     const p = this.map.get(term);
-    if (p === undefined) this.map.set(term, new Set([slot]));
+    // A new term starts as a gap list, and a slot past its end is appended to it: an index built
+    // in slot order (a fresh clone's) makes no set at all until a search asks for the term.
+    if (p === undefined) this.map.set(term, { gaps: [slot], last: slot });
     else if (p instanceof Set) p.add(slot);
+    else if (p.last !== undefined && slot > p.last && !p.plus && !p.minus) {
+      p.gaps.push(slot - p.last);
+      p.last = slot;
+    }
     // A slot removed from the saved list and filed again (an edit keeps its slot) is in it again.
     else if (p.minus?.delete(slot) !== true) (p.plus ??= new Set()).add(slot);
   }
@@ -84,6 +90,8 @@ export class Postings {
 /** A saved list not decoded yet, and the slots filed under (`plus`) or removed from (`minus`) it since. */
 interface Saved {
   gaps: number[];
+  /** Its last slot, when known (a list this process made); a restored list does not sum its gaps for it. */
+  last?: number;
   plus?: Set<number>;
   minus?: Set<number>;
 }

@@ -64,4 +64,19 @@ describe('Postings (one field of the search index)', () => {
     gone.remove('u', 4);
     assert.equal(gone.get('u'), undefined, 'a saved list emptied without decoding forgets its term');
   });
+
+  it('keeps slots filed in ascending order as a gap list, and any order after that as a set would', () => {
+    const p = new Postings();
+    for (const slot of [0, 1, 4, 9]) p.add('t', slot); // a fresh clone's build: slot order
+    assert.deepEqual(p.save(), [['t', [0, 1, 3, 5]]]);
+    p.add('t', 2); // a reused slot
+    p.remove('t', 4);
+    p.add('t', 12);
+    assert.equal(p.size('t'), 5);
+    assert.deepEqual(p.save(), [['t', [0, 1, 1, 7, 3]]]);
+    assert.deepEqual(
+      [...p.get('t')!].sort((a, b) => a - b),
+      [0, 1, 2, 9, 12],
+    );
+  });
 });
