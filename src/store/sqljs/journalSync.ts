@@ -3,7 +3,7 @@ import type { Database } from 'sql.js';
 import { StorageError } from '../../core/errors';
 import type { StoreWarning } from '../../core/ports/store';
 import { AppliedLines, entryKey, lineKey } from './appliedLines';
-import { CurrentHeads } from './currentHeads';
+import { CurrentHeads, fileHeads } from './currentHeads';
 import { CurrentView } from './currentView';
 import { entryLine, type ParsedLine, parseLine, type JournalEntry } from './entries';
 import { EMPTY_POSITION, type JournalFile, type JournalLine, type JournalPosition, sha1 } from './journal';
@@ -103,9 +103,8 @@ export class JournalSync {
 
   /**
    * Builds the view from the whole journal in two passes: the first parses every line and finds
-   * each id's current version (versionOrder) and the purges, the second files only those
-   * versions. Analysing a memory's text is the costly part, and a version replaced later in the
-   * file would be analysed for nothing. The end state is what applying every line in order gives.
+   * each id's current version (versionOrder) and the purges, the second (fileHeads) files only
+   * those versions. The end state is what applying every line in order gives.
    */
   private buildView(): boolean {
     const current = new CurrentHeads();
@@ -117,16 +116,7 @@ export class JournalSync {
       const n = count++;
       if (parsed.ok) current.add(parsed.entry, n);
     });
-    const wanted = new Set<number>();
-    for (const h of current.heads.values()) wanted.add(h.line);
-    for (const id of current.purged) this.view.purge(id);
-    const lines = this.files.journal.readLines(0, this.cursor.position.offset);
-    let n = 0;
-    for (let r = lines.next(); !r.done; r = lines.next(), n++) {
-      if (!wanted.has(n)) continue;
-      const parsed = parseLine(r.value.text);
-      if (parsed.ok && parsed.entry.type === 'memory.version') this.view.apply(parsed.entry.row);
-    }
+    fileHeads(current, this.files.journal, this.cursor.position.offset, this.view);
     return incomplete;
   }
 
@@ -262,8 +252,12 @@ export class JournalSync {
     }
   }
 
-  /** Runs `fn` in one database transaction (when the database is loaded). */
-  private transaction<T>(fn: () => T): T {
+  /**
+   * Runs `fn` in one database transaction (when the database is loaded); a failure rolls it
+   * back (a transaction left open would make every later BEGIN fail) and, with `reading`, is
+   * reported as a failure to read the journal.
+   */
+  private transaction<T>(fn: () => T, reading = true): T {
     const sql = this.db?.sql;
     sql?.exec('BEGIN');
     try {
@@ -272,22 +266,13 @@ export class JournalSync {
       return result;
     } catch (err) {
       sql?.exec('ROLLBACK');
-      throw new StorageError(`reading the journal failed: ${(err as Error).message}`, { cause: err });
+      throw reading ? new StorageError(`reading the journal failed: ${(err as Error).message}`, { cause: err }) : err;
     }
   }
 
   /** Applies entries to both caches in one transaction (replay is idempotent by rowId). */
   apply(entries: JournalEntry[]): void {
-    const sql = this.db?.sql;
-    sql?.exec('BEGIN');
-    try {
-      for (const e of entries) this.applyEntry(e);
-      sql?.exec('COMMIT');
-    } catch (err) {
-      // A transaction left open would make every later BEGIN fail.
-      sql?.exec('ROLLBACK');
-      throw err;
-    }
+    this.transaction(() => entries.forEach((e) => this.applyEntry(e)), false);
   }
 
   private applyEntry(entry: JournalEntry): void {
@@ -295,21 +280,14 @@ export class JournalSync {
     else if (entry.type === 'memory.version') this.view.apply(entry.row);
     if (!this.db) return;
     if (this.deferDb || this.dbBacklog.length > 0) this.dbBacklog.push(entry);
-    else applyToTable(this.db.table, entry);
+    else this.db.table.applyEntry(entry);
   }
 
   /** Applies the backlog to the database, in one transaction. */
   private flushDb(): void {
-    if (!this.db || this.dbBacklog.length === 0) return;
-    const { sql, table } = this.db;
-    sql.exec('BEGIN');
-    try {
-      for (const e of this.dbBacklog) applyToTable(table, e);
-      sql.exec('COMMIT');
-    } catch (err) {
-      sql.exec('ROLLBACK');
-      throw new StorageError(`reading the journal failed: ${(err as Error).message}`, { cause: err });
-    }
+    const table = this.db?.table;
+    if (!table || this.dbBacklog.length === 0) return;
+    this.transaction(() => this.dbBacklog.forEach((e) => table.applyEntry(e)));
     this.dbBacklog = [];
   }
 
@@ -369,23 +347,5 @@ export class JournalSync {
   /** Frees the database's memory. */
   dispose(): void {
     this.db?.sql.close();
-  }
-}
-
-/** One entry into the database (replay is idempotent by rowId). Records live in the database only. */
-function applyToTable(table: VersionTable, entry: JournalEntry): void {
-  switch (entry.type) {
-    case 'memory.purge':
-      table.purge(entry.id, entry.at);
-      break;
-    case 'memory.version':
-      table.insert(entry.row);
-      break;
-    case 'records':
-      for (const r of entry.rows) table.records.insert(r);
-      break;
-    case 'records.purge':
-      table.records.purge(entry.kind, entry.ids, entry.at);
-      break;
   }
 }

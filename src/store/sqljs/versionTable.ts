@@ -3,6 +3,7 @@ import type { StoredCitation } from '../../core/contract/citations';
 import type { ListCursor, ListedMemory, StoredVersion } from '../../core/ports/store';
 import { isNewer } from '../../core/ports/versionOrder';
 import { originText, parseOrigin } from '../../core/ports/origin';
+import type { JournalEntry } from './entries';
 import { RecordTable } from './recordTable';
 import { Statements } from './statements';
 
@@ -190,5 +191,23 @@ export class VersionTable extends Statements {
 
   countVersions(): number {
     return this.first('SELECT count(*) FROM memory_versions', [])![0] as number;
+  }
+
+  /** Applies one journal entry (replay is idempotent by rowId). Records live in the database only. */
+  applyEntry(entry: JournalEntry): void {
+    switch (entry.type) {
+      case 'memory.purge':
+        this.purge(entry.id, entry.at);
+        break;
+      case 'memory.version':
+        this.insert(entry.row);
+        break;
+      case 'records':
+        for (const r of entry.rows) this.records.insert(r);
+        break;
+      case 'records.purge':
+        this.records.purge(entry.kind, entry.ids, entry.at);
+        break;
+    }
   }
 }
