@@ -94,6 +94,8 @@ describe('the Facts, Skills and Pending views in the workbench (Playwright)', fu
 
   it("Facts: a disputed fact's context menu offers Resolve Dispute…, Verify, Retract, history and id", async () => {
     const row = { selector: ROW, text: 'owned_by → team:payments' };
+    // The Approve above leaves a notification whose toast can take the focus and close the menu.
+    await vscode.commands.executeCommand('notifications.clearAll');
     // A right click: a left one now opens the fact's history (below).
     await drive({ action: 'click', ...row, button: 'right' });
     const menu = String(await drive({ action: 'text', selector: '.monaco-menu' }));
@@ -123,5 +125,38 @@ describe('the Facts, Skills and Pending views in the workbench (Playwright)', fu
     const at = (item: string) => menu.indexOf(item);
     assert.ok(at('Open Preview') >= 0 && at('Approve') > at('Open Preview') && at('Reject') > at('Approve'), menu);
     await drive({ action: 'press', key: 'Escape' });
+  });
+
+  it('New Fact… counts its five steps, and with an ontology offers its relations as the predicate (issue 14, item 12)', async () => {
+    const PICK = '.quick-input-widget';
+    const adding = vscode.commands.executeCommand('agentMemory.newFact');
+    const step = async (n: number, prompt: string) => {
+      await drive({ action: 'waitFor', selector: PICK, text: prompt });
+      assert.match(
+        String(await drive({ action: 'text', selector: `${PICK} .quick-input-titlebar` })),
+        new RegExp(`New Fact.*${n}\\s*/\\s*5`),
+      );
+    };
+    await step(1, 'Subject');
+    await drive({ action: 'type', text: 'service:ledger' });
+    await drive({ action: 'press', key: 'Enter' });
+    await drive({ action: 'waitFor', selector: `${PICK} .quick-input-list .monaco-list-row`, text: 'owned_by' });
+    await step(2, 'owned_by');
+    assert.match(String(await drive({ action: 'text', selector: `${PICK} .quick-input-list` })), /service → team/);
+    await drive({ action: 'press', key: 'Enter' });
+    await step(3, 'Object');
+    await drive({ action: 'type', text: 'team:finance' });
+    await drive({ action: 'press', key: 'Enter' });
+    await step(4, 'Source');
+    await drive({ action: 'type', text: 'CODEOWNERS' });
+    await drive({ action: 'press', key: 'Enter' });
+    await step(5, 'Confidence');
+    await drive({ action: 'press', key: 'Enter' });
+    await adding;
+    const facts = await (await playbook()).facts.query({ subject: 'service:ledger' });
+    assert.deepEqual(
+      facts.items.map((f) => [f.predicate, f.object, f.source]),
+      [['owned_by', 'team:finance', 'CODEOWNERS']],
+    );
   });
 });

@@ -6,6 +6,7 @@ import type { PlaybookAccess } from '../session/windowServices';
 import type { FactNode } from './factsView';
 import { type ReadOnlyDocs, showMarkdown, viewDocUri } from '../documents/readOnlyDocs';
 import { factHistoryMarkdown } from '../lifecycle/reportMarkdown';
+import { newFactWizard } from './factWizard';
 
 /** The fact a command is about: a Facts view item, or `{ id }` (a test, a link). */
 function factId(arg: unknown): string | undefined {
@@ -41,33 +42,10 @@ export function registerFactCommands(
 
   context.subscriptions.push(
     command('agentMemory.newFact', async () => {
-      const title = vscode.l10n.t('New Fact');
-      const subject = await ask(
-        title,
-        vscode.l10n.t('Subject: the entity the fact is about (with an ontology: type:name, e.g. service:billing)'),
-        required(vscode.l10n.t('The subject')),
-      );
-      if (subject === undefined) return;
-      const predicate = await ask(
-        title,
-        vscode.l10n.t('Predicate: the relation, e.g. depends_on or owned_by'),
-        required(vscode.l10n.t('The predicate')),
-      );
-      if (predicate === undefined) return;
-      const object = await ask(title, vscode.l10n.t('Object: the value or the other entity'), required(vscode.l10n.t('The object')));
-      if (object === undefined) return;
-      const source = await ask(title, vscode.l10n.t('Source: where it comes from (a URL, a file, a commit, a memory id)'));
-      if (source === undefined) return;
-      const confidence = await ask(
-        title,
-        vscode.l10n.t('Confidence from 0 to 1 (1 = certain)'),
-        (v) =>
-          v.trim() === '' || (Number.isFinite(Number(v)) && Number(v) >= 0 && Number(v) <= 1)
-            ? undefined
-            : vscode.l10n.t('A number from 0 to 1'),
-        '1',
-      );
-      if (confidence === undefined) return;
+      const playbook = await access.getPlaybook();
+      const wanted = await newFactWizard(playbook.ontology());
+      if (!wanted) return;
+      const { subject, predicate, object, source, confidence } = wanted;
       const r = await (
         await facts()
       ).assert({
