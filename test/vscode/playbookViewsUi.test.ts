@@ -96,9 +96,18 @@ describe('the Facts, Skills and Pending views in the workbench (Playwright)', fu
     const row = { selector: ROW, text: 'owned_by → team:payments' };
     // The Approve above leaves a notification whose toast can take the focus and close the menu.
     await vscode.commands.executeCommand('notifications.clearAll');
-    // A right click: a left one now opens the fact's history (below).
-    await drive({ action: 'click', ...row, button: 'right' });
-    const menu = String(await drive({ action: 'text', selector: '.monaco-menu' }));
+    // A right click (a left one opens the fact's history, below). The view re-renders when the
+    // store's watcher reports the approval, which can close a menu just opened: open it again.
+    let menu = '';
+    for (let attempt = 1; !menu; attempt++) {
+      await drive({ action: 'click', ...row, button: 'right' });
+      try {
+        menu = String(await drive({ action: 'text', selector: '.monaco-menu', timeoutMs: 5000 }));
+      } catch (err) {
+        if (attempt === 3) throw err;
+        await drive({ action: 'press', key: 'Escape' });
+      }
+    }
     for (const item of ['Resolve Dispute…', 'Verify Fact…', 'Retract Fact…', 'Show Fact History', 'Copy Fact ID'])
       assert.ok(menu.includes(item), `${item} missing from the menu:\n${menu}`);
     await drive({ action: 'press', key: 'Escape' });

@@ -67,24 +67,10 @@ function inputStep(
 ): Promise<string | undefined> {
   const box = vscode.window.createInputBox();
   Object.assign(box, { title, step, totalSteps: STEPS, prompt, value, ignoreFocusOut: true });
-  return new Promise((resolve) => {
-    let done = false;
-    box.onDidChangeValue((v) => (box.validationMessage = validate?.(v)));
-    box.onDidAccept(() => {
-      const problem = validate?.(box.value);
-      if (problem) {
-        box.validationMessage = problem;
-        return;
-      }
-      done = true;
-      resolve(box.value);
-      box.hide();
-    });
-    box.onDidHide(() => {
-      if (!done) resolve(undefined);
-      box.dispose();
-    });
-    box.show();
+  box.onDidChangeValue((v) => (box.validationMessage = validate?.(v)));
+  return answer(box, () => {
+    box.validationMessage = validate?.(box.value);
+    return box.validationMessage ? undefined : box.value;
   });
 }
 
@@ -106,19 +92,27 @@ function relationStep(title: string, ontology: Ontology): Promise<string | undef
     description: `${r.from.join(' | ')} → ${Array.isArray(r.to) ? r.to.join(' | ') : r.to}${r.cardinality === 'one' ? vscode.l10n.t(' (one)') : ''}`,
     detail: r.description,
   }));
+  return answer(pick, () => pick.selectedItems[0]?.name);
+}
+
+/**
+ * Shows `input` and resolves with what `accept` makes of it when the person presses Enter (an
+ * undefined answer keeps it open, e.g. while it is invalid), or with undefined once it is closed.
+ */
+function answer<T>(input: vscode.InputBox | vscode.QuickPick<vscode.QuickPickItem>, accept: () => T | undefined): Promise<T | undefined> {
   return new Promise((resolve) => {
     let done = false;
-    pick.onDidAccept(() => {
-      const chosen = pick.selectedItems[0];
-      if (!chosen) return;
+    input.onDidAccept(() => {
+      const value = accept();
+      if (value === undefined) return;
       done = true;
-      resolve(chosen.name);
-      pick.hide();
+      resolve(value);
+      input.hide();
     });
-    pick.onDidHide(() => {
+    input.onDidHide(() => {
       if (!done) resolve(undefined);
-      pick.dispose();
+      input.dispose();
     });
-    pick.show();
+    input.show();
   });
 }
