@@ -14,9 +14,6 @@ import * as vm from 'node:vm';
  * written is a slower start, never an error.
  */
 
-/** How a run went: the kept code was used, written for the next run, refused by V8, or not used. */
-export type CacheOutcome = 'used' | 'written' | 'rejected' | 'off' | 'node';
-
 /** Cache files of one bundle kept side by side (other versions of the CLI on the machine). */
 const KEEP = 4;
 
@@ -35,24 +32,21 @@ type EnableCompileCache = (dir: string) => { status: number };
 
 /**
  * Runs the CommonJS file `bundle` as Node's require would (its own module, exports and require),
- * with compiled code kept in `dir` (none when undefined). Node's own compile cache when it has one
- * (`nodeCache: false` forces the vm.Script path, for tests on newer Node).
+ * with compiled code kept in `dir` (none when undefined): Node's own compile cache when it has one.
  */
-export function runBundle(bundle: string, dir: string | undefined, options: { nodeCache?: boolean } = {}): CacheOutcome {
+export function runBundle(bundle: string, dir: string | undefined): void {
   const enable = (Module as unknown as { enableCompileCache?: EnableCompileCache }).enableCompileCache;
-  if (dir && enable && options.nodeCache !== false) {
+  if (dir && enable) {
     try {
       enable(dir);
     } catch {
       // A folder Node cannot use: the bundle runs compiled from scratch.
     }
     Module.createRequire(bundle)(bundle);
-    return 'node';
+    return;
   }
-  // The wrapper Node puts around a CommonJS file; a `#!` line becomes a comment of the same length.
-  let source = fs.readFileSync(bundle, 'utf8');
-  if (source.startsWith('#!')) source = `//${source.slice(2)}`;
-  const wrapped = Module.wrap(source);
+  // The wrapper Node puts around a CommonJS file (the bundle has no `#!` line: the launcher does).
+  const wrapped = Module.wrap(fs.readFileSync(bundle, 'utf8'));
   // Keyed by the source itself and the Node that compiled it: V8 checks only the source's length.
   const file =
     dir &&
@@ -66,15 +60,14 @@ export function runBundle(bundle: string, dir: string | undefined, options: { no
     cachedData,
     importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   } as vm.ScriptOptions);
-  const outcome: CacheOutcome = !file ? 'off' : !cachedData ? 'written' : script.cachedDataRejected ? 'rejected' : 'used';
-  // Written at exit, so the functions this run compiled (lazily, as they were first called) are in it.
-  if (file && outcome !== 'used') process.once('exit', () => writeCache(file, script));
+  // Written (when missing or refused) at exit, so the functions this run compiled, lazily as they
+  // were first called, are in it.
+  if (file && (!cachedData || script.cachedDataRejected)) process.once('exit', () => writeCache(file, script));
   const mod = new Module(bundle);
   mod.filename = bundle;
   mod.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(path.dirname(bundle));
   const run = script.runInThisContext() as (...args: unknown[]) => void;
   run.call(mod.exports, mod.exports, Module.createRequire(bundle), mod, bundle, path.dirname(bundle));
-  return outcome;
 }
 
 function readOptional(file: string): Buffer | undefined {

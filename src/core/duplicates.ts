@@ -43,13 +43,12 @@ export interface SimilarSource {
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;
-const termsOf = (m: Described) => describedTerms(m);
 /** The least raw similarity that rounds to LIKELY_DUPLICATE. */
 const LEAST = LIKELY_DUPLICATE - 0.005;
 
 /** How alike two memories' descriptions and tags are: 0 (nothing shared) to 1 (the same terms). */
 export function memorySimilarity(a: Described, b: Described): number {
-  return round(jaccard(termsOf(a), termsOf(b)));
+  return round(jaccard(describedTerms(a), describedTerms(b)));
 }
 
 /** Keywords for a duplicate search: the description's words without stop words, at most the search limit. */
@@ -59,13 +58,15 @@ export function duplicateKeywords(text: string): string[] {
 
 /** Live memories likely to duplicate `m` (not `except`), most similar first, at most `max`. */
 export async function nearDuplicates(source: SimilarSource, m: Described, except: string | null = null, max = 5): Promise<SimilarMemory[]> {
-  const mine = termsOf(m);
+  const mine = describedTerms(m);
   if (mine.size === 0) return [];
-  const indexed = await source.similar(mine, LEAST, CANDIDATES + 1);
-  const candidates = indexed ?? (await searched(source, m));
+  // The index answers with each candidate's similarity; a search's hits are measured here.
+  const candidates =
+    (await source.similar(mine, LEAST, CANDIDATES + 1)) ??
+    (await searched(source, m)).map((h) => ({ ...h, similarity: jaccard(mine, describedTerms(h)) }));
   return candidates
     .filter((h) => h.id !== except)
-    .map((h) => ({ id: h.id, description: h.description, similarity: round(jaccard(mine, termsOf(h))) }))
+    .map((h) => ({ id: h.id, description: h.description, similarity: round(h.similarity) }))
     .filter((h) => h.similarity >= LIKELY_DUPLICATE)
     .sort((x, y) => y.similarity - x.similarity)
     .slice(0, max);

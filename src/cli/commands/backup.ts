@@ -1,5 +1,7 @@
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { ValidationError } from '../../core/errors';
+import { syncDir, writeAll } from '../../store/sqljs/atomicFile';
 import type { CommandGroup } from '../command';
 import { bool } from '../flags';
 import { show } from '../format';
@@ -18,10 +20,11 @@ export const BACKUP_COMMANDS: CommandGroup = {
     run: async (ctx) => {
       const file = ctx.args[0];
       // Written aside and renamed at the end, so a failed export never leaves a truncated FILE.
-      const fd = file ? fs.openSync(`${file}.partial`, 'w') : undefined;
+      const partial = `${file}.partial`;
+      const fd = file ? fs.openSync(partial, 'w') : undefined;
       const out = (row: object) => {
         const line = `${JSON.stringify(row)}\n`;
-        if (fd !== undefined) fs.writeSync(fd, line);
+        if (fd !== undefined) writeAll(fd, line);
         else ctx.io.stdout(line);
       };
       let versions = 0;
@@ -37,11 +40,17 @@ export const BACKUP_COMMANDS: CommandGroup = {
             records++;
           }
         if (fd !== undefined) fs.fsyncSync(fd);
-      } finally {
-        if (fd !== undefined) fs.closeSync(fd);
+      } catch (err) {
+        if (fd !== undefined) {
+          fs.closeSync(fd);
+          fs.rmSync(partial, { force: true });
+        }
+        throw err;
       }
+      if (fd !== undefined) fs.closeSync(fd);
       if (file) {
-        fs.renameSync(`${file}.partial`, file);
+        fs.renameSync(partial, file);
+        syncDir(path.dirname(path.resolve(file)));
         ctx.io.stderr(`Exported ${versions} memory version(s) and ${records} record(s) to ${file}.\n`);
       }
     },

@@ -4,16 +4,13 @@ import { defaultStoreDir } from '../../platform/storeLocation';
 import { SCHEMA_VERSION } from '../../store/postgres/schema';
 import type { SqlJsStore } from '../../store/sqljs/sqljsStore';
 import type { JournalRepair } from '../../store/sqljs/journalRepair';
-import { type Finding, inspectWorkspaceStore } from '../../store/sqljs/storeDoctor';
+import { type Finding, inspectWorkspaceStore, note, problem } from '../../store/sqljs/storeDoctor';
 import type { CommandGroup, StandaloneContext } from '../command';
 import { bool, str } from '../flags';
 import { show } from '../format';
 
 /** Exit code when doctor found something wrong (as `check --fail-on-stale`: 3, apart from a refusal or a failure). */
 const FOUND_PROBLEMS = 3;
-
-const problem = (part: string, message: string): Finding => ({ part, problem: true, message, repairable: false });
-const note = (part: string, message: string): Finding => ({ part, problem: false, message, repairable: false });
 
 /** policy.yaml and ontology.yaml of the store folder: read as every command reads them. */
 function inspectConfig(dir: string): Finding[] {

@@ -15,7 +15,7 @@ export function syncDir(dir: string): void {
 }
 
 /** writeSync may write less than asked; loop until every byte is out. */
-function writeAll(fd: number, data: Uint8Array | string): void {
+export function writeAll(fd: number, data: Uint8Array | string): void {
   const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   for (let done = 0; done < buf.length;) done += fs.writeSync(fd, buf, done, buf.length - done);
 }

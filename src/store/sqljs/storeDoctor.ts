@@ -20,8 +20,10 @@ export interface Finding {
   repairable: boolean;
 }
 
-const problem = (part: string, message: string, repairable: boolean): Finding => ({ part, problem: true, message, repairable });
-const note = (part: string, message: string): Finding => ({ part, problem: false, message, repairable: false });
+/** Something wrong with `part` (`repairable` when `doctor --repair` fixes it). */
+export const problem = (part: string, message: string, repairable = false): Finding => ({ part, problem: true, message, repairable });
+/** Something `doctor` says of `part` that is not wrong. */
+export const note = (part: string, message: string): Finding => ({ part, problem: false, message, repairable: false });
 
 /** Each memory id's current rowId after the journal's lines that end at or before `offset`. */
 function headsAt(lines: readonly NumberedLine[], offset: number): Map<string, string> {
@@ -109,14 +111,6 @@ async function inspectSnapshot(file: string, journal: JournalFile, lines: readon
   let db;
   try {
     db = new SQL.Database(fs.readFileSync(file));
-  } catch (err) {
-    return problem(
-      'snapshot',
-      `${file} cannot be read (${(err as Error).message}); the store sets it aside and rebuilds it from the journal`,
-      true,
-    );
-  }
-  try {
     const version = userVersion(db);
     if (version < 1) return problem('snapshot', `${file} has no schema version: not a snapshot of this store`, true);
     if (version < SCHEMA_VERSION) return note('snapshot', `${file} has schema ${version}; this release migrates it when it loads it`);
@@ -140,6 +134,6 @@ async function inspectSnapshot(file: string, journal: JournalFile, lines: readon
       true,
     );
   } finally {
-    db.close();
+    db?.close();
   }
 }

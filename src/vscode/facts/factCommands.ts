@@ -6,7 +6,7 @@ import type { PlaybookAccess } from '../session/windowServices';
 import type { FactNode } from './factsView';
 import { type ReadOnlyDocs, showMarkdown, viewDocUri } from '../documents/readOnlyDocs';
 import { factHistoryMarkdown } from '../lifecycle/reportMarkdown';
-import { newFactWizard } from './factWizard';
+import { newFactWizard, required } from './factWizard';
 
 /** The fact a command is about: a Facts view item, or `{ id }` (a test, a link). */
 function factId(arg: unknown): string | undefined {
@@ -19,7 +19,6 @@ function factId(arg: unknown): string | undefined {
 }
 
 const label = (f: FactView) => `${f.subject} ${f.predicate} ${f.object}`;
-const required = (what: string) => (v: string) => (v.trim() ? undefined : vscode.l10n.t('{0} is required', what));
 
 /**
  * The commands of the Facts view: a person asserts (directly, not through the queue), verifies,

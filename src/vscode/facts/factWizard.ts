@@ -11,7 +11,8 @@ export interface NewFact {
 }
 
 const STEPS = 5;
-const required = (what: string) => (v: string) => (v.trim() ? undefined : vscode.l10n.t('{0} is required', what));
+/** A validator refusing an empty answer, naming `what`. */
+export const required = (what: string) => (v: string) => (v.trim() ? undefined : vscode.l10n.t('{0} is required', what));
 
 /**
  * The New Fact wizard: five steps with a step counter (subject, predicate, object, source,
