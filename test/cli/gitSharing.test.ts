@@ -89,7 +89,7 @@ describe('sharing the store through git (real git, union merge)', function () {
     const s = await open(seed);
     const shared = (await s.service.create(memory({ description: 'Shared note both clones edit', content: 'base' }))).id;
     const doomed = (await s.service.create(memory({ description: 'Note one clone deletes', content: 'base' }))).id;
-    s.store.checkpoint(); // snapshot.sqlite and search-index.json exist: they must not be committed
+    s.store.checkpoint(); // snapshot.sqlite and search-index.bin exist: they must not be committed
     await s.store.close();
     git(seed, 'add', '-A');
     git(seed, 'commit', '-q', '-m', 'memories');
@@ -284,7 +284,7 @@ describe('sharing the store through git (real git, union merge)', function () {
       await s.store.close();
       for (const f of ['journal.jsonl', '.gitignore', '.gitattributes', 'policy.yaml', 'ontology.yaml'])
         assert.equal(ignored(repo, `${STORE}/${f}`), false, f);
-      for (const f of ['snapshot.sqlite', 'search-index.json', 'write.lock', 'journal.torn-2025.jsonl', 'snapshot.corrupt-1.sqlite']) {
+      for (const f of ['snapshot.sqlite', 'search-index.bin', 'write.lock', 'journal.torn-2025.jsonl', 'snapshot.corrupt-1.sqlite']) {
         assert.equal(ignored(repo, `${STORE}/${f}`), true, f);
       }
       assert.match(cli(repo, 'init'), /already up to date\n.*already up to date/s);

@@ -193,7 +193,7 @@ describe('citations survive the sql.js store being reopened (journal and snapsho
       citations: [{ path: 'src/config.ts', startLine: 2, endLine: 3 }],
     });
     await store.close(); // writes the snapshot and the saved index
-    for (const drop of [[], ['snapshot.sqlite', 'search-index.json']]) {
+    for (const drop of [[], ['snapshot.sqlite', 'search-index.bin']]) {
       for (const f of drop) fs.rmSync(path.join(dir, f), { force: true });
       store = await openStore({ kind: 'dir', dir });
       services = buildServices(store, { author: 'a@example.com', codebase });

@@ -81,7 +81,7 @@ async function openSqlJs(options: Partial<SqlJsStoreOptions> & Common): Promise<
       return hit && (hit.author ?? null);
     },
     leftovers: async (text) =>
-      ['journal.jsonl', 'snapshot.sqlite', 'search-index.json'].filter(
+      ['journal.jsonl', 'snapshot.sqlite', 'search-index.bin'].filter(
         (f) => fs.existsSync(file(f)) && fs.readFileSync(file(f)).includes(text),
       ),
   };

@@ -94,18 +94,3 @@ export function splitTerms(flat: readonly string[]): Pick<Analysis, 'terms' | 'c
  * indexes are rebuilt rather than searched with stale terms.
  */
 export const ANALYZER_VERSION = 2;
-
-/**
- * An index as saved next to a snapshot: the memories by slot (null for a free slot) and
- * the postings of terms, tags, tag stems and content terms as slot lists (ascending, each slot
- * after the first as the gap from the previous one), so restoring needs no text analysis.
- */
-export interface SavedIndex {
-  docs: Array<[id: string, description: string, tags: string[], changedAt: string] | null>;
-  terms: Array<[string, number[]]>;
-  /** Postings of the tags as written (exact tag matches, required tags, the vocabulary). */
-  tags: Array<[string, number[]]>;
-  tagStems: Array<[string, number[]]>;
-  /** Postings of content terms (see Analysis.contentTerms). */
-  content: Array<[string, number[]]>;
-}

@@ -1,15 +1,17 @@
+import { ArrayColumn, type StringColumn } from '../packed';
+
 /**
  * The postings of one field of the index: per term, the slots of the memories that hold it.
- * Saved as each term's slots in ascending order, each after the first as the gap from the one
- * before (a common term's list is then mostly one- and two-digit numbers), and restored as
- * those lists, decoded into a set only when a search first asks for the term: opening a saved
- * index costs about what parsing it costs, and a search decodes only the terms it asks for.
- * Filing into or removing from a list not decoded yet is noted beside it (`Saved`), so a
- * catch-up that files a thousand memories after a git pull does not decode every common term
- * they hold.
+ * Saved as each term's slots in ascending order, the first whole and each next as the gap
+ * from the one before, in LEB128 bytes (a common term's list is then mostly one byte a slot),
+ * and restored as those bytes, decoded into a set only when a search first asks for the term:
+ * opening a saved index costs about what reading it costs, and a search decodes only the
+ * terms it asks for. Filing into or removing from a list not decoded yet is noted beside it
+ * (`Saved`), so a catch-up that files a thousand memories after a git pull does not decode
+ * every common term they hold.
  */
 export class Postings {
-  /** A Set once asked for; the saved gap list, with the changes made since, until then. */
+  /** A Set once asked for; the gap list, with the changes made since, until then. */
   private readonly map = new Map<string, Set<number> | Saved>();
 
   /** Slots holding `term`, or undefined. */
@@ -40,10 +42,11 @@ export class Postings {
     const p = this.map.get(term);
     // A new term starts as a gap list, and a slot past its end is appended to it: an index built
     // in slot order (a fresh clone's) makes no set at all until a search asks for the term.
-    if (p === undefined) this.map.set(term, { gaps: [slot], last: slot });
+    if (p === undefined) this.map.set(term, { gaps: [slot], count: 1, last: slot });
     else if (p instanceof Set) p.add(slot);
-    else if (p.last !== undefined && slot > p.last && !p.plus && !p.minus) {
+    else if (p.last !== undefined && slot > p.last && !p.plus && !p.minus && Array.isArray(p.gaps)) {
       p.gaps.push(slot - p.last);
+      p.count++;
       p.last = slot;
     }
     // A slot removed from the saved list and filed again (an edit keeps its slot) is in it again.
@@ -74,22 +77,59 @@ export class Postings {
     }
   }
 
-  /** The saved form: [term, gap list] per term. */
-  save(): Array<[string, number[]]> {
-    return [...this.map].map(([term, p]) => [term, p instanceof Set ? gaps(p) : p.plus || p.minus ? gaps(slotsOf(p)) : p.gaps]);
+  /** The saved form (see the class comment); a list read from a saved index and not changed since is copied as it is. */
+  save(): SavedPostings {
+    const terms: string[] = [];
+    const counts: number[] = [];
+    const sizes: number[] = [];
+    const out = new ByteWriter();
+    for (const [term, p] of this.map) {
+      const before = out.length;
+      if (!(p instanceof Set) && !p.plus && !p.minus) {
+        if (Array.isArray(p.gaps)) for (const gap of p.gaps) out.varint(gap);
+        else out.append(p.gaps);
+      } else {
+        const sorted = Int32Array.from(p instanceof Set ? p : slotsOf(p)).sort();
+        for (let i = 0; i < sorted.length; i++) out.varint(i === 0 ? sorted[0]! : sorted[i]! - sorted[i - 1]!);
+      }
+      terms.push(term);
+      counts.push(p instanceof Set ? p.size : sizeOf(p));
+      sizes.push(out.length - before);
+    }
+    return { terms: new ArrayColumn(terms), counts: Uint32Array.from(counts), sizes: Uint32Array.from(sizes), lists: out.bytes() };
   }
 
-  /** Takes saved lists as they are (see save); each is decoded on first use. */
-  static restore(saved: Array<[string, number[]]>): Postings {
+  /** Takes saved lists as they are (see save); each is decoded on first use. Throws when the parts do not agree. */
+  static restore(saved: SavedPostings): Postings {
+    const { terms, counts, sizes, lists } = saved;
+    if (counts.length !== terms.length || sizes.length !== terms.length) throw new Error('saved postings: the columns differ in length');
     const postings = new Postings();
-    for (const [term, list] of saved) postings.map.set(term, { gaps: list });
+    let at = 0;
+    for (let i = 0; i < terms.length; i++) {
+      const end = at + sizes[i]!;
+      postings.map.set(terms.get(i), { gaps: lists.subarray(at, end), count: counts[i]! });
+      at = end;
+    }
+    if (at !== lists.length) throw new Error('saved postings: the lists do not add up');
     return postings;
   }
 }
 
-/** A saved list not decoded yet, and the slots filed under (`plus`) or removed from (`minus`) it since. */
+/** One field's postings as saved: per term, its slot count and the byte length of its list in `lists`. */
+export interface SavedPostings {
+  terms: StringColumn;
+  counts: Uint32Array;
+  sizes: Uint32Array;
+  /** Every term's slots in ascending order, as LEB128 gaps (the first slot whole), back to back. */
+  lists: Uint8Array;
+}
+
+/** A list not decoded yet, and the slots filed under (`plus`) or removed from (`minus`) it since. */
 interface Saved {
-  gaps: number[];
+  /** The gaps this process appended, or the LEB128 bytes read from a saved index. */
+  gaps: number[] | Uint8Array;
+  /** How many slots `gaps` holds. */
+  count: number;
   /** Its last slot, when known (a list this process made); a restored list does not sum its gaps for it. */
   last?: number;
   plus?: Set<number>;
@@ -97,28 +137,69 @@ interface Saved {
 }
 
 function sizeOf(p: Saved): number {
-  return p.gaps.length + (p.plus?.size ?? 0) - (p.minus?.size ?? 0);
+  return p.count + (p.plus?.size ?? 0) - (p.minus?.size ?? 0);
 }
 
 /** The slots of a saved list as it stands: the list's, less `minus`, then `plus`. */
 function walk(p: Saved, fn: (slot: number) => void): void {
   const list = p.gaps;
-  for (let i = 0, slot = 0; i < list.length; i++) {
-    slot = i === 0 ? list[0]! : slot + list[i]!;
-    if (!p.minus?.has(slot)) fn(slot);
+  const minus = p.minus;
+  if (Array.isArray(list)) {
+    for (let i = 0, slot = 0; i < list.length; i++) {
+      slot = i === 0 ? list[0]! : slot + list[i]!;
+      if (!minus?.has(slot)) fn(slot);
+    }
+  } else {
+    for (let i = 0, slot = 0, first = true; i < list.length; first = false) {
+      let gap = 0;
+      let shift = 0;
+      let b: number;
+      do {
+        b = list[i++]!;
+        gap += (b & 0x7f) * 2 ** shift;
+        shift += 7;
+      } while (b & 0x80);
+      slot = first ? gap : slot + gap;
+      if (!minus?.has(slot)) fn(slot);
+    }
   }
   if (p.plus) for (const slot of p.plus) fn(slot);
-}
-
-function gaps(slots: Set<number>): number[] {
-  const sorted = Int32Array.from(slots).sort();
-  const out = new Array<number>(sorted.length);
-  for (let i = 0; i < sorted.length; i++) out[i] = i === 0 ? sorted[0]! : sorted[i]! - sorted[i - 1]!;
-  return out;
 }
 
 function slotsOf(p: Saved): Set<number> {
   const slots = new Set<number>();
   walk(p, (slot) => slots.add(slot));
   return slots;
+}
+
+/** A growing byte array. */
+class ByteWriter {
+  private buf = new Uint8Array(1 << 16);
+  length = 0;
+
+  varint(value: number): void {
+    this.room(5);
+    while (value >= 0x80) {
+      this.buf[this.length++] = (value & 0x7f) | 0x80;
+      value = Math.floor(value / 128);
+    }
+    this.buf[this.length++] = value;
+  }
+
+  append(bytes: Uint8Array): void {
+    this.room(bytes.length);
+    this.buf.set(bytes, this.length);
+    this.length += bytes.length;
+  }
+
+  bytes(): Uint8Array {
+    return this.buf.subarray(0, this.length);
+  }
+
+  private room(n: number): void {
+    if (this.length + n <= this.buf.length) return;
+    const grown = new Uint8Array(Math.max(this.buf.length * 2, this.length + n));
+    grown.set(this.buf.subarray(0, this.length));
+    this.buf = grown;
+  }
 }

@@ -1,4 +1,6 @@
-import { type Analysis, analyzeMemory, type Doc, type IndexedMemory, type MemoryToIndex, type SavedIndex } from './analysis';
+import { type Analysis, analyzeMemory, type Doc, type IndexedMemory, type MemoryToIndex } from './analysis';
+import { ArrayColumn } from '../packed';
+import { SavedDocs, type SavedIndex } from './savedIndex';
 import type { AnalyzedKeyword, SearchQuery } from './query';
 import { Postings } from './postings';
 import { similarIn } from './similar';
@@ -6,7 +8,8 @@ import { ScoreTable } from './scoreTable';
 import { better, DEFAULT_RANKING, MIN_PREFIX, type RankingOptions, type SearchHit, TagMatch } from './ranking';
 import { Scoring, unitWeights } from './scoring';
 
-export { type Analysis, ANALYZER_VERSION, type IndexedMemory, type MemoryToIndex, type SavedIndex } from './analysis';
+export { type Analysis, ANALYZER_VERSION, type IndexedMemory, type MemoryToIndex } from './analysis';
+export { readIndex, type SavedIndex, writeIndex } from './savedIndex';
 export { DEFAULT_RANKING, type RankingOptions, type SearchHit } from './ranking';
 
 /**
@@ -35,10 +38,14 @@ export { DEFAULT_RANKING, type RankingOptions, type SearchHit } from './ranking'
  */
 export class SearchIndex {
   private readonly opts: RankingOptions;
-  /** Docs by slot; slots of removed docs are reused. */
+  /** Docs by slot (see docAt); slots of removed docs are reused. */
   private readonly slots: Array<Doc | undefined> = [];
   private readonly freeSlots: number[] = [];
-  private readonly slotOf = new Map<string, number>();
+  /** Slot by id; after a restore, made when first needed (slotOf). */
+  private slotsById: Map<string, number> | undefined = new Map();
+  private count = 0;
+  /** Set by restore: the memories it did not read yet. */
+  private saved: SavedDocs | undefined;
   private termPostings = new Postings();
   private contentPostings = new Postings();
   /** Set by restore: docs filed from saved postings learn their content terms from them when first removed. */
@@ -55,7 +62,26 @@ export class SearchIndex {
   }
 
   get size(): number {
-    return this.slotOf.size;
+    return this.count;
+  }
+
+  /** The memory in `slot`, read from the saved index the first time (restore). */
+  private docAt(slot: number): Doc | undefined {
+    const d = this.slots[slot];
+    if (d !== undefined || !this.saved?.has(slot)) return d;
+    return (this.slots[slot] = this.saved.take(slot));
+  }
+
+  /** The slot of every memory by id: a restored index decodes the saved ids when a change first asks. */
+  private get slotOf(): Map<string, number> {
+    if (this.slotsById) return this.slotsById;
+    const map = new Map<string, number>();
+    for (let slot = 0; slot < this.slots.length; slot++) {
+      const d = this.slots[slot];
+      if (d) map.set(d.id, slot);
+      else if (this.saved?.has(slot)) map.set(this.saved.id(slot), slot);
+    }
+    return (this.slotsById = map);
   }
 
   /** Adds or replaces a memory; its content, if given, is analysed, not kept. */
@@ -80,6 +106,7 @@ export class SearchIndex {
     const slot = this.freeSlots.pop() ?? this.slots.length;
     this.slots[slot] = doc;
     this.slotOf.set(doc.id, slot);
+    this.count++;
     for (const t of analysis.terms) this.termPostings.add(t, slot);
     for (const t of analysis.contentTerms) this.contentPostings.add(t, slot);
     for (const st of analysis.tagStems) this.tagStemPostings.add(st, slot);
@@ -93,40 +120,62 @@ export class SearchIndex {
     }
   }
 
-  /** The index in a form JSON can hold; give it to `restore`. */
+  /** The index in columns (savedIndex.ts); give it to `restore`. */
   save(): SavedIndex {
+    const tags = this.tagPostings.save();
+    const tagNo = new Map<string, number>();
+    for (let i = 0; i < tags.terms.length; i++) tagNo.set(tags.terms.get(i), i);
+    const n = this.slots.length;
+    const live = new Uint8Array(n);
+    const ids = new Array<string>(n).fill('');
+    const descriptions = new Array<string>(n).fill('');
+    const changedAt = new Array<string>(n).fill('');
+    const tagCounts = new Uint32Array(n);
+    const tagRefs: number[] = [];
+    for (let slot = 0; slot < n; slot++) {
+      const d = this.docAt(slot);
+      if (!d) continue;
+      live[slot] = 1;
+      ids[slot] = d.id;
+      descriptions[slot] = d.description;
+      changedAt[slot] = d.changedAt;
+      tagCounts[slot] = d.tags.length;
+      for (const tag of d.tags) tagRefs.push(tagNo.get(tag)!);
+    }
     return {
-      docs: this.slots.map((d) => (d ? [d.id, d.description, d.tags, d.changedAt] : null)),
+      live,
+      ids: new ArrayColumn(ids),
+      descriptions: new ArrayColumn(descriptions),
+      changedAt: new ArrayColumn(changedAt),
+      tagCounts,
+      tagRefs: Uint32Array.from(tagRefs),
       terms: this.termPostings.save(),
-      tags: this.tagPostings.save(),
+      tags,
       tagStems: this.tagStemPostings.save(),
       content: this.contentPostings.save(),
     };
   }
 
   /**
-   * Rebuilds an index from `save()`'s output, made with the same ANALYZER_VERSION. Sets are
-   * built from whole slot lists, and each memory's analysis is recomputed only if it is
-   * ever removed: restoring is several times faster than putting every memory again.
+   * An index from `save()`'s output, made with the same ANALYZER_VERSION, that reads it as
+   * it is asked (SavedDocs, Postings): a memory when a search returns it or a change reaches
+   * it, a posting list when a search asks for its term, the ids when a change first needs
+   * them, and each memory's analysis only if it is ever removed. Opening costs about what
+   * reading the file costs. Throws when the columns do not agree.
    */
   static restore(saved: SavedIndex, options: Partial<RankingOptions> = {}): SearchIndex {
     const index = new SearchIndex(options);
-    saved.docs.forEach((d, slot) => {
-      if (!d) {
-        index.slots[slot] = undefined;
-        index.freeSlots.push(slot);
-        return;
-      }
-      const [id, description, tags, changedAt] = d;
-      const doc: Doc = { id, description, tags, changedAt };
-      index.slots[slot] = doc;
-      index.slotOf.set(id, slot);
-    });
+    const docs = new SavedDocs(saved);
+    index.saved = docs;
+    index.slots.length = docs.slots;
+    for (let slot = docs.slots - 1; slot >= 0; slot--) if (!docs.has(slot)) index.freeSlots.push(slot);
+    index.count = docs.remaining;
+    index.slotsById = undefined;
     index.termPostings = Postings.restore(saved.terms);
     index.tagPostings = Postings.restore(saved.tags);
     index.tagStemPostings = Postings.restore(saved.tagStems);
     index.contentPostings = Postings.restore(saved.content);
-    index.contentUnknown = saved.content.length > 0;
+    index.contentUnknown = saved.content.terms.length > 0;
     return index;
   }
 
@@ -134,10 +183,11 @@ export class SearchIndex {
   remove(id: string): void {
     const slot = this.slotOf.get(id);
     if (slot === undefined) return;
-    const doc = this.slots[slot]!;
+    const doc = this.docAt(slot)!;
     const contentTerms = doc.analysis?.contentTerms ?? doc.contentTerms ?? this.restoredContentTerms(doc);
     this.slotOf.delete(id);
     this.slots[slot] = undefined;
+    this.count--;
     this.freeSlots.push(slot);
     const analysis = doc.analysis ?? analyzeMemory(doc);
     for (const t of analysis.terms) this.termPostings.remove(t, slot);
@@ -157,7 +207,10 @@ export class SearchIndex {
     if (this.contentUnknown) {
       this.contentUnknown = false;
       const unknown = new Map<number, string[]>();
-      this.slots.forEach((d, s) => d && !d.analysis && !d.contentTerms && unknown.set(s, (d.contentTerms = [])));
+      for (let s = 0; s < this.slots.length; s++) {
+        const d = this.docAt(s);
+        if (d && !d.analysis && !d.contentTerms) unknown.set(s, (d.contentTerms = []));
+      }
       this.contentPostings.forEach((t, s) => unknown.get(s)?.push(t));
     }
     return doc.contentTerms ?? [];
@@ -166,7 +219,9 @@ export class SearchIndex {
   clear(): void {
     this.slots.length = 0;
     this.freeSlots.length = 0;
-    this.slotOf.clear();
+    this.slotsById = new Map();
+    this.count = 0;
+    this.saved = undefined;
     this.termPostings.clear();
     this.contentPostings.clear();
     this.contentUnknown = false;
@@ -263,7 +318,7 @@ export class SearchIndex {
 
   /** `similarIn` over this index: the candidates for "likely duplicate" (similar.ts). */
   similar(terms: ReadonlySet<string>, min: number, limit: number): Array<IndexedMemory & { similarity: number }> {
-    return similarIn(this.termPostings, (slot) => this.slots[slot]!, terms, min, limit);
+    return similarIn(this.termPostings, (slot) => this.docAt(slot)!, terms, min, limit);
   }
 
   search(query: SearchQuery): SearchHit[] {
@@ -320,7 +375,7 @@ export class SearchIndex {
       }
       const slot = rowSlots[r]!;
       if (required.length && required.some((p) => !p!.has(slot))) continue;
-      const doc = this.slots[slot]!;
+      const doc = this.docAt(slot)!;
       const hit: SearchHit = {
         id: doc.id,
         description: doc.description,

@@ -9,11 +9,12 @@ interface Mark {
   length: number;
 }
 
-/** The saved form (search-index.json): the base, the marks, and the keys joined by newlines. */
+/** The saved form (in the saved view): the base, the marks, and the keys joined by newlines, as UTF-8. */
 export interface SavedLines {
   base: [number, string, number];
   marks: Array<[number, number, string, number]>;
-  keys: string;
+  /** Decoded on first need (opening does not pay for it). A key UTF-8 cannot carry (a lone surrogate) reads back otherwise: that line looks gone, and the view is rebuilt. */
+  keys: Uint8Array;
 }
 
 /** One line after the part of the journal still in place, and whether it was consumed before. */
@@ -67,8 +68,8 @@ export const lineKey = (parsed: ParsedLine, text: string): string => (parsed.ok 
  */
 export class AppliedLines {
   private keyList: string[] | undefined;
-  /** The saved keys, split on first need (opening does not pay for it). */
-  private savedKeys: string | undefined;
+  /** The saved keys, decoded and split on first need (opening does not pay for it). */
+  private savedKeys: Uint8Array | undefined;
 
   private constructor(
     private readonly base: Mark,
@@ -97,13 +98,14 @@ export class AppliedLines {
     return {
       base: [b.end, b.sha, b.length],
       marks: this.marks.map((m) => [m.count, m.end, m.sha, m.length]),
-      keys: this.keys().join('\n'),
+      // Keys never decoded since they were read are saved as they were.
+      keys: this.keyList ? new TextEncoder().encode(this.keyList.join('\n')) : (this.savedKeys ?? new Uint8Array()),
     };
   }
 
   private keys(): string[] {
     if (!this.keyList) {
-      this.keyList = this.savedKeys ? this.savedKeys.split('\n') : [];
+      this.keyList = this.savedKeys?.length ? new TextDecoder('utf-8', { ignoreBOM: true }).decode(this.savedKeys).split('\n') : [];
       this.savedKeys = undefined;
     }
     return this.keyList;

@@ -25,7 +25,11 @@ export function writeAll(fd: number, data: Uint8Array | string): void {
  * renames it over `file` (then fsyncs the folder) if `commit()` still agrees; otherwise
  * (or when anything fails) the temp file is removed. Returns whether the file was replaced.
  */
-export function writeFileAtomic(file: string, data: Uint8Array | string | Iterable<string>, commit: () => boolean = () => true): boolean {
+export function writeFileAtomic(
+  file: string,
+  data: Uint8Array | string | Iterable<Uint8Array | string>,
+  commit: () => boolean = () => true,
+): boolean {
   const tmp = `${file}.tmp-${process.pid}-${Date.now()}`;
   const fd = fs.openSync(tmp, 'w');
   try {

@@ -1,5 +1,7 @@
 import * as fs from 'node:fs';
-import { ANALYZER_VERSION, type SavedIndex, SearchIndex } from '../../core/search/searchIndex';
+import * as path from 'node:path';
+import { PackReader, PackWriter, type StringColumn } from '../../core/packed';
+import { ANALYZER_VERSION, readIndex, SearchIndex, writeIndex } from '../../core/search/searchIndex';
 import type { StoredCitation } from '../../core/contract/citations';
 import type { StoredVersion } from '../../core/ports/store';
 import { isNewer, type VersionKey } from '../../core/ports/versionOrder';
@@ -7,40 +9,64 @@ import { writeFileAtomic } from './atomicFile';
 import { AppliedLines, type SavedLines } from './appliedLines';
 import type { JournalPosition } from './journal';
 
-/** Format of the saved view file; bump when its shape changes (3: the index's content postings, slot gaps; 4: the consumed lines; 5: tag postings). */
-const VIEW_FORMAT = 5;
+/** Format of the saved view file; bump when its shape changes (3: the index's content postings, slot gaps; 4: the consumed lines; 5: tag postings; 6: packed columns). */
+const VIEW_FORMAT = 6;
+
+/** The saved view's file in the store's folder. */
+export const VIEW_FILE = 'search-index.bin';
+/** Where releases before view format 6 saved it, as JSON: removed once the new file is saved. */
+const OLD_VIEW_FILE = 'search-index.json';
 
 interface Head extends VersionKey {
   deleted: boolean;
 }
 
-interface SavedView {
+/** The heads as saved, one column a field: made into a map when first needed (a search does not). */
+interface SavedHeads {
+  ids: StringColumn;
+  changedAt: StringColumn;
+  versions: Float64Array;
+  rowIds: StringColumn;
+  deleted: Uint8Array;
+}
+
+/** The saved view's first section; heads, the consumed lines' keys and the index follow as columns. */
+interface SavedMeta {
   format: number;
   analyzer: number;
   journal: { offset: number; tailSha: string; tailLength: number };
-  /** The lines consumed, by key, to catch up with a journal git changed without replaying it (format 4). */
-  lines: SavedLines;
-  /** [id, changedAt, version, rowId, deleted 0|1] of every id's current version. */
-  heads: Array<[string, string, number, string, 0 | 1]>;
+  /** The lines consumed (appliedLines.ts) but their keys. */
+  lines: Omit<SavedLines, 'keys'>;
   purged: string[];
   /** The citations of live memories that cite code (format 2). */
   cited: Array<[string, StoredCitation[]]>;
-  index: SavedIndex;
 }
 
 /**
  * What searches need, without the database: the current version key of every id and the
  * search index of the live ones. Applying a version is monotonic (an older one changes
  * nothing), so the same journal lines may be applied twice, in any process state. Saved
- * next to the snapshot (search-index.json), it lets a process answer its first search
- * without loading the database at all.
+ * next to the snapshot (VIEW_FILE, packed columns: core/packed.ts), it lets a process answer
+ * its first search without loading the database at all.
  */
 export class CurrentView {
   constructor(readonly index = new SearchIndex()) {}
 
-  private readonly heads = new Map<string, Head>();
+  private headMap: Map<string, Head> | undefined = new Map();
+  private savedHeads: SavedHeads | undefined;
   private readonly purged = new Set<string>();
   private readonly cited = new Map<string, StoredCitation[]>();
+
+  /** The current version of every id: read from the saved columns the first time it is asked for. */
+  private get heads(): Map<string, Head> {
+    if (this.headMap) return this.headMap;
+    const { ids, changedAt, versions, rowIds, deleted } = this.savedHeads!;
+    const map = new Map<string, Head>();
+    for (let i = 0; i < ids.length; i++)
+      map.set(ids.get(i), { changedAt: changedAt.get(i), version: versions[i]!, rowId: rowIds.get(i), deleted: deleted[i] === 1 });
+    this.savedHeads = undefined;
+    return (this.headMap = map);
+  }
 
   /** The citations of the live memories among `ids` that cite code. */
   citationsOf(ids: readonly string[]): Map<string, StoredCitation[]> {
@@ -88,43 +114,60 @@ export class CurrentView {
 
   /** Writes the view as of `position` (temp file, fsync, rename) if `commit()` still agrees at rename time. */
   save(file: string, position: JournalPosition, lines: AppliedLines, commit: () => boolean = () => true): boolean {
-    const saved: SavedView = {
+    const { keys, ...consumed } = lines.save();
+    const meta: SavedMeta = {
       format: VIEW_FORMAT,
       analyzer: ANALYZER_VERSION,
       journal: { offset: position.offset, tailSha: position.tailSha, tailLength: position.tailLength },
-      lines: lines.save(),
-      heads: [...this.heads].map(([id, h]) => [id, h.changedAt, h.version, h.rowId, h.deleted ? 1 : 0]),
+      lines: consumed,
       purged: [...this.purged],
       cited: [...this.cited],
-      index: this.index.save(),
     };
-    return writeFileAtomic(file, JSON.stringify(saved), commit);
+    const heads = [...this.heads];
+    const w = new PackWriter()
+      .json(meta)
+      .strings(heads.map(([id]) => id))
+      .strings(heads.map(([, h]) => h.changedAt))
+      .f64(heads.map(([, h]) => h.version))
+      .strings(heads.map(([, h]) => h.rowId))
+      .bytes(Uint8Array.from(heads, ([, h]) => (h.deleted ? 1 : 0)))
+      .bytes(keys);
+    writeIndex(w, this.index.save());
+    if (!writeFileAtomic(file, w.chunks(), commit)) return false;
+    fs.rmSync(path.join(path.dirname(file), OLD_VIEW_FILE), { force: true });
+    return true;
   }
 
   /**
-   * Loads a saved view if it exists, parses and was made by this analysis, with the journal
+   * Loads a saved view if it exists, reads and was made by this analysis, with the journal
    * position it describes (ino 0: the caller checks that the journal still continues it, or
    * reconciles through the lines). Otherwise the reason, when there was a file: the view is a
    * cache and is rebuilt.
    */
   static load(file: string): { view: CurrentView; position: JournalPosition; lines: AppliedLines } | { reason?: string } {
-    let saved: SavedView;
+    let r: PackReader;
+    let meta: SavedMeta;
     try {
-      saved = JSON.parse(fs.readFileSync(file, 'utf8')) as SavedView;
+      r = new PackReader(fs.readFileSync(file));
+      meta = r.json<SavedMeta>();
     } catch (err) {
       return (err as NodeJS.ErrnoException).code === 'ENOENT' ? {} : { reason: `it could not be read (${(err as Error).message})` };
     }
-    if (saved.format !== VIEW_FORMAT || saved.analyzer !== ANALYZER_VERSION) return { reason: 'it was made by another release' };
-    const { offset, tailSha, tailLength } = saved.journal;
+    if (meta.format !== VIEW_FORMAT || meta.analyzer !== ANALYZER_VERSION) return { reason: 'it was made by another release' };
+    const { offset, tailSha, tailLength } = meta.journal;
     let view: CurrentView;
     let lines: AppliedLines;
     try {
-      lines = AppliedLines.restore(saved.lines);
-      view = new CurrentView(SearchIndex.restore(saved.index));
-      for (const [id, changedAt, version, rowId, deleted] of saved.heads)
-        view.heads.set(id, { changedAt, version, rowId, deleted: deleted === 1 });
-      for (const id of saved.purged) view.purged.add(id);
-      for (const [id, citations] of saved.cited) view.cited.set(id, citations);
+      const heads: SavedHeads = { ids: r.strings(), changedAt: r.strings(), versions: r.f64(), rowIds: r.strings(), deleted: r.bytes() };
+      const { ids, ...rest } = heads;
+      if (Object.values(rest).some((c) => c.length !== ids.length)) throw new Error('the heads differ in length');
+      lines = AppliedLines.restore({ ...meta.lines, keys: r.bytes() });
+      view = new CurrentView(SearchIndex.restore(readIndex(r)));
+      r.end();
+      view.headMap = undefined;
+      view.savedHeads = heads;
+      for (const id of meta.purged) view.purged.add(id);
+      for (const [id, citations] of meta.cited) view.cited.set(id, citations);
     } catch (err) {
       return { reason: `it is damaged (${(err as Error).message})` };
     }

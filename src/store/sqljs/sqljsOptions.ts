@@ -2,7 +2,7 @@ import type { SqlJsStatic } from 'sql.js';
 import type { StoreWarning } from '../../core/ports/store';
 
 export interface SqlJsStoreOptions {
-  /** Folder of the store: journal.jsonl, snapshot.sqlite, search-index.json, write.lock. Created by the first write. */
+  /** Folder of the store: journal.jsonl, snapshot.sqlite, search-index.bin, write.lock. Created by the first write. */
   dir: string;
   /** Path of sql-wasm.wasm; by default sql.js finds it next to its own code. */
   wasmPath?: string;

@@ -6,7 +6,7 @@ import type { RecordStore } from '../../core/ports/records';
 import type { StoredCitation } from '../../core/contract/citations';
 import type { ListCursor, ListedMemory, Store, StoredHit, StoredVersion, StoreWarning, WriteDecision } from '../../core/ports/store';
 import { WriteLock } from '../writeLock';
-import type { CurrentView } from './currentView';
+import { type CurrentView, VIEW_FILE } from './currentView';
 import { entryLine, type JournalEntry, parseLine } from './entries';
 import { writeGitFiles } from './gitSharing';
 import { journalLines, type JournalRepair, setAsideDamagedLines } from './journalRepair';
@@ -55,7 +55,7 @@ export class SqlJsStore implements Store {
       {
         journal: this.journal,
         snapshot: path.join(this.location, 'snapshot.sqlite'),
-        view: path.join(this.location, 'search-index.json'),
+        view: path.join(this.location, VIEW_FILE),
         wasmPath: options.wasmPath,
         incremental: options.incrementalCatchUp,
         viewFirstFrom: options.viewFirstFrom,

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CurrentHeads } from './currentHeads';
-import { CurrentView } from './currentView';
+import { CurrentView, VIEW_FILE } from './currentView';
 import { parseLine } from './entries';
 import { JournalFile } from './journal';
 import { journalLines, lineState, type NumberedLine } from './journalRepair';
@@ -79,7 +79,7 @@ export async function inspectWorkspaceStore(dir: string, wasmPath?: string): Pro
   findings.push(note('journal', `${lines.length} line(s)${damaged ? `, ${damaged} damaged` : ''}`));
 
   // The saved search index.
-  const viewFile = path.join(dir, 'search-index.json');
+  const viewFile = path.join(dir, VIEW_FILE);
   const saved = CurrentView.load(viewFile);
   if ('view' in saved && !journal.continues(saved.position))
     // Not damage: the next command catches the index up with the lines git changed (appliedLines.ts).

@@ -3,6 +3,7 @@ import { describedTerms } from '../../../src/core/search/analysis';
 import { SearchIndex } from '../../../src/core/search/searchIndex';
 import { jaccard } from '../../../src/core/playbook/skillMatch';
 import { corpusRows } from '../../helpers/builders';
+import { throughFile } from '../../helpers/packed';
 
 // SearchIndex.similar reads only the postings of a query's rarer terms (prefix filtering); these
 // tests hold it to a scan of every memory, on both evaluation corpora and a restored index.
@@ -27,7 +28,7 @@ describe('SearchIndex.similar: memories alike in description and tag terms', () 
 
   const built = new SearchIndex();
   for (const r of all) built.put(r);
-  const restored = SearchIndex.restore(JSON.parse(JSON.stringify(built.save())));
+  const restored = SearchIndex.restore(throughFile(built.save()));
 
   for (const [name, index] of [
     ['built', built],

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import initSqlJs from 'sql.js';
+import { ANALYZER_VERSION } from '../../../src/core/search/analysis';
 import { StorageError } from '../../../src/core/errors';
 import { MemoryService } from '../../../src/core/memoryService';
 import { migrate, SCHEMA_VERSION } from '../../../src/store/sqljs/schema';
@@ -221,9 +222,14 @@ describe('sql.js store: durability, corruption, schema', () => {
     const { id } = await service.create(memory({ description: 'Rebuilt gamma' }));
     store.checkpoint();
     await store.close();
-    const file = path.join(dir, 'search-index.json');
-    const saved = JSON.parse(fs.readFileSync(file, 'utf8')) as { analyzer: number };
-    fs.writeFileSync(file, JSON.stringify({ ...saved, analyzer: saved.analyzer + 1 }));
+    const file = path.join(dir, 'search-index.bin');
+    // The analysis version is in the file's first section, as JSON: made by the next analysis.
+    const bytes = fs.readFileSync(file);
+    const field = `"analyzer":${ANALYZER_VERSION},`;
+    const at = bytes.indexOf(field);
+    assert.ok(at > 0 && ANALYZER_VERSION < 9);
+    bytes.write(`"analyzer":${ANALYZER_VERSION + 1},`, at);
+    fs.writeFileSync(file, bytes);
 
     const again = await reopen(dir);
     assert.deepEqual(
@@ -235,6 +241,38 @@ describe('sql.js store: durability, corruption, schema', () => {
       [id],
     );
     await again.store.close();
+  });
+
+  it('rebuilds a saved index cut short or damaged, says why, and removes the JSON file older releases saved', async () => {
+    const { dir, store, service } = await openService();
+    const { id } = await service.create(memory({ description: 'Damaged delta', tags: ['delta-tag'] }));
+    store.checkpoint();
+    await store.close();
+    const file = path.join(dir, 'search-index.bin');
+    const whole = fs.readFileSync(file);
+    const flipped = Buffer.from(whole);
+    flipped.writeUInt32LE(0xfffffff0, 12); // the first section's length: past the end of the file
+    for (const [bytes, reason] of [
+      [whole.subarray(0, whole.length - 9), /it is damaged \(.*cut short|does not end/],
+      [flipped, /could not be read \(the file is cut short\)/],
+      [Buffer.from('{"format":5}'), /could not be read \(not a packed file\)/],
+    ] as const) {
+      fs.writeFileSync(file, bytes);
+      fs.writeFileSync(path.join(dir, 'search-index.json'), '{"format":5}');
+      const again = await reopen(dir);
+      const warning = again.store.warnings().find((w) => w.code === 'index-rebuilt');
+      assert.match(warning?.message ?? '', reason);
+      assert.deepEqual(
+        (await again.service.search({ keywords: ['delta'], tags: ['delta-tag'] })).map((h) => h.id),
+        [id],
+      );
+      again.store.checkpoint();
+      assert.ok(!fs.existsSync(path.join(dir, 'search-index.json')), "the older release's file is gone once the new one is saved");
+      await again.store.close();
+      const next = await reopen(dir);
+      assert.deepEqual(next.store.warnings(), [], 'the index saved again is used');
+      await next.store.close();
+    }
   });
 
   it('migrates step by step and rolls back a failed migration', async () => {

@@ -170,7 +170,7 @@ describe('sql.js store: records in the journal', function () {
       { ino: 0, offset: Buffer.byteLength(text), tailSha: sha1(last), tailLength: Buffer.byteLength(last) },
       () => true,
     );
-    fs.rmSync(path.join(dir, 'search-index.json'), { force: true });
+    fs.rmSync(path.join(dir, 'search-index.bin'), { force: true });
     const again = await SqlJsStore.open({ dir });
     assert.deepEqual(await again.records.get('episode', a.id), a);
     assert.equal((await new MemoryService(again, { author: 'ana' }).read({ id })).version, 1);

@@ -65,7 +65,7 @@ describe('sql.js store: a journal rewritten underneath it (git pull, merge, reba
     const { dir, store, service } = await openService();
     await service.create(memory({ description: 'kept one' }));
     await service.create(memory({ description: 'kept two' }));
-    store.checkpoint(); // snapshot.sqlite and search-index.json at the end of both lines
+    store.checkpoint(); // snapshot.sqlite and search-index.bin at the end of both lines
     await store.close();
     const other = await openService();
     const z = await other.service.create(memory({ description: 'Zanzibar inserted while nobody ran' }));
