@@ -49,10 +49,11 @@ function utf8Length(s: string): number {
   return n;
 }
 
-/** A column of strings as read: each decoded when asked for. */
+/** A column of strings as read: each decoded when asked for, or all at once (cheaper per string). */
 export interface StringColumn {
   readonly length: number;
   get(i: number): string;
+  all(): string[];
 }
 
 class Utf8Column implements StringColumn {
@@ -68,6 +69,15 @@ class Utf8Column implements StringColumn {
   get(i: number): string {
     return decoder.decode(this.bytes.subarray(i === 0 ? 0 : this.ends[i - 1], this.ends[i]));
   }
+
+  all(): string[] {
+    const text = decoder.decode(this.bytes);
+    // All ASCII (ids, times, most terms): a byte offset is a character offset, so cut the one decoded text.
+    if (text.length !== this.bytes.length) return Array.from({ length: this.length }, (_, i) => this.get(i));
+    const out = new Array<string>(this.ends.length);
+    for (let i = 0, from = 0; i < out.length; i++) out[i] = text.slice(from, (from = this.ends[i]!));
+    return out;
+  }
 }
 
 /** A column of strings already in memory. */
@@ -81,13 +91,10 @@ export class ArrayColumn implements StringColumn {
   get(i: number): string {
     return this.list[i]!;
   }
-}
 
-/** Every string of a column, decoded now. */
-export function allStrings(column: StringColumn): string[] {
-  const out = new Array<string>(column.length);
-  for (let i = 0; i < out.length; i++) out[i] = column.get(i);
-  return out;
+  all(): string[] {
+    return this.list;
+  }
 }
 
 /** Collects sections in memory; `chunks()` gives the file's bytes. */
@@ -100,7 +107,7 @@ export class PackWriter {
   }
 
   strings(column: readonly string[] | StringColumn): this {
-    const list = Array.isArray(column) ? column : allStrings(column as StringColumn);
+    const list = Array.isArray(column) ? column : (column as StringColumn).all();
     const text = list.join('');
     if (!wellFormed(text)) return this.section(Kind.StringsJson, encoder.encode(JSON.stringify(list)));
     const bytes = encoder.encode(text);
@@ -147,7 +154,12 @@ export class PackReader {
   private at = 8;
   private read = 0;
 
-  constructor(private readonly buf: Uint8Array) {
+  private readonly buf: Uint8Array;
+
+  constructor(file: Uint8Array) {
+    // A plain view, also of a Node Buffer: its subarrays are then plain too, and cheaper to make.
+    this.buf = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
+    const buf = this.buf;
     if (buf.byteLength < 16 || MAGIC.some((b, i) => buf[i] !== b)) throw new Error('not a packed file');
     if (this.u32At(4) !== BYTE_ORDER) throw new Error('made on a machine of another byte order');
   }

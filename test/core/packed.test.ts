@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { allStrings, PackReader, PackWriter } from '../../src/core/packed';
+import { PackReader, PackWriter } from '../../src/core/packed';
 import { fileOf } from '../helpers/packed';
 
 describe("packed files (the saved view's container)", () => {
@@ -15,18 +15,24 @@ describe("packed files (the saved view's container)", () => {
       .strings([]);
     const r = new PackReader(fileOf(w));
     assert.deepEqual(r.json(), { a: 1, b: ['x'] });
-    assert.deepEqual(allStrings(r.strings()), strings);
+    const column = r.strings();
+    assert.deepEqual(column.all(), strings);
+    assert.deepEqual(
+      strings.map((_, i) => column.get(i)),
+      strings,
+      'one at a time',
+    );
     assert.deepEqual([...r.u32()], [0, 1, 0xffffffff]);
     assert.deepEqual([...r.f64()], [1.5, 2 ** 40, -3]);
     assert.deepEqual([...r.bytes()], [1, 2, 3]);
-    assert.deepEqual(allStrings(r.strings()), []);
+    assert.deepEqual(r.strings().all(), []);
     r.end();
   });
 
   it('keeps a string with a lone surrogate as it was (saved as JSON, which can hold it)', () => {
     const odd = ['ok', 'half \uD83D pair', '\uDE42'];
     const r = new PackReader(fileOf(new PackWriter().strings(odd)));
-    assert.deepEqual(allStrings(r.strings()), odd);
+    assert.deepEqual(r.strings().all(), odd);
     r.end();
   });
 

@@ -1,4 +1,4 @@
-import { allStrings, PackReader, PackWriter } from '../../src/core/packed';
+import { PackReader, PackWriter } from '../../src/core/packed';
 import type { SavedPostings } from '../../src/core/search/postings';
 import { readIndex, type SavedIndex, writeIndex } from '../../src/core/search/savedIndex';
 
@@ -20,7 +20,7 @@ export function throughFile(saved: SavedIndex): SavedIndex {
 /** Saved postings as [term, gaps] per term: the LEB128 lists decoded here, independently of postings.ts. */
 export function postingLists(saved: SavedPostings): Array<[string, number[]]> {
   let at = 0;
-  return allStrings(saved.terms).map((term, i) => {
+  return saved.terms.all().map((term, i) => {
     const end = at + saved.sizes[i]!;
     const gaps: number[] = [];
     while (at < end) {

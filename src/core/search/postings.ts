@@ -104,10 +104,11 @@ export class Postings {
     const { terms, counts, sizes, lists } = saved;
     if (counts.length !== terms.length || sizes.length !== terms.length) throw new Error('saved postings: the columns differ in length');
     const postings = new Postings();
+    const names = terms.all();
     let at = 0;
-    for (let i = 0; i < terms.length; i++) {
+    for (let i = 0; i < names.length; i++) {
       const end = at + sizes[i]!;
-      postings.map.set(terms.get(i), { gaps: lists.subarray(at, end), count: counts[i]! });
+      postings.map.set(names[i]!, { gaps: lists.subarray(at, end), count: counts[i]! });
       at = end;
     }
     if (at !== lists.length) throw new Error('saved postings: the lists do not add up');

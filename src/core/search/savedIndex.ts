@@ -1,4 +1,4 @@
-import { allStrings, type PackReader, type PackWriter, type StringColumn } from '../packed';
+import { type PackReader, type PackWriter, type StringColumn } from '../packed';
 import type { Doc } from './analysis';
 import type { SavedPostings } from './postings';
 
@@ -61,7 +61,7 @@ export class SavedDocs {
     const n = s.live.length;
     if ([s.ids, s.descriptions, s.changedAt, s.tagCounts].some((c) => c.length !== n))
       throw new Error('saved index: the columns differ in length');
-    this.tagNames = allStrings(s.tags.terms);
+    this.tagNames = s.tags.terms.all();
     this.tagStart = new Uint32Array(n + 1);
     for (let slot = 0; slot < n; slot++) {
       this.tagStart[slot + 1] = this.tagStart[slot]! + s.tagCounts[slot]!;
@@ -84,9 +84,9 @@ export class SavedDocs {
     return this.s.live[slot] === 1;
   }
 
-  /** The memory's id, without taking the memory. */
-  id(slot: number): string {
-    return this.s.ids.get(slot);
+  /** Every slot's id ('' for a free one), decoded at once, without taking the memories. */
+  ids(): string[] {
+    return this.s.ids.all();
   }
 
   /** The memory in `slot` (live: check `has`), read from the columns; the slot is the caller's from now on. */

@@ -76,10 +76,11 @@ export class SearchIndex {
   private get slotOf(): Map<string, number> {
     if (this.slotsById) return this.slotsById;
     const map = new Map<string, number>();
+    const savedIds = this.saved?.ids();
     for (let slot = 0; slot < this.slots.length; slot++) {
       const d = this.slots[slot];
       if (d) map.set(d.id, slot);
-      else if (this.saved?.has(slot)) map.set(this.saved.id(slot), slot);
+      else if (this.saved?.has(slot)) map.set(savedIds![slot]!, slot);
     }
     return (this.slotsById = map);
   }
@@ -124,7 +125,7 @@ export class SearchIndex {
   save(): SavedIndex {
     const tags = this.tagPostings.save();
     const tagNo = new Map<string, number>();
-    for (let i = 0; i < tags.terms.length; i++) tagNo.set(tags.terms.get(i), i);
+    tags.terms.all().forEach((t, i) => tagNo.set(t, i));
     const n = this.slots.length;
     const live = new Uint8Array(n);
     const ids = new Array<string>(n).fill('');

@@ -60,10 +60,11 @@ export class CurrentView {
   /** The current version of every id: read from the saved columns the first time it is asked for. */
   private get heads(): Map<string, Head> {
     if (this.headMap) return this.headMap;
-    const { ids, changedAt, versions, rowIds, deleted } = this.savedHeads!;
+    const { versions, deleted, ...columns } = this.savedHeads!;
+    const [ids, changedAt, rowIds] = [columns.ids.all(), columns.changedAt.all(), columns.rowIds.all()];
     const map = new Map<string, Head>();
     for (let i = 0; i < ids.length; i++)
-      map.set(ids.get(i), { changedAt: changedAt.get(i), version: versions[i]!, rowId: rowIds.get(i), deleted: deleted[i] === 1 });
+      map.set(ids[i]!, { changedAt: changedAt[i]!, version: versions[i]!, rowId: rowIds[i]!, deleted: deleted[i] === 1 });
     this.savedHeads = undefined;
     return (this.headMap = map);
   }

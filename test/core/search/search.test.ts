@@ -3,7 +3,6 @@ import { analyzeMemory, CONTENT_TERMS } from '../../../src/core/search/analysis'
 import { analyzeQuery } from '../../../src/core/search/query';
 import { SearchIndex, type IndexedMemory, type MemoryToIndex } from '../../../src/core/search/searchIndex';
 import { postingLists, throughFile } from '../../helpers/packed';
-import { allStrings } from '../../../src/core/packed';
 
 /** A timestamp `n` minutes after a fixed start: larger n is more recent. */
 function at(n: number): string {
@@ -337,7 +336,7 @@ describe('SearchIndex ranking', () => {
     restored.put({ ...mem('b', 'Chart values', ['helm'], 22), content: 'Nothing here.' });
     assert.deepEqual(ids(restored, ['pending']), []);
     const saved = restored.save();
-    assert.deepEqual(postingLists(saved.content), [['noth', [allStrings(saved.ids).indexOf('b')]]]);
+    assert.deepEqual(postingLists(saved.content), [['noth', [saved.ids.all().indexOf('b')]]]);
   });
 
   it('returns nothing from an empty index or for an empty query', () => {
