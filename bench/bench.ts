@@ -33,6 +33,7 @@ import { lockTable, runLockTakeover } from './lockTakeover';
 import { checkTargets, detailTable, readmeTable, targetTable, type RunResult } from './report';
 import { runChild } from './spawn';
 import { mb } from './stats';
+import { VIEW_FILE } from '../src/store/sqljs/currentView';
 
 interface Args {
   ns: number[];
@@ -139,7 +140,7 @@ async function runN(args: Args, n: number, root: string): Promise<RunResult> {
   const files = {
     journalMb: size(path.join(storeDir, 'journal.jsonl')),
     snapshotMb: size(path.join(storeDir, 'snapshot.sqlite')),
-    indexMb: size(path.join(storeDir, 'search-index.json')),
+    indexMb: size(path.join(storeDir, VIEW_FILE)),
     naiveDbMb: size(naiveDb),
   };
   const rnd = prng(args.seed + 3);

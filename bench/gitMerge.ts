@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { MemoryService } from '../src/core/memoryService';
 import type { StoredVersion } from '../src/core/ports/store';
 import { versionLine } from '../src/store/sqljs/entries';
+import { VIEW_FILE } from '../src/store/sqljs/currentView';
 import { writeGitFiles } from '../src/store/sqljs/gitSharing';
 import { SqlJsStore } from '../src/store/sqljs/sqljsStore';
 import { MemoryWriter, prng, uuid } from './generate';
@@ -20,7 +21,7 @@ import type { Plan } from './plan';
 
 export interface MergePlan {
   repo: string;
-  /** The folder whose snapshot and search-index.json (at the base commit's journal) each child starts from. */
+  /** The folder whose snapshot and saved view (at the base commit's journal) each child starts from. */
   caches: string;
   keywords: string[];
   /** Live memories the local side edits before the rebase. */
@@ -95,7 +96,7 @@ export async function runMerge(plan: MergePlan, incremental: boolean): Promise<M
   const { repo } = plan;
   const dir = path.join(repo, '.agent-memory');
   git(repo, 'checkout', '-q', '-f', '-B', 'local', 'base');
-  for (const f of ['snapshot.sqlite', 'search-index.json']) fs.copyFileSync(path.join(plan.caches, f), path.join(dir, f));
+  for (const f of ['snapshot.sqlite', VIEW_FILE]) fs.copyFileSync(path.join(plan.caches, f), path.join(dir, f));
   const store = await SqlJsStore.open({ dir, incrementalCatchUp: incremental, checkpointEvery: Number.MAX_SAFE_INTEGER });
   const service = new MemoryService(store, { author: 'local@example.com' });
   await service.search({ keywords: plan.keywords });

@@ -10,7 +10,7 @@ export interface RunResult {
   load: { generateMs: number; importMs: number; checkpointMs: number; naiveBuildMs: number };
   /** 1-minute load average before and after measuring: other work on the machine skews every figure. */
   loadAvg: [number, number];
-  /** indexMb: the saved view (search-index.json: heads, citations and the search index), written by the load's checkpoint. */
+  /** indexMb: the saved view (search-index.bin: heads, citations and the search index), written by the load's checkpoint. */
   files: { journalMb: number; snapshotMb: number; indexMb: number; naiveDbMb: number };
   opens: OpenFigures[];
   journalOpens: OpenFigures[];

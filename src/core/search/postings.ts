@@ -42,7 +42,7 @@ export class Postings {
     const p = this.map.get(term);
     // A new term starts as a gap list, and a slot past its end is appended to it: an index built
     // in slot order (a fresh clone's) makes no set at all until a search asks for the term.
-    if (p === undefined) this.map.set(term, { gaps: [slot], count: 1, last: slot });
+    if (p === undefined) this.map.set(term, { gaps: [slot], count: 1, last: slot, plus: undefined, minus: undefined });
     else if (p instanceof Set) p.add(slot);
     else if (p.last !== undefined && slot > p.last && !p.plus && !p.minus && Array.isArray(p.gaps)) {
       p.gaps.push(slot - p.last);
@@ -108,7 +108,7 @@ export class Postings {
     let at = 0;
     for (let i = 0; i < names.length; i++) {
       const end = at + sizes[i]!;
-      postings.map.set(names[i]!, { gaps: lists.subarray(at, end), count: counts[i]! });
+      postings.map.set(names[i]!, { gaps: lists.subarray(at, end), count: counts[i]!, last: undefined, plus: undefined, minus: undefined });
       at = end;
     }
     if (at !== lists.length) throw new Error('saved postings: the lists do not add up');
@@ -125,16 +125,16 @@ export interface SavedPostings {
   lists: Uint8Array;
 }
 
-/** A list not decoded yet, and the slots filed under (`plus`) or removed from (`minus`) it since. */
+/** A list not decoded yet, and the slots filed under (`plus`) or removed from (`minus`) it since. Made with every field (one object shape). */
 interface Saved {
   /** The gaps this process appended, or the LEB128 bytes read from a saved index. */
   gaps: number[] | Uint8Array;
   /** How many slots `gaps` holds. */
   count: number;
   /** Its last slot, when known (a list this process made); a restored list does not sum its gaps for it. */
-  last?: number;
-  plus?: Set<number>;
-  minus?: Set<number>;
+  last: number | undefined;
+  plus: Set<number> | undefined;
+  minus: Set<number> | undefined;
 }
 
 function sizeOf(p: Saved): number {
