@@ -46,6 +46,9 @@ export function stamp(): string {
  * followed by fdatasync, made only under the store's write lock; readers consume only
  * complete lines, so a line another process is still writing is never half-read.
  */
+/** Bytes read at a time by readLines. */
+const READ_CHUNK = 4 << 20;
+
 export class JournalFile {
   constructor(readonly file: string) {}
 
@@ -79,26 +82,34 @@ export class JournalFile {
     if (size <= from) return { end: from, incomplete: false };
     const fd = fs.openSync(this.file, 'r');
     try {
-      const chunkSize = 4 << 20;
-      let pos = from;
-      let carry = Buffer.alloc(0);
+      // One buffer for the whole read: each chunk goes in after the part line the last one left
+      // (moved to the front). A fresh buffer per chunk, and a copy to join it to that part, cost
+      // more than the reading itself where touching new memory is slow.
+      let buf = Buffer.allocUnsafe(Math.min(READ_CHUNK, size - from));
+      let carry = 0;
       let carryStart = from;
+      let pos = from;
       while (pos < size) {
-        const buf = Buffer.allocUnsafe(Math.min(chunkSize, size - pos));
-        const n = fs.readSync(fd, buf, 0, buf.length, pos);
+        const want = Math.min(READ_CHUNK, size - pos);
+        if (buf.length < carry + want) {
+          const grown = Buffer.allocUnsafe(carry + want);
+          buf.copy(grown, 0, 0, carry);
+          buf = grown;
+        }
+        const n = fs.readSync(fd, buf, carry, want, pos);
         if (n === 0) break;
         pos += n;
-        const data = carry.length ? Buffer.concat([carry, buf.subarray(0, n)]) : buf.subarray(0, n);
+        const data = buf.subarray(0, carry + n);
         let lineStart = 0;
         for (let nl = data.indexOf(10); nl !== -1; nl = data.indexOf(10, lineStart)) {
-          const start = carryStart + lineStart;
-          yield { text: data.toString('utf8', lineStart, nl), start, end: carryStart + nl + 1 };
+          yield { text: data.toString('utf8', lineStart, nl), start: carryStart + lineStart, end: carryStart + nl + 1 };
           lineStart = nl + 1;
         }
-        carry = Buffer.from(data.subarray(lineStart));
+        buf.copyWithin(0, lineStart, data.length);
+        carry = data.length - lineStart;
         carryStart += lineStart;
       }
-      return { end: carryStart, incomplete: carry.length > 0 };
+      return { end: carryStart, incomplete: carry > 0 };
     } finally {
       fs.closeSync(fd);
     }

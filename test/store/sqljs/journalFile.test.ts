@@ -1,0 +1,39 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { JournalFile } from '../../../src/store/sqljs/journal';
+import { tmpDir } from '../../helpers/tmp';
+
+describe('JournalFile.readLines (the journal read in chunks)', () => {
+  it('gives every line with its byte offsets across chunk boundaries, a line longer than a chunk and multi-byte characters included', () => {
+    // Lines of many lengths, so that chunk boundaries (every 4 MiB) fall inside lines, and one of 6 MiB.
+    const lines: string[] = [];
+    for (let i = 0, length = 0; length < 9 << 20; i++)
+      length += lines[lines.push(`{"n":${i},"t":"${'é漢x'.repeat(i % 997)}"}`) - 1]!.length;
+    lines.splice(1000, 0, 'y'.repeat(6 << 20));
+    const text = `${lines.join('\n')}\n{"torn":`;
+    const file = path.join(tmpDir(), 'journal.jsonl');
+    fs.writeFileSync(file, text);
+    const size = fs.statSync(file).size;
+    const got: string[] = [];
+    const it = new JournalFile(file).readLines(0, size);
+    let r = it.next();
+    let expectedStart = 0;
+    for (; !r.done; r = it.next()) {
+      assert.equal(r.value.start, expectedStart);
+      assert.equal(r.value.end, expectedStart + Buffer.byteLength(r.value.text) + 1);
+      expectedStart = r.value.end;
+      got.push(r.value.text);
+    }
+    assert.equal(got.length, lines.length);
+    assert.ok(
+      got.every((l, i) => l === lines[i]),
+      'every line as written',
+    );
+    assert.deepEqual(r.value, { end: size - Buffer.byteLength('{"torn":'), incomplete: true });
+    // From the middle of the file: the lines after that offset.
+    const from = got.slice(0, 1500).reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
+    const rest = [...new JournalFile(file).readLines(from, size)].map((l) => l.text);
+    assert.ok(rest.length === lines.length - 1500 && rest.every((l, i) => l === lines[1500 + i]));
+  });
+});
