@@ -254,8 +254,27 @@ export function distinctiveTerms(content: string, exclude: ReadonlySet<string>, 
     // A compound's parts are ordinary words: they rank by how often the content uses them.
     if (t.parts.length > 1) for (const p of t.parts) note(p, false);
   }
-  return [...candidates.values()]
-    .sort((a, b) => Number(b.code) - Number(a.code) || b.count - a.count || b.term.length - a.term.length || a.first - b.first)
-    .slice(0, max)
-    .map((c) => c.term);
+  // The best `max` in order, kept as they come (a note has hundreds of words; a sort of all of them cost more than the rest).
+  const best: Candidate[] = [];
+  for (const c of candidates.values()) {
+    if (best.length === max && !ranksBefore(c, best[max - 1]!)) continue;
+    let lo = 0;
+    let hi = best.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (ranksBefore(best[mid]!, c)) lo = mid + 1;
+      else hi = mid;
+    }
+    best.splice(lo, 0, c);
+    if (best.length > max) best.pop();
+  }
+  return best.map((c) => c.term);
+}
+
+/** Content term order: code-like first, then used more often, then longer, then earlier (`first` is unique: a total order). */
+function ranksBefore(a: Candidate, b: Candidate): boolean {
+  if (a.code !== b.code) return a.code;
+  if (a.count !== b.count) return a.count > b.count;
+  if (a.term.length !== b.term.length) return a.term.length > b.term.length;
+  return a.first < b.first;
 }
