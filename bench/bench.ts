@@ -33,6 +33,7 @@ import { lockTable, runLockTakeover } from './lockTakeover';
 import { checkTargets, detailTable, readmeTable, targetTable, type RunResult } from './report';
 import { runChild } from './spawn';
 import { mb } from './stats';
+import { writeViewAsJson } from './viewJson';
 import { VIEW_FILE } from '../src/store/sqljs/currentView';
 
 interface Args {
@@ -169,6 +170,12 @@ async function runN(args: Args, n: number, root: string): Promise<RunResult> {
   const opens: OpenFigures[] = [];
   for (let i = 0; i < (big ? 3 : 5); i++) opens.push(child<OpenFigures>(args, 'open', planFile));
   log(`N=${n}: open with snapshot measured`);
+  const viewJson = path.join(dir, 'search-index.json');
+  writeViewAsJson(path.join(storeDir, VIEW_FILE), viewJson);
+  const jsonParses: Array<{ parseMs: number; rssMb: number }> = [];
+  for (let i = 0; i < (big ? 3 : 5); i++) jsonParses.push(child(args, 'view-json', planFile, viewJson));
+  fs.rmSync(viewJson);
+  log(`N=${n}: the saved view as JSON measured`);
   const journalOpens: OpenFigures[] = [];
   const journalOpensBefore: OpenFigures[] = [];
   for (let i = 0; i < (big ? 1 : 3); i++) {
@@ -205,6 +212,7 @@ async function runN(args: Args, n: number, root: string): Promise<RunResult> {
     load: { generateMs, importMs, checkpointMs, naiveBuildMs },
     files,
     opens,
+    jsonParses,
     journalOpens,
     journalOpensBefore,
     merge,

@@ -11,6 +11,7 @@ import { type MergePlan, runMerge } from './gitMerge';
 import type { FactsPlan } from './factsPlan';
 import { openOnce, runOurs } from './ours';
 import { type Plan, RESULT_PREFIX } from './plan';
+import { parseViewJson } from './viewJson';
 
 async function main(): Promise<void> {
   const [phase, planFile, dir] = process.argv.slice(2);
@@ -35,6 +36,8 @@ async function main(): Promise<void> {
     if (dir === undefined) await store.close();
   } else if (phase === 'merge' || phase === 'merge-rebuild') {
     result = await runMerge(json as MergePlan, phase === 'merge');
+  } else if (phase === 'view-json') {
+    result = parseViewJson(dir!);
   } else if (phase === 'ours') {
     result = await runOurs(plan);
   } else if (phase === 'naive') {

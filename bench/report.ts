@@ -13,6 +13,8 @@ export interface RunResult {
   /** indexMb: the saved view (search-index.bin: heads, citations and the search index), written by the load's checkpoint. */
   files: { journalMb: number; snapshotMb: number; indexMb: number; naiveDbMb: number };
   opens: OpenFigures[];
+  /** The saved view's content as JSON (viewJson.ts): read + JSON.parse in a fresh process, nothing built. */
+  jsonParses: Array<{ parseMs: number; rssMb: number }>;
   journalOpens: OpenFigures[];
   /** The same, building the database first as before issue 17 (SqlJsStoreOptions.viewFirstFrom). */
   journalOpensBefore: OpenFigures[];
@@ -62,6 +64,12 @@ export function detailTable(r: RunResult): string {
       openParts(r.opens),
       `${ms(b.openMs + b.firstSearchMs)} (load ${ms(b.openMs)} + search ${ms(b.firstSearchMs)})`,
       '',
+    ],
+    [
+      '  the saved view: ours (packed, open + first search) / its content as JSON (read + parse only): ms',
+      ms(openTotal(r.opens)),
+      `${ms(median(r.jsonParses.map((x) => x.parseMs)))} (RSS after it ${median(r.jsonParses.map((x) => x.rssMb)).toFixed(0)} MB)`,
+      ratio(median(r.jsonParses.map((x) => x.parseMs)), openTotal(r.opens)),
     ],
     [
       'open → first result, journal only: ms',
@@ -127,11 +135,11 @@ export function readmeTable(results: RunResult[]): string {
 export function checkTargets(results: RunResult[]): Target[] {
   const out: Target[] = [];
   const at = (n: number) => results.find((r) => r.n === n);
-  const t = (n: number, what: string, value: number, limit: number, unit: 'ms' | 'x', atLeast = false) =>
+  const t = (n: number, what: string, value: number, limit: number, unit: 'ms' | 'x' | 'MB', atLeast = false) =>
     out.push({
       n,
       what,
-      actual: unit === 'ms' ? `${ms(value)} ms` : `${value.toFixed(1)}x`,
+      actual: unit === 'ms' ? `${ms(value)} ms` : unit === 'MB' ? `${value.toFixed(0)} MB` : `${value.toFixed(2)}x`,
       pass: atLeast ? value >= limit : value <= limit,
     });
   const r10 = at(10_000);
@@ -161,7 +169,11 @@ export function checkTargets(results: RunResult[]): Target[] {
     t(100_000, 'durable write p50 (create) <= 2 ms', r100.ours.create.p50, 2, 'ms');
     t(100_000, 'durable write p50 (edit) <= 2 ms', r100.ours.edit.p50, 2, 'ms');
     t(100_000, '1,000 versions merged in by git, next search <= 300 ms', median(r100.merge.incremental.map((x) => x.searchMs)), 300, 'ms');
+    t(100_000, 'open → first result (snapshot, median) <= 250 ms', openTotal(r100.opens), 250, 'ms');
+    const sqljsLoad = r100.naive.openMs + r100.naive.firstSearchMs;
+    t(100_000, 'open → first result (snapshot) <= 0.5x sql.js loading the baseline file', openTotal(r100.opens) / sqljsLoad, 0.5, 'x');
     t(100_000, 'open → first result (journal only) <= 3000 ms', openTotal(r100.journalOpens), 3000, 'ms');
+    t(100_000, 'RSS after open + first search <= 250 MB', median(r100.opens.map((x) => x.rssMb)), 250, 'MB');
   }
   return out;
 }

@@ -1,0 +1,69 @@
+/**
+ * The baseline for the saved view's format (issue 17: "measure whatever you choose against
+ * JSON"): the same content as the packed search-index.bin, written as JSON the way releases
+ * before view format 6 wrote it (records, and posting lists as arrays of gaps), and the time a
+ * fresh process takes to read and parse it, building nothing from it. The packed file's figure
+ * is the whole open and first search.
+ */
+import * as fs from 'node:fs';
+import { PackReader, type StringColumn } from '../src/core/packed';
+import { readIndex } from '../src/core/search/savedIndex';
+import type { SavedPostings } from '../src/core/search/postings';
+
+function gapLists(p: SavedPostings): Array<[string, number[]]> {
+  const terms = p.terms.all();
+  let at = 0;
+  return terms.map((term, i) => {
+    const end = at + p.sizes[i]!;
+    const gaps: number[] = [];
+    while (at < end) {
+      let value = 0;
+      for (let shift = 0; ; shift += 7) {
+        const b = p.lists[at++]!;
+        value += (b & 0x7f) * 2 ** shift;
+        if (b < 0x80) break;
+      }
+      gaps.push(value);
+    }
+    return [term, gaps];
+  });
+}
+
+/** Writes `json` with the content of the packed view `bin`. */
+export function writeViewAsJson(bin: string, json: string): void {
+  const r = new PackReader(fs.readFileSync(bin));
+  const meta = r.json<Record<string, unknown>>();
+  const cols = (c: StringColumn) => c.all();
+  const [ids, changedAt, versions, rowIds, deleted] = [cols(r.strings()), cols(r.strings()), r.f64(), cols(r.strings()), r.bytes()];
+  const keys = new TextDecoder().decode(r.bytes());
+  const index = readIndex(r);
+  const tagNames = index.tags.terms.all();
+  const [docIds, descriptions, docChangedAt] = [index.ids.all(), index.descriptions.all(), index.changedAt.all()];
+  let ref = 0;
+  const docs = [...index.live].map((live, slot) => {
+    const tags = Array.from({ length: index.tagCounts[slot]! }, () => tagNames[index.tagRefs[ref++]!]!);
+    return live ? [docIds[slot], descriptions[slot], tags, docChangedAt[slot]] : null;
+  });
+  const saved = {
+    ...meta,
+    lines: { ...(meta.lines as object), keys },
+    heads: ids.map((id, i) => [id, changedAt[i], versions[i], rowIds[i], deleted[i]]),
+    index: {
+      docs,
+      terms: gapLists(index.terms),
+      tags: gapLists(index.tags),
+      tagStems: gapLists(index.tagStems),
+      content: gapLists(index.content),
+    },
+  };
+  fs.writeFileSync(json, JSON.stringify(saved));
+}
+
+/** In a fresh process: read and parse the JSON file (nothing built from it). */
+export function parseViewJson(json: string): { parseMs: number; rssMb: number } {
+  const t = performance.now();
+  const value: unknown = JSON.parse(fs.readFileSync(json, 'utf8'));
+  const parseMs = performance.now() - t;
+  if (typeof value !== 'object' || value === null) throw new Error('not the saved view');
+  return { parseMs, rssMb: process.memoryUsage().rss / (1 << 20) };
+}
