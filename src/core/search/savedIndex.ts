@@ -91,9 +91,14 @@ export class SavedDocs {
 
   /** The memory in `slot` (live: check `has`), read from the columns; the slot is the caller's from now on. */
   take(slot: number): Doc {
-    const s = this.s;
-    s.live[slot] = 0;
+    this.s.live[slot] = 0;
     this.left--;
+    return this.read(slot);
+  }
+
+  /** The memory in `slot` (live: check `has`), read from the columns and left there (a save reads every one). */
+  read(slot: number): Doc {
+    const s = this.s;
     const tags = new Array<string>(s.tagCounts[slot]!);
     for (let k = 0, at = this.tagStart[slot]!; k < tags.length; k++) tags[k] = this.tagNames[s.tagRefs[at + k]!]!;
     return { id: s.ids.get(slot), description: s.descriptions.get(slot), tags, changedAt: s.changedAt.get(slot) };

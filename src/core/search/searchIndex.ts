@@ -134,7 +134,8 @@ export class SearchIndex {
     const tagCounts = new Uint32Array(n);
     const tagRefs: number[] = [];
     for (let slot = 0; slot < n; slot++) {
-      const d = this.docAt(slot);
+      // Memories not read since the restore are read for the save and left in the columns.
+      const d = this.slots[slot] ?? (this.saved?.has(slot) ? this.saved.read(slot) : undefined);
       if (!d) continue;
       live[slot] = 1;
       ids[slot] = d.id;

@@ -339,6 +339,29 @@ describe('SearchIndex ranking', () => {
     assert.deepEqual(postingLists(saved.content), [['noth', [saved.ids.all().indexOf('b')]]]);
   });
 
+  it('a restored index read in part (searched, changed) saves and restores to what was built', () => {
+    const memories = [
+      ...filler(40),
+      { ...mem('a', 'Release stuck in pending-upgrade', ['helm', 'release'], 50), content: 'kubectl rollout undo' },
+      { ...mem('b', 'Chart values merged', ['helm'], 51), content: 'Values are merged, pending nothing.' },
+      mem('c', 'Naïve café: UTF-8 descriptions 漢字 🙂', ['unicode'], 52),
+    ];
+    const built = indexOf(...memories);
+    const restored = SearchIndex.restore(throughFile(built.save()));
+    const queries = [['helm'], ['pending'], ['café'], ['rollout'], ['release', 'helm'], ['unicode']];
+    for (const q of queries) assert.deepEqual(ids(restored, q), ids(built, q), q.join(' ')); // some memories read
+    for (const index of [built, restored]) {
+      index.remove('b');
+      index.put({ ...mem('d', 'Helm diff before upgrade', ['helm'], 53), content: 'helm diff upgrade' });
+      index.put(mem('a', 'Release stuck, fixed by rollback', ['helm', 'release'], 54));
+    }
+    const again = SearchIndex.restore(throughFile(restored.save()));
+    assert.equal(again.size, built.size);
+    for (const q of [...queries, ['rollback'], ['diff'], ['merged']])
+      assert.deepEqual(ids(again, q, { limit: 50 }), ids(built, q, { limit: 50 }), `again: ${q.join(' ')}`);
+    assert.deepEqual(ids(again, ['unicode']), ['c']);
+  });
+
   it('returns nothing from an empty index or for an empty query', () => {
     assert.deepEqual(ids(new SearchIndex(), ['cache']), []);
     assert.deepEqual(indexOf(mem('m', 'x cache', ['a'])).search(analyzeQuery([], [], 10)), []);
