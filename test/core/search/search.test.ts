@@ -350,6 +350,13 @@ describe('SearchIndex ranking', () => {
     const restored = SearchIndex.restore(throughFile(built.save()));
     const queries = [['helm'], ['pending'], ['café'], ['rollout'], ['release', 'helm'], ['unicode']];
     for (const q of queries) assert.deepEqual(ids(restored, q), ids(built, q), q.join(' ')); // some memories read
+    // Saved with most memories still unread (a new memory added, nothing removed), then restored.
+    for (const index of [built, restored]) index.put(mem('e', 'Brand new entry', ['fresh'], 60));
+    const partly = SearchIndex.restore(throughFile(restored.save()));
+    assert.equal(partly.size, built.size);
+    for (const q of [...queries, ['fresh'], ['webpack'], ['misc'], ['docker', 'playbook']])
+      assert.deepEqual(ids(partly, q, { limit: 50 }), ids(built, q, { limit: 50 }), `partly: ${q.join(' ')}`);
+    // Then changes that remove restored memories (which reads every memory's content terms).
     for (const index of [built, restored]) {
       index.remove('b');
       index.put({ ...mem('d', 'Helm diff before upgrade', ['helm'], 53), content: 'helm diff upgrade' });
