@@ -41,7 +41,7 @@ export function writeViewAsJson(bin: string, json: string): void {
   const [docIds, descriptions, docChangedAt] = [index.ids.all(), index.descriptions.all(), index.changedAt.all()];
   let ref = 0;
   const docs = [...index.live].map((live, slot) => {
-    const tags = Array.from({ length: index.tagCounts[slot]! }, () => tagNames[index.tagRefs[ref++]!]!);
+    const tags = Array.from({ length: index.tagStarts[slot + 1]! - index.tagStarts[slot]! }, () => tagNames[index.tagRefs[ref++]!]!);
     return live ? [docIds[slot], descriptions[slot], tags, docChangedAt[slot]] : null;
   });
   const saved = {

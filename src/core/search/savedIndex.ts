@@ -10,11 +10,14 @@ import type { SavedPostings } from './postings';
 export interface SavedIndex {
   /** Per slot, 1 when it holds a memory (0: a free slot, with '' and no tags in the other columns). */
   live: Uint8Array;
+  /** How many slots hold a memory. */
+  count: number;
   ids: StringColumn;
   descriptions: StringColumn;
   changedAt: StringColumn;
-  /** Per slot, how many tags; `tagRefs` holds them all in order, each as its index among `tags.terms`. */
-  tagCounts: Uint32Array;
+  /** Where each slot's tags start in `tagRefs`, and (last) where they end: one more than the slots. */
+  tagStarts: Uint32Array;
+  /** Every slot's tags in order, each as its index among `tags.terms`. */
   tagRefs: Uint32Array;
   terms: SavedPostings;
   /** Postings of the tags as written (exact tag matches, required tags, the vocabulary). */
@@ -25,19 +28,21 @@ export interface SavedIndex {
 }
 
 export function writeIndex(w: PackWriter, s: SavedIndex): void {
-  w.bytes(s.live).strings(s.ids).strings(s.descriptions).strings(s.changedAt).u32(s.tagCounts).u32(s.tagRefs);
+  w.json({ count: s.count }).bytes(s.live).strings(s.ids).strings(s.descriptions).strings(s.changedAt).u32(s.tagStarts).u32(s.tagRefs);
   for (const p of [s.terms, s.tags, s.tagStems, s.content]) w.strings(p.terms).u32(p.counts).u32(p.sizes).bytes(p.lists);
 }
 
 export function readIndex(r: PackReader): SavedIndex {
-  const [live, ids, descriptions, changedAt, tagCounts, tagRefs] = [r.bytes(), r.strings(), r.strings(), r.strings(), r.u32(), r.u32()];
+  const { count } = r.json<{ count: number }>();
+  const [live, ids, descriptions, changedAt, tagStarts, tagRefs] = [r.bytes(), r.strings(), r.strings(), r.strings(), r.u32(), r.u32()];
   const postings = (): SavedPostings => ({ terms: r.strings(), counts: r.u32(), sizes: r.u32(), lists: r.bytes() });
   return {
     live,
+    count,
     ids,
     descriptions,
     changedAt,
-    tagCounts,
+    tagStarts,
     tagRefs,
     terms: postings(),
     tags: postings(),
@@ -51,24 +56,19 @@ export function readIndex(r: PackReader): SavedIndex {
  * returns them or a change reaches them: opening makes no object per memory.
  */
 export class SavedDocs {
-  /** Where each slot's tags start in tagRefs. */
-  private readonly tagStart: Uint32Array;
   private readonly tagNames: string[];
   /** Live slots not taken yet. */
-  private left = 0;
+  private left: number;
 
+  /** Checks what can be checked without a pass over every slot (opening makes none); `read` checks a memory's tags. */
   constructor(private readonly s: SavedIndex) {
     const n = s.live.length;
-    if ([s.ids, s.descriptions, s.changedAt, s.tagCounts].some((c) => c.length !== n))
+    if ([s.ids, s.descriptions, s.changedAt].some((c) => c.length !== n) || s.tagStarts.length !== n + 1)
       throw new Error('saved index: the columns differ in length');
+    if (s.tagStarts[n] !== s.tagRefs.length) throw new Error('saved index: the tags do not add up');
+    if (!Number.isInteger(s.count) || s.count < 0 || s.count > n) throw new Error('saved index: the count is wrong');
     this.tagNames = s.tags.terms.all();
-    this.tagStart = new Uint32Array(n + 1);
-    for (let slot = 0; slot < n; slot++) {
-      this.tagStart[slot + 1] = this.tagStart[slot]! + s.tagCounts[slot]!;
-      if (s.live[slot]) this.left++;
-    }
-    if (this.tagStart[n] !== s.tagRefs.length) throw new Error('saved index: the tags do not add up');
-    for (const ref of s.tagRefs) if (ref >= this.tagNames.length) throw new Error('saved index: a tag is not in the vocabulary');
+    this.left = s.count;
   }
 
   get slots(): number {
@@ -99,8 +99,15 @@ export class SavedDocs {
   /** The memory in `slot` (live: check `has`), read from the columns and left there (a save reads every one). */
   read(slot: number): Doc {
     const s = this.s;
-    const tags = new Array<string>(s.tagCounts[slot]!);
-    for (let k = 0, at = this.tagStart[slot]!; k < tags.length; k++) tags[k] = this.tagNames[s.tagRefs[at + k]!]!;
+    const start = s.tagStarts[slot]!;
+    const end = s.tagStarts[slot + 1]!;
+    if (end < start || end > s.tagRefs.length) throw new Error('saved index: the tags of a memory are out of range');
+    const tags = new Array<string>(end - start);
+    for (let k = 0; k < tags.length; k++) {
+      const tag = this.tagNames[s.tagRefs[start + k]!];
+      if (tag === undefined) throw new Error('saved index: a tag is not in the vocabulary');
+      tags[k] = tag;
+    }
     return { id: s.ids.get(slot), description: s.descriptions.get(slot), tags, changedAt: s.changedAt.get(slot) };
   }
 }

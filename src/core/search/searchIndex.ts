@@ -40,7 +40,8 @@ export class SearchIndex {
   private readonly opts: RankingOptions;
   /** Docs by slot (see docAt); slots of removed docs are reused. */
   private readonly slots: Array<Doc | undefined> = [];
-  private readonly freeSlots: number[] = [];
+  /** Slots to reuse, lowest last; after a restore, found when a memory is first filed or removed (free). */
+  private freeSlots: number[] | undefined = [];
   /** Slot by id; after a restore, made when first needed (slotOf). */
   private slotsById: Map<string, number> | undefined = new Map();
   private count = 0;
@@ -70,6 +71,13 @@ export class SearchIndex {
     const d = this.slots[slot];
     if (d !== undefined || !this.saved?.has(slot)) return d;
     return (this.slots[slot] = this.saved.take(slot));
+  }
+
+  private free(): number[] {
+    if (this.freeSlots) return this.freeSlots;
+    const free: number[] = [];
+    for (let slot = this.slots.length - 1; slot >= 0; slot--) if (!this.slots[slot] && !this.saved?.has(slot)) free.push(slot);
+    return (this.freeSlots = free);
   }
 
   /** The slot of every memory by id: a restored index decodes the saved ids when a change first asks. */
@@ -104,7 +112,7 @@ export class SearchIndex {
     const doc: Doc = { id: memory.id, description: memory.description, tags: memory.tags, changedAt: memory.changedAt };
     if (keep) doc.analysis = analysis;
     else doc.contentTerms = analysis.contentTerms;
-    const slot = this.freeSlots.pop() ?? this.slots.length;
+    const slot = this.free().pop() ?? this.slots.length;
     this.slots[slot] = doc;
     this.slotOf.set(doc.id, slot);
     this.count++;
@@ -131,25 +139,29 @@ export class SearchIndex {
     const ids = new Array<string>(n).fill('');
     const descriptions = new Array<string>(n).fill('');
     const changedAt = new Array<string>(n).fill('');
-    const tagCounts = new Uint32Array(n);
+    const tagStarts = new Uint32Array(n + 1);
     const tagRefs: number[] = [];
+    let count = 0;
     for (let slot = 0; slot < n; slot++) {
       // Memories not read since the restore are read for the save and left in the columns.
       const d = this.slots[slot] ?? (this.saved?.has(slot) ? this.saved.read(slot) : undefined);
-      if (!d) continue;
-      live[slot] = 1;
-      ids[slot] = d.id;
-      descriptions[slot] = d.description;
-      changedAt[slot] = d.changedAt;
-      tagCounts[slot] = d.tags.length;
-      for (const tag of d.tags) tagRefs.push(tagNo.get(tag)!);
+      if (d) {
+        live[slot] = 1;
+        count++;
+        ids[slot] = d.id;
+        descriptions[slot] = d.description;
+        changedAt[slot] = d.changedAt;
+        for (const tag of d.tags) tagRefs.push(tagNo.get(tag)!);
+      }
+      tagStarts[slot + 1] = tagRefs.length;
     }
     return {
       live,
+      count,
       ids: new ArrayColumn(ids),
       descriptions: new ArrayColumn(descriptions),
       changedAt: new ArrayColumn(changedAt),
-      tagCounts,
+      tagStarts,
       tagRefs: Uint32Array.from(tagRefs),
       terms: this.termPostings.save(),
       tags,
@@ -170,7 +182,7 @@ export class SearchIndex {
     const docs = new SavedDocs(saved);
     index.saved = docs;
     index.slots.length = docs.slots;
-    for (let slot = docs.slots - 1; slot >= 0; slot--) if (!docs.has(slot)) index.freeSlots.push(slot);
+    index.freeSlots = undefined;
     index.count = docs.remaining;
     index.slotsById = undefined;
     index.termPostings = Postings.restore(saved.terms);
@@ -188,9 +200,10 @@ export class SearchIndex {
     const doc = this.docAt(slot)!;
     const contentTerms = doc.analysis?.contentTerms ?? doc.contentTerms ?? this.restoredContentTerms(doc);
     this.slotOf.delete(id);
+    const free = this.free(); // before the slot is freed: a first look at the free slots would count it
     this.slots[slot] = undefined;
     this.count--;
-    this.freeSlots.push(slot);
+    free.push(slot);
     const analysis = doc.analysis ?? analyzeMemory(doc);
     for (const t of analysis.terms) this.termPostings.remove(t, slot);
     for (const t of contentTerms) this.contentPostings.remove(t, slot);
@@ -220,7 +233,7 @@ export class SearchIndex {
 
   clear(): void {
     this.slots.length = 0;
-    this.freeSlots.length = 0;
+    this.freeSlots = [];
     this.slotsById = new Map();
     this.count = 0;
     this.saved = undefined;

@@ -364,9 +364,16 @@ describe('SearchIndex ranking', () => {
     }
     const again = SearchIndex.restore(throughFile(restored.save()));
     assert.equal(again.size, built.size);
+    assert.equal(restored.save().live.length, built.save().live.length, 'freed slots reused alike');
     for (const q of [...queries, ['rollback'], ['diff'], ['merged']])
       assert.deepEqual(ids(again, q, { limit: 50 }), ids(built, q, { limit: 50 }), `again: ${q.join(' ')}`);
     assert.deepEqual(ids(again, ['unicode']), ['c']);
+    // A saved index with a free slot: the next memory filed after a restore takes it.
+    again.remove('d');
+    const reused = SearchIndex.restore(throughFile(again.save()));
+    reused.put(mem('g', 'Goes into the free slot', ['free'], 70));
+    assert.equal(reused.save().live.length, again.save().live.length);
+    assert.deepEqual(ids(reused, ['free']), ['g']);
   });
 
   it('returns nothing from an empty index or for an empty query', () => {
