@@ -34,9 +34,15 @@ export function writeViewAsJson(bin: string, json: string): void {
   const r = new PackReader(fs.readFileSync(bin));
   const meta = r.json<Record<string, unknown>>();
   const cols = (c: StringColumn) => c.all();
+  const [slots, slotVersions, slotRowIds] = [r.u32(), r.f64(), cols(r.strings())];
   const [ids, changedAt, versions, rowIds, deleted] = [cols(r.strings()), cols(r.strings()), r.f64(), cols(r.strings()), r.bytes()];
   const keys = new TextDecoder().decode(r.bytes());
   const index = readIndex(r);
+  const [indexIds, indexTimes] = [index.ids.all(), index.changedAt.all()];
+  const heads = [
+    ...[...slots].map((slot, i) => [indexIds[slot], indexTimes[slot], slotVersions[i], slotRowIds[i], 0]),
+    ...ids.map((id, i) => [id, changedAt[i], versions[i], rowIds[i], deleted[i]]),
+  ];
   const tagNames = index.tags.terms.all();
   const [docIds, descriptions, docChangedAt] = [index.ids.all(), index.descriptions.all(), index.changedAt.all()];
   let ref = 0;
@@ -47,7 +53,7 @@ export function writeViewAsJson(bin: string, json: string): void {
   const saved = {
     ...meta,
     lines: { ...(meta.lines as object), keys },
-    heads: ids.map((id, i) => [id, changedAt[i], versions[i], rowIds[i], deleted[i]]),
+    heads,
     index: {
       docs,
       terms: gapLists(index.terms),

@@ -129,6 +129,17 @@ export class SearchIndex {
     }
   }
 
+  /** The slot `save()` gives the memory `id` when it holds it changed at `changedAt` (what a saved view refers to instead of repeating them). */
+  slotAt(id: string, changedAt: string): number | undefined {
+    const slot = this.slotOf.get(id);
+    return slot !== undefined && this.peek(slot)?.changedAt === changedAt ? slot : undefined;
+  }
+
+  /** The memory in `slot`, without taking it from the saved columns (see docAt). */
+  private peek(slot: number): Doc | undefined {
+    return this.slots[slot] ?? (this.saved?.has(slot) ? this.saved.read(slot) : undefined);
+  }
+
   /** The index in columns (savedIndex.ts); give it to `restore`. */
   save(): SavedIndex {
     const tags = this.tagPostings.save();
@@ -144,7 +155,7 @@ export class SearchIndex {
     let count = 0;
     for (let slot = 0; slot < n; slot++) {
       // Memories not read since the restore are read for the save and left in the columns.
-      const d = this.slots[slot] ?? (this.saved?.has(slot) ? this.saved.read(slot) : undefined);
+      const d = this.peek(slot);
       if (d) {
         live[slot] = 1;
         count++;

@@ -21,13 +21,23 @@ interface Head extends VersionKey {
   deleted: boolean;
 }
 
-/** The heads as saved, one column a field: made into a map when first needed (a search does not). */
+/**
+ * The heads as saved, one column a field: made into a map when first needed (a search does not).
+ * A live memory's head names its slot in the saved index, whose columns hold its id and time.
+ */
 interface SavedHeads {
+  slots: Uint32Array;
+  slotVersions: Float64Array;
+  slotRowIds: StringColumn;
+  /** The other heads (deleted memories), whole. */
   ids: StringColumn;
   changedAt: StringColumn;
   versions: Float64Array;
   rowIds: StringColumn;
   deleted: Uint8Array;
+  /** The saved index's ids and times, by slot. */
+  indexIds: StringColumn;
+  indexTimes: StringColumn;
 }
 
 /** The saved view's first section; heads, the consumed lines' keys and the index follow as columns. */
@@ -60,11 +70,16 @@ export class CurrentView {
   /** The current version of every id: read from the saved columns the first time it is asked for. */
   private get heads(): Map<string, Head> {
     if (this.headMap) return this.headMap;
-    const { versions, deleted, ...columns } = this.savedHeads!;
-    const [ids, changedAt, rowIds] = [columns.ids.all(), columns.changedAt.all(), columns.rowIds.all()];
+    const h = this.savedHeads!;
     const map = new Map<string, Head>();
+    const [indexIds, indexTimes, slotRowIds] = [h.indexIds.all(), h.indexTimes.all(), h.slotRowIds.all()];
+    for (let i = 0; i < h.slots.length; i++) {
+      const slot = h.slots[i]!;
+      map.set(indexIds[slot]!, { changedAt: indexTimes[slot]!, version: h.slotVersions[i]!, rowId: slotRowIds[i]!, deleted: false });
+    }
+    const [ids, changedAt, rowIds] = [h.ids.all(), h.changedAt.all(), h.rowIds.all()];
     for (let i = 0; i < ids.length; i++)
-      map.set(ids[i]!, { changedAt: changedAt[i]!, version: versions[i]!, rowId: rowIds[i]!, deleted: deleted[i] === 1 });
+      map.set(ids[i]!, { changedAt: changedAt[i]!, version: h.versions[i]!, rowId: rowIds[i]!, deleted: h.deleted[i] === 1 });
     this.savedHeads = undefined;
     return (this.headMap = map);
   }
@@ -124,14 +139,23 @@ export class CurrentView {
       purged: [...this.purged],
       cited: [...this.cited],
     };
-    const heads = [...this.heads];
+    const bySlot: Array<[number, Head]> = [];
+    const whole: Array<[string, Head]> = [];
+    for (const [id, h] of this.heads) {
+      const slot = h.deleted ? undefined : this.index.slotAt(id, h.changedAt);
+      if (slot === undefined) whole.push([id, h]);
+      else bySlot.push([slot, h]);
+    }
     const w = new PackWriter()
       .json(meta)
-      .strings(heads.map(([id]) => id))
-      .strings(heads.map(([, h]) => h.changedAt))
-      .f64(heads.map(([, h]) => h.version))
-      .strings(heads.map(([, h]) => h.rowId))
-      .bytes(Uint8Array.from(heads, ([, h]) => (h.deleted ? 1 : 0)))
+      .u32(bySlot.map(([slot]) => slot))
+      .f64(bySlot.map(([, h]) => h.version))
+      .strings(bySlot.map(([, h]) => h.rowId))
+      .strings(whole.map(([id]) => id))
+      .strings(whole.map(([, h]) => h.changedAt))
+      .f64(whole.map(([, h]) => h.version))
+      .strings(whole.map(([, h]) => h.rowId))
+      .bytes(Uint8Array.from(whole, ([, h]) => (h.deleted ? 1 : 0)))
       .bytes(keys);
     writeIndex(w, this.index.save());
     if (!writeFileAtomic(file, w.chunks(), commit)) return false;
@@ -159,12 +183,28 @@ export class CurrentView {
     let view: CurrentView;
     let lines: AppliedLines;
     try {
-      const heads: SavedHeads = { ids: r.strings(), changedAt: r.strings(), versions: r.f64(), rowIds: r.strings(), deleted: r.bytes() };
-      const { ids, ...rest } = heads;
-      if (Object.values(rest).some((c) => c.length !== ids.length)) throw new Error('the heads differ in length');
+      const [slots, slotVersions, slotRowIds] = [r.u32(), r.f64(), r.strings()];
+      const [ids, changedAt, versions, rowIds, deleted] = [r.strings(), r.strings(), r.f64(), r.strings(), r.bytes()];
+      if (slotVersions.length !== slots.length || slotRowIds.length !== slots.length) throw new Error('the heads differ in length');
+      if ([changedAt, versions, rowIds, deleted].some((c) => c.length !== ids.length)) throw new Error('the heads differ in length');
       lines = AppliedLines.restore({ ...meta.lines, keys: r.bytes() });
-      view = new CurrentView(SearchIndex.restore(readIndex(r)));
+      const index = readIndex(r);
       r.end();
+      for (let i = 0; i < slots.length; i++)
+        if (index.live[slots[i]!] !== 1) throw new Error('a head names a slot the index does not hold');
+      view = new CurrentView(SearchIndex.restore(index));
+      const heads: SavedHeads = {
+        slots,
+        slotVersions,
+        slotRowIds,
+        ids,
+        changedAt,
+        versions,
+        rowIds,
+        deleted,
+        indexIds: index.ids,
+        indexTimes: index.changedAt,
+      };
       view.headMap = undefined;
       view.savedHeads = heads;
       for (const id of meta.purged) view.purged.add(id);
