@@ -8,25 +8,16 @@
 import * as fs from 'node:fs';
 import { PackReader, type StringColumn } from '../src/core/packed';
 import { readIndex } from '../src/core/search/savedIndex';
-import type { SavedPostings } from '../src/core/search/postings';
+import { Postings, type SavedPostings } from '../src/core/search/postings';
 
 function gapLists(p: SavedPostings): Array<[string, number[]]> {
-  const terms = p.terms.all();
-  let at = 0;
-  return terms.map((term, i) => {
-    const end = at + p.sizes[i]!;
-    const gaps: number[] = [];
-    while (at < end) {
-      let value = 0;
-      for (let shift = 0; ; shift += 7) {
-        const b = p.lists[at++]!;
-        value += (b & 0x7f) * 2 ** shift;
-        if (b < 0x80) break;
-      }
-      gaps.push(value);
-    }
-    return [term, gaps];
+  const slots = new Map<string, number[]>();
+  Postings.restore(p).forEach((term, slot) => {
+    const list = slots.get(term);
+    if (list) list.push(slot);
+    else slots.set(term, [slot]);
   });
+  return [...slots].map(([term, list]) => [term, list.map((slot, i) => (i === 0 ? slot : slot - list[i - 1]!))]);
 }
 
 /** Writes `json` with the content of the packed view `bin`. */

@@ -1,4 +1,5 @@
 import { stemmer } from 'stemmer';
+import { keepBest } from './best';
 
 /**
  * Text analysis shared by indexing and querying, so both sides agree on what a term is.
@@ -256,18 +257,7 @@ export function distinctiveTerms(content: string, exclude: ReadonlySet<string>, 
   }
   // The best `max` in order, kept as they come (a note has hundreds of words; a sort of all of them cost more than the rest).
   const best: Candidate[] = [];
-  for (const c of candidates.values()) {
-    if (best.length === max && !ranksBefore(c, best[max - 1]!)) continue;
-    let lo = 0;
-    let hi = best.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (ranksBefore(best[mid]!, c)) lo = mid + 1;
-      else hi = mid;
-    }
-    best.splice(lo, 0, c);
-    if (best.length > max) best.pop();
-  }
+  for (const c of candidates.values()) keepBest(best, c, max, ranksBefore);
   return best.map((c) => c.term);
 }
 

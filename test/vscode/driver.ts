@@ -107,3 +107,14 @@ export async function pickShown(placeholder: string): Promise<void> {
   const quoted = placeholder.replace(/["\\]/g, '\\$&');
   await drive({ action: 'waitFor', selector: `.quick-input-widget .quick-input-box input[placeholder*="${quoted}"]` });
 }
+
+/**
+ * Picks, in the single-choice quick pick whose placeholder contains `placeholder`, the row whose
+ * text contains `row`, by clicking it once it is listed. No keys and no "accept the selected
+ * item" command: both race the list (its focus, its items) on a loaded machine, and then take
+ * another row or none. Needs run.mjs's driver.
+ */
+export async function choose(placeholder: string, row: string): Promise<void> {
+  await pickShown(placeholder);
+  await drive({ action: 'click', selector: '.quick-input-widget .quick-input-list .monaco-list-row', text: row });
+}

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { EpisodeNode } from '../../src/vscode/episodes/episodesView';
-import { drive, driverAvailable, pickShown } from './driver';
+import { choose, driverAvailable } from './driver';
 import { api, invoke, markdownPreviewOpen, playbook } from './playbookSupport';
 import { until } from './seed';
 
@@ -151,17 +151,11 @@ describe('episodes in VS Code: the findEpisodes tool, context, and the Episodes 
   });
 
   it('Filter Episodes… narrows by outcome (then skill) through quick picks; Clear Episode Filter shows all again', async function () {
-    if (!driverAvailable()) this.skip(); // keys typed into the pick need run.mjs's driver
+    if (!driverAvailable()) this.skip(); // the picks are answered by run.mjs's driver
     const { playbook: views } = await api();
     const filtering = vscode.commands.executeCommand('agentMemory.filterEpisodes');
-    // Typed, not moved to with quickOpenSelectNext: the pick takes keys only once its list has
-    // focus, which comes a moment after it shows (on a loaded machine, after the command ran).
-    await pickShown('Show episodes that ended how?'); // any, success, failure, partial
-    await drive({ action: 'type', text: 'failure' });
-    await drive({ action: 'waitFor', selector: '.quick-input-widget .quick-input-list .monaco-list-row', text: 'failure' });
-    await drive({ action: 'press', key: 'Enter' });
-    await pickShown('Only episodes that followed which skill?'); // "any skill" first
-    await drive({ action: 'press', key: 'Enter' });
+    await choose('Show episodes that ended how?', 'failure'); // Any outcome, success, failure, partial
+    await choose('Only episodes that followed which skill?', 'Any skill, or none');
     await filtering;
     assert.deepEqual(views.episodes.filter, { outcome: 'failure' });
     const failures = await listed();

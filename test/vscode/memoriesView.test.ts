@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { AgentMemoryApi } from '../../src/extension';
 import type { MemoriesTreeProvider, MemoryNode } from '../../src/vscode/memories/memoriesView';
-import { drive, driverAvailable, pickShown } from './driver';
+import { choose, drive, driverAvailable, pickShown } from './driver';
 import { cli, EXTENSION_ID, readSeed, until } from './seed';
 
 async function view(): Promise<MemoriesTreeProvider> {
@@ -211,14 +211,13 @@ describe('the Memories view', function () {
     assert.equal(cli<{ version: number }>('read', id).version, 1);
   });
 
-  it('"Show Memory History…" opens a chosen version read-only', async () => {
+  it('"Show Memory History…" opens a chosen version read-only', async function () {
+    if (!driverAvailable()) this.skip(); // the picks are answered by run.mjs's driver
     const { id } = cli<{ id: string }>('create', '--description', 'History in the view', '--tags', 'view-test', '--content', 'one');
     cli('edit', id, '--content', 'two');
     const showing = vscode.commands.executeCommand('agentMemory.showHistory', { kind: 'memory', id });
-    await pickShown('pick a version'); // the version list: the newest (v2, current) is selected
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-    await pickShown('Version 2'); // the actions: "Open this version" comes first
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await choose('pick a version', 'v2 · edit');
+    await choose('Version 2', 'Open this version');
     await showing;
     await until(
       'the version to open',
@@ -227,14 +226,14 @@ describe('the Memories view', function () {
     assert.match(vscode.window.activeTextEditor!.document.getText(), /\ntwo\n$/);
   });
 
-  it('"Restore a Deleted Memory…" lists deleted memories, newest first, and brings the chosen one back', async () => {
+  it('"Restore a Deleted Memory…" lists deleted memories, newest first, and brings the chosen one back', async function () {
+    if (!driverAvailable()) this.skip(); // the pick is answered by run.mjs's driver
     const { id } = cli<{ id: string }>('create', '--description', 'Deleted then restored', '--tags', 'view-test', '--content', 'x');
     cli('delete', id);
     const tree = await view();
     assert.ok(!(await memories(tree)).some((n) => n.id === id), 'a deleted memory is not listed');
     const restoring = vscode.commands.executeCommand('agentMemory.restoreDeleted');
-    await pickShown('Pick a deleted memory to restore');
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await choose('Pick a deleted memory to restore', 'Deleted then restored');
     await restoring;
     const m = cli<{ version: number; deletedAt?: string }>('read', id);
     assert.equal(m.version, 3);

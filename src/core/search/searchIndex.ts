@@ -1,5 +1,6 @@
 import { type Analysis, analyzeMemory, type Doc, type IndexedMemory, type MemoryToIndex } from './analysis';
 import { ArrayColumn } from '../packed';
+import { keepBest } from '../best';
 import { SavedDocs, type SavedIndex } from './savedIndex';
 import type { AnalyzedKeyword, SearchQuery } from './query';
 import { Postings } from './postings';
@@ -412,16 +413,7 @@ export class SearchIndex {
         coverage: score / scoring.fullScore,
       };
       // Bounded insertion into the best-first list: no sort of every candidate.
-      if (top.length === limit && !better(hit, top[limit - 1]!)) continue;
-      let lo = 0;
-      let hi = top.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (better(top[mid]!, hit)) lo = mid + 1;
-        else hi = mid;
-      }
-      top.splice(lo, 0, hit);
-      if (top.length > limit) top.pop();
+      keepBest(top, hit, limit, better);
     }
     return top;
   }
