@@ -155,10 +155,12 @@ export class PackReader {
   private read = 0;
 
   private readonly buf: Uint8Array;
+  private readonly data: DataView;
 
   constructor(file: Uint8Array) {
     // A plain view, also of a Node Buffer: its subarrays are then plain too, and cheaper to make.
     this.buf = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
+    this.data = new DataView(file.buffer, file.byteOffset, file.byteLength);
     const buf = this.buf;
     if (buf.byteLength < 16 || MAGIC.some((b, i) => buf[i] !== b)) throw new Error('not a packed file');
     if (this.u32At(4) !== BYTE_ORDER) throw new Error('made on a machine of another byte order');
@@ -225,7 +227,7 @@ export class PackReader {
   }
 
   private u32At(offset: number): number {
-    return new DataView(this.buf.buffer, this.buf.byteOffset).getUint32(offset, LITTLE_ENDIAN);
+    return this.data.getUint32(offset, LITTLE_ENDIAN);
   }
 
   /** A typed view of `bytes` when they are aligned for it (copied otherwise). */

@@ -57,8 +57,6 @@ export function readIndex(r: PackReader): SavedIndex {
  */
 export class SavedDocs {
   private readonly tagNames: string[];
-  /** Live slots not taken yet. */
-  private left: number;
 
   /** Checks what can be checked without a pass over every slot (opening makes none); `read` checks a memory's tags. */
   constructor(private readonly s: SavedIndex) {
@@ -68,16 +66,6 @@ export class SavedDocs {
     if (s.tagStarts[n] !== s.tagRefs.length) throw new Error('saved index: the tags do not add up');
     if (!Number.isInteger(s.count) || s.count < 0 || s.count > n) throw new Error('saved index: the count is wrong');
     this.tagNames = s.tags.terms.all();
-    this.left = s.count;
-  }
-
-  get slots(): number {
-    return this.s.live.length;
-  }
-
-  /** Memories not taken yet. */
-  get remaining(): number {
-    return this.left;
   }
 
   has(slot: number): boolean {
@@ -89,10 +77,14 @@ export class SavedDocs {
     return this.s.ids.all();
   }
 
+  /** When the memory in `slot` changed (live: check `has`), read alone. */
+  changedAt(slot: number): string {
+    return this.s.changedAt.get(slot);
+  }
+
   /** The memory in `slot` (live: check `has`), read from the columns; the slot is the caller's from now on. */
   take(slot: number): Doc {
     this.s.live[slot] = 0;
-    this.left--;
     return this.read(slot);
   }
 

@@ -1,7 +1,7 @@
 import { type Analysis, analyzeMemory, type Doc, type IndexedMemory, type MemoryToIndex } from './analysis';
-import { ArrayColumn } from '../packed';
 import { keepBest } from '../best';
-import { SavedDocs, type SavedIndex } from './savedIndex';
+import { DocSlots } from './docSlots';
+import type { SavedIndex } from './savedIndex';
 import type { AnalyzedKeyword, SearchQuery } from './query';
 import { Postings } from './postings';
 import { similarIn } from './similar';
@@ -39,15 +39,8 @@ export { DEFAULT_RANKING, type RankingOptions, type SearchHit } from './ranking'
  */
 export class SearchIndex {
   private readonly opts: RankingOptions;
-  /** Docs by slot (see docAt); slots of removed docs are reused. */
-  private readonly slots: Array<Doc | undefined> = [];
-  /** Slots to reuse, lowest last; after a restore, found when a memory is first filed or removed (free). */
-  private freeSlots: number[] | undefined = [];
-  /** Slot by id; after a restore, made when first needed (slotOf). */
-  private slotsById: Map<string, number> | undefined = new Map();
-  private count = 0;
-  /** Set by restore: the memories it did not read yet. */
-  private saved: SavedDocs | undefined;
+  /** The memories by slot (the numbers the postings hold); slots of removed ones are reused. */
+  private docs = new DocSlots();
   private termPostings = new Postings();
   private contentPostings = new Postings();
   /** Set by restore: docs filed from saved postings learn their content terms from them when first removed. */
@@ -64,34 +57,7 @@ export class SearchIndex {
   }
 
   get size(): number {
-    return this.count;
-  }
-
-  /** The memory in `slot`, read from the saved index the first time (restore). */
-  private docAt(slot: number): Doc | undefined {
-    const d = this.slots[slot];
-    if (d !== undefined || !this.saved?.has(slot)) return d;
-    return (this.slots[slot] = this.saved.take(slot));
-  }
-
-  private free(): number[] {
-    if (this.freeSlots) return this.freeSlots;
-    const free: number[] = [];
-    for (let slot = this.slots.length - 1; slot >= 0; slot--) if (!this.slots[slot] && !this.saved?.has(slot)) free.push(slot);
-    return (this.freeSlots = free);
-  }
-
-  /** The slot of every memory by id: a restored index decodes the saved ids when a change first asks. */
-  private get slotOf(): Map<string, number> {
-    if (this.slotsById) return this.slotsById;
-    const map = new Map<string, number>();
-    const savedIds = this.saved?.ids();
-    for (let slot = 0; slot < this.slots.length; slot++) {
-      const d = this.slots[slot];
-      if (d) map.set(d.id, slot);
-      else if (this.saved?.has(slot)) map.set(savedIds![slot]!, slot);
-    }
-    return (this.slotsById = map);
+    return this.docs.size;
   }
 
   /** Adds or replaces a memory; its content, if given, is analysed, not kept. */
@@ -113,10 +79,7 @@ export class SearchIndex {
     const doc: Doc = { id: memory.id, description: memory.description, tags: memory.tags, changedAt: memory.changedAt };
     if (keep) doc.analysis = analysis;
     else doc.contentTerms = analysis.contentTerms;
-    const slot = this.free().pop() ?? this.slots.length;
-    this.slots[slot] = doc;
-    this.slotOf.set(doc.id, slot);
-    this.count++;
+    const slot = this.docs.place(doc);
     for (const t of analysis.terms) this.termPostings.add(t, slot);
     for (const t of analysis.contentTerms) this.contentPostings.add(t, slot);
     for (const st of analysis.tagStems) this.tagStemPostings.add(st, slot);
@@ -132,13 +95,8 @@ export class SearchIndex {
 
   /** The slot `save()` gives the memory `id` when it holds it changed at `changedAt` (what a saved view refers to instead of repeating them). */
   slotAt(id: string, changedAt: string): number | undefined {
-    const slot = this.slotOf.get(id);
-    return slot !== undefined && this.peek(slot)?.changedAt === changedAt ? slot : undefined;
-  }
-
-  /** The memory in `slot`, without taking it from the saved columns (see docAt). */
-  private peek(slot: number): Doc | undefined {
-    return this.slots[slot] ?? (this.saved?.has(slot) ? this.saved.read(slot) : undefined);
+    const slot = this.docs.slotOf(id);
+    return slot !== undefined && this.docs.changedAt(slot) === changedAt ? slot : undefined;
   }
 
   /** The index in columns (savedIndex.ts); give it to `restore`. */
@@ -146,35 +104,8 @@ export class SearchIndex {
     const tags = this.tagPostings.save();
     const tagNo = new Map<string, number>();
     tags.terms.all().forEach((t, i) => tagNo.set(t, i));
-    const n = this.slots.length;
-    const live = new Uint8Array(n);
-    const ids = new Array<string>(n).fill('');
-    const descriptions = new Array<string>(n).fill('');
-    const changedAt = new Array<string>(n).fill('');
-    const tagStarts = new Uint32Array(n + 1);
-    const tagRefs: number[] = [];
-    let count = 0;
-    for (let slot = 0; slot < n; slot++) {
-      // Memories not read since the restore are read for the save and left in the columns.
-      const d = this.peek(slot);
-      if (d) {
-        live[slot] = 1;
-        count++;
-        ids[slot] = d.id;
-        descriptions[slot] = d.description;
-        changedAt[slot] = d.changedAt;
-        for (const tag of d.tags) tagRefs.push(tagNo.get(tag)!);
-      }
-      tagStarts[slot + 1] = tagRefs.length;
-    }
     return {
-      live,
-      count,
-      ids: new ArrayColumn(ids),
-      descriptions: new ArrayColumn(descriptions),
-      changedAt: new ArrayColumn(changedAt),
-      tagStarts,
-      tagRefs: Uint32Array.from(tagRefs),
+      ...this.docs.save(tagNo),
       terms: this.termPostings.save(),
       tags,
       tagStems: this.tagStemPostings.save(),
@@ -184,19 +115,14 @@ export class SearchIndex {
 
   /**
    * An index from `save()`'s output, made with the same ANALYZER_VERSION, that reads it as
-   * it is asked (SavedDocs, Postings): a memory when a search returns it or a change reaches
+   * it is asked (DocSlots, Postings): a memory when a search returns it or a change reaches
    * it, a posting list when a search asks for its term, the ids when a change first needs
    * them, and each memory's analysis only if it is ever removed. Opening costs about what
    * reading the file costs. Throws when the columns do not agree.
    */
   static restore(saved: SavedIndex, options: Partial<RankingOptions> = {}): SearchIndex {
     const index = new SearchIndex(options);
-    const docs = new SavedDocs(saved);
-    index.saved = docs;
-    index.slots.length = docs.slots;
-    index.freeSlots = undefined;
-    index.count = docs.remaining;
-    index.slotsById = undefined;
+    index.docs = DocSlots.restore(saved);
     index.termPostings = Postings.restore(saved.terms);
     index.tagPostings = Postings.restore(saved.tags);
     index.tagStemPostings = Postings.restore(saved.tagStems);
@@ -207,15 +133,12 @@ export class SearchIndex {
 
   /** Removes a memory (deleted or purged); unknown ids are ignored. */
   remove(id: string): void {
-    const slot = this.slotOf.get(id);
+    const slot = this.docs.slotOf(id);
     if (slot === undefined) return;
-    const doc = this.docAt(slot)!;
+    const doc = this.docs.at(slot)!;
+    // Read while the memory still holds its slot: restoredContentTerms files it among all the others.
     const contentTerms = doc.analysis?.contentTerms ?? doc.contentTerms ?? this.restoredContentTerms(doc);
-    this.slotOf.delete(id);
-    const free = this.free(); // before the slot is freed: a first look at the free slots would count it
-    this.slots[slot] = undefined;
-    this.count--;
-    free.push(slot);
+    this.docs.release(id, slot);
     const analysis = doc.analysis ?? analyzeMemory(doc);
     for (const t of analysis.terms) this.termPostings.remove(t, slot);
     for (const t of contentTerms) this.contentPostings.remove(t, slot);
@@ -234,21 +157,14 @@ export class SearchIndex {
     if (this.contentUnknown) {
       this.contentUnknown = false;
       const unknown = new Map<number, string[]>();
-      for (let s = 0; s < this.slots.length; s++) {
-        const d = this.docAt(s);
-        if (d && !d.analysis && !d.contentTerms) unknown.set(s, (d.contentTerms = []));
-      }
+      for (const [s, d] of this.docs.all()) if (!d.analysis && !d.contentTerms) unknown.set(s, (d.contentTerms = []));
       this.contentPostings.forEach((t, s) => unknown.get(s)?.push(t));
     }
     return doc.contentTerms ?? [];
   }
 
   clear(): void {
-    this.slots.length = 0;
-    this.freeSlots = [];
-    this.slotsById = new Map();
-    this.count = 0;
-    this.saved = undefined;
+    this.docs = new DocSlots();
     this.termPostings.clear();
     this.contentPostings.clear();
     this.contentUnknown = false;
@@ -345,7 +261,7 @@ export class SearchIndex {
 
   /** `similarIn` over this index: the candidates for "likely duplicate" (similar.ts). */
   similar(terms: ReadonlySet<string>, min: number, limit: number): Array<IndexedMemory & { similarity: number }> {
-    return similarIn(this.termPostings, (slot) => this.docAt(slot)!, terms, min, limit);
+    return similarIn(this.termPostings, (slot) => this.docs.at(slot)!, terms, min, limit);
   }
 
   search(query: SearchQuery): SearchHit[] {
@@ -355,7 +271,7 @@ export class SearchIndex {
     if (n === 0 || query.limit <= 0 || this.size === 0) return [];
     const required = query.tags.map((t) => this.tagPostings.get(t));
     if (required.some((p) => p === undefined)) return [];
-    this.table.prepare(this.slots.length, n);
+    this.table.prepare(this.docs.length, n);
     for (let i = 0; i < n; i++) this.collect(keywords[i]!, i);
     const { rowCount: rows, share, tagMatch } = this.table;
 
@@ -402,7 +318,7 @@ export class SearchIndex {
       }
       const slot = rowSlots[r]!;
       if (required.length && required.some((p) => !p!.has(slot))) continue;
-      const doc = this.docAt(slot)!;
+      const doc = this.docs.at(slot)!;
       const hit: SearchHit = {
         id: doc.id,
         description: doc.description,

@@ -1,0 +1,147 @@
+import { ArrayColumn } from '../packed';
+import type { Doc } from './analysis';
+import { SavedDocs, type SavedIndex } from './savedIndex';
+
+/** The memory columns of a saved index (SavedIndex without the postings). */
+export type SavedDocColumns = Pick<SavedIndex, 'live' | 'count' | 'ids' | 'descriptions' | 'changedAt' | 'tagStarts' | 'tagRefs'>;
+
+/**
+ * The memories of a SearchIndex by slot (the number its posting lists hold), the slot of each
+ * id, and the slots free for reuse. A restored one reads a memory from the saved columns when it
+ * is first asked for (SavedDocs), and makes the id → slot map and the free list when a change
+ * first needs them: opening makes no object per memory.
+ */
+export class DocSlots {
+  private readonly slots: Array<Doc | undefined> = [];
+  /** Slots to reuse, lowest last; undefined until first needed after a restore (free). */
+  private freeSlots: number[] | undefined = [];
+  /** Undefined until first needed after a restore (byId). */
+  private slotsById: Map<string, number> | undefined = new Map();
+  private count = 0;
+  /** Set by restore: the memories not read from the columns yet. */
+  private saved: SavedDocs | undefined;
+
+  /** Live memories. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Slots, free ones included (the bound of a slot number). */
+  get length(): number {
+    return this.slots.length;
+  }
+
+  /** The memory in `slot`, read from the saved columns the first time. */
+  at(slot: number): Doc | undefined {
+    const d = this.slots[slot];
+    if (d !== undefined || !this.saved?.has(slot)) return d;
+    return (this.slots[slot] = this.saved.take(slot));
+  }
+
+  /** The memory in `slot`, without taking it from the saved columns (a save reads every one). */
+  peek(slot: number): Doc | undefined {
+    return this.slots[slot] ?? (this.saved?.has(slot) ? this.saved.read(slot) : undefined);
+  }
+
+  /** When the memory in `slot` changed, or undefined for a free slot (reads nothing else of an unread memory). */
+  changedAt(slot: number): string | undefined {
+    return this.slots[slot]?.changedAt ?? (this.saved?.has(slot) ? this.saved.changedAt(slot) : undefined);
+  }
+
+  slotOf(id: string): number | undefined {
+    return this.byId().get(id);
+  }
+
+  /** Puts `doc` (whose id holds no slot) in a free slot, or a new one; returns the slot. */
+  place(doc: Doc): number {
+    const slot = this.free().pop() ?? this.slots.length;
+    this.slots[slot] = doc;
+    this.byId().set(doc.id, slot);
+    this.count++;
+    return slot;
+  }
+
+  /** Frees `slot`, which `id` holds (slotOf). */
+  release(id: string, slot: number): void {
+    const free = this.free(); // before the slot is freed: a first look at the free slots would count it
+    this.byId().delete(id);
+    this.slots[slot] = undefined;
+    this.count--;
+    free.push(slot);
+  }
+
+  /** Every live memory read from the saved columns (once, for a pass over all of them). */
+  all(): Array<[number, Doc]> {
+    const out: Array<[number, Doc]> = [];
+    for (let slot = 0; slot < this.slots.length; slot++) {
+      const d = this.at(slot);
+      if (d) out.push([slot, d]);
+    }
+    return out;
+  }
+
+  /** The columns `restore` takes; `tagNo` numbers the tag vocabulary as the saved tag postings do. */
+  save(tagNo: Map<string, number>): SavedDocColumns {
+    const n = this.slots.length;
+    const live = new Uint8Array(n);
+    const ids = new Array<string>(n).fill('');
+    const descriptions = new Array<string>(n).fill('');
+    const changedAt = new Array<string>(n).fill('');
+    const tagStarts = new Uint32Array(n + 1);
+    const tagRefs: number[] = [];
+    let count = 0;
+    for (let slot = 0; slot < n; slot++) {
+      // Memories not read since the restore are read for the save and left in the columns.
+      const d = this.peek(slot);
+      if (d) {
+        live[slot] = 1;
+        count++;
+        ids[slot] = d.id;
+        descriptions[slot] = d.description;
+        changedAt[slot] = d.changedAt;
+        for (const tag of d.tags) tagRefs.push(tagNo.get(tag)!);
+      }
+      tagStarts[slot + 1] = tagRefs.length;
+    }
+    return {
+      live,
+      count,
+      ids: new ArrayColumn(ids),
+      descriptions: new ArrayColumn(descriptions),
+      changedAt: new ArrayColumn(changedAt),
+      tagStarts,
+      tagRefs: Uint32Array.from(tagRefs),
+    };
+  }
+
+  /** Slots over a saved index's columns, read as they are asked for. Throws when the columns do not agree. */
+  static restore(saved: SavedIndex): DocSlots {
+    const docs = new DocSlots();
+    docs.saved = new SavedDocs(saved);
+    docs.slots.length = saved.live.length;
+    docs.freeSlots = undefined;
+    docs.slotsById = undefined;
+    docs.count = saved.count;
+    return docs;
+  }
+
+  private free(): number[] {
+    if (this.freeSlots) return this.freeSlots;
+    const free: number[] = [];
+    for (let slot = this.slots.length - 1; slot >= 0; slot--) if (!this.slots[slot] && !this.saved?.has(slot)) free.push(slot);
+    return (this.freeSlots = free);
+  }
+
+  /** The slot of every memory by id: after a restore, the saved ids decoded at once. */
+  private byId(): Map<string, number> {
+    if (this.slotsById) return this.slotsById;
+    const map = new Map<string, number>();
+    const savedIds = this.saved?.ids();
+    for (let slot = 0; slot < this.slots.length; slot++) {
+      const d = this.slots[slot];
+      if (d) map.set(d.id, slot);
+      else if (this.saved?.has(slot)) map.set(savedIds![slot]!, slot);
+    }
+    return (this.slotsById = map);
+  }
+}
