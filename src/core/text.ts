@@ -148,14 +148,59 @@ function keep(word: string): boolean {
 /** Distinct stemmed terms of a text (compounds whole and in parts), stop words and one-character words removed. */
 export function terms(text: string): string[] {
   const seen = new Set<string>();
-  for (const [raw] of text.matchAll(TOKEN)) {
-    if (PLAIN.test(raw)) {
-      if (keep(raw)) seen.add(stem(raw));
-      continue;
-    }
-    for (const w of words(raw)) if (keep(w)) seen.add(stem(w));
+  const words = new RegExp(TOKEN.source, TOKEN.flags);
+  for (let m = words.exec(text); m !== null; m = words.exec(text)) {
+    const w = wordOf(m[0]);
+    if (w.term !== undefined) seen.add(w.term);
+    for (const p of w.parts) if (p !== undefined) seen.add(p);
   }
   return [...seen];
+}
+
+/** What analysis makes of one word as written (one match of TOKEN), whatever the text around it. */
+interface Word {
+  /** The word lower-cased, its joiners removed (Token.whole). */
+  whole: string;
+  /** Stem of `whole`; undefined for a stop word or a one-character word. */
+  term: string | undefined;
+  /** A compound's parts' stems, undefined where a part is a stop word; empty for a single-part word. */
+  parts: Array<string | undefined>;
+  /** Written as code whatever its quoting: a digit and a letter, capitals, a compound (see distinctiveTerms). */
+  code: boolean;
+}
+
+/**
+ * Words already analysed, in two generations as the stem cache: a text repeats its words and a
+ * store repeats its vocabulary, and a word's regular-expression tests, stop-word check and stem
+ * cost several times one lookup. Words longer than a content term (hashes, base64) are not kept.
+ */
+const WORD_CACHE_GENERATION = 50_000;
+let wordsYoung = new Map<string, Word>();
+let wordsOld = new Map<string, Word>();
+
+function wordOf(raw: string): Word {
+  let w = wordsYoung.get(raw);
+  if (w !== undefined) return w;
+  w = wordsOld.get(raw) ?? analyzeWord(raw);
+  if (raw.length > CONTENT_TERM_MAX) return w;
+  if (wordsYoung.size >= WORD_CACHE_GENERATION) {
+    wordsOld = wordsYoung;
+    wordsYoung = new Map();
+  }
+  wordsYoung.set(raw, w);
+  return w;
+}
+
+function analyzeWord(raw: string): Word {
+  if (PLAIN.test(raw))
+    return { whole: raw, term: keep(raw) ? stem(raw) : undefined, parts: [], code: HAS_DIGIT.test(raw) && HAS_LETTER.test(raw) };
+  const t = token(raw);
+  return {
+    whole: t.whole,
+    term: keep(t.whole) ? stem(t.whole) : undefined,
+    parts: t.parts.length > 1 ? t.parts.map((p) => (keep(p) ? stem(p) : undefined)) : [],
+    code: COMPOUND.test(raw) || CODE_LIKE.test(raw),
+  };
 }
 
 /**
@@ -227,12 +272,8 @@ export function distinctiveTerms(content: string, exclude: ReadonlySet<string>, 
   for (const [q] of content.matchAll(QUOTED)) for (const t of tokens(q)) quoted.add(t.whole);
   const candidates = new Map<string, Candidate>();
   let position = 0;
-  const note = (word: string, code: boolean) => {
-    // A run of characters this long (a hash, base64, a minified line) is no search key, and would
-    // not fit PostgreSQL's tsvector (2047 bytes a word): the content's other terms speak for it.
-    if (word.length > CONTENT_TERM_MAX || !keep(word)) return;
-    const term = stem(word);
-    if (exclude.has(term)) return;
+  const note = (term: string | undefined, code: boolean) => {
+    if (term === undefined || exclude.has(term)) return;
     const c = candidates.get(term);
     if (c) {
       c.count++;
@@ -243,17 +284,19 @@ export function distinctiveTerms(content: string, exclude: ReadonlySet<string>, 
   const words = new RegExp(TOKEN.source, TOKEN.flags);
   for (let m = words.exec(content); m !== null; m = words.exec(content)) {
     const raw = m[0];
-    if (PLAIN.test(raw)) {
-      // Most words: lower case, their own single part; code-like only with a digit and a letter.
-      note(raw, quoted.has(raw) || (HAS_DIGIT.test(raw) && HAS_LETTER.test(raw)));
+    const w = wordOf(raw);
+    if (raw.length > CONTENT_TERM_MAX) {
+      // A run of characters this long (a hash, base64, a minified line) is no search key, and would
+      // not fit PostgreSQL's tsvector (2047 bytes a word): the content's other terms speak for it.
+      // Its parts may still be words.
+      if (w.whole.length <= CONTENT_TERM_MAX) note(w.term, w.code || quoted.has(w.whole));
+      if (w.parts.length > 0) token(raw).parts.forEach((p, i) => p.length <= CONTENT_TERM_MAX && note(w.parts[i], false));
       continue;
     }
-    const compound = COMPOUND.test(raw);
-    const t = token(raw);
-    const code = compound || CODE_LIKE.test(raw) || quoted.has(t.whole);
-    note(t.whole, code);
+    // Most words: a cached analysis, and whether the content quotes them.
+    note(w.term, w.code || (quoted.size > 0 && quoted.has(w.whole)));
     // A compound's parts are ordinary words: they rank by how often the content uses them.
-    if (t.parts.length > 1) for (const p of t.parts) note(p, false);
+    for (const p of w.parts) note(p, false);
   }
   // The best `max` in order, kept as they come (a note has hundreds of words; a sort of all of them cost more than the rest).
   const best: Candidate[] = [];

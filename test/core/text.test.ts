@@ -122,5 +122,24 @@ describe('text analysis', () => {
       assert.ok(got.every((t) => t.length <= CONTENT_TERM_MAX));
       assert.ok(got.includes('retri'));
     });
+
+    it("files a long compound's short parts, and its whole only when that is short", () => {
+      const parts = Array.from({ length: 40 }, (_, i) => `part${String.fromCharCode(97 + (i % 26))}`);
+      const joined = parts.join('-'); // over CONTENT_TERM_MAX as written and as a whole
+      assert.ok(joined.length > CONTENT_TERM_MAX);
+      const got = distinctiveTerms(`${joined} done`, new Set(), 100);
+      assert.ok(!got.some((t) => t.length > CONTENT_TERM_MAX));
+      assert.ok(got.includes('parta') && got.includes('partz'), got.join(' '));
+      // Long as written, short once its joiners go: the whole is filed too, as code.
+      const dotted = `${'a.'.repeat(60)}b`;
+      assert.equal(distinctiveTerms(dotted, new Set(), 1)[0], `${'a'.repeat(60)}b`);
+    });
+
+    it('ranks a word by its quoting in each note, not by a note analysed before', () => {
+      // Quoted in the first note (code, ranked first), plain in the second (once: ranked last).
+      assert.equal(distinctiveTerms('zebra zebra `widget`', new Set(), 2)[0], 'widget');
+      assert.deepEqual(distinctiveTerms('zebra zebra widget', new Set(), 2), ['zebra', 'widget']);
+      assert.deepEqual(terms('Widget widget WIDGET'), ['widget']);
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { isNewer, type VersionKey } from '../../core/ports/versionOrder';
 import type { CurrentView } from './currentView';
-import { parseLine, type JournalEntry } from './entries';
+import { parseLine, type JournalEntry, type VersionHeader } from './entries';
 import type { JournalFile } from './journal';
 
 /**
@@ -18,11 +18,14 @@ export class CurrentHeads {
     if (entry.type === 'memory.purge') {
       this.purged.add(entry.id);
       this.heads.delete(entry.id);
-    } else if (entry.type === 'memory.version' && !this.purged.has(entry.row.id)) {
-      const { id, changedAt, version, rowId } = entry.row;
-      const head = this.heads.get(id);
-      if (!head || isNewer(entry.row, head)) this.heads.set(id, { changedAt, version, rowId, line });
-    }
+    } else if (entry.type === 'memory.version') this.addVersion(entry.row, line);
+  }
+
+  /** Takes a version of line number `line`, known by its header (entries.ts, versionHeader). */
+  addVersion(v: VersionHeader, line: number): void {
+    if (this.purged.has(v.id)) return;
+    const head = this.heads.get(v.id);
+    if (!head || isNewer(v, head)) this.heads.set(v.id, { changedAt: v.changedAt, version: v.version, rowId: v.rowId, line });
   }
 
   /** As CurrentView.headRowIds: each id's current rowId, `purged` for a purged id. */
@@ -36,19 +39,28 @@ export class CurrentHeads {
 
 /**
  * The second pass of a cold build: files into `view` the versions `heads` found current (by
- * their line numbers), reading the journal's first `until` bytes again, and drops the purged ids.
- * Analysing a memory's text is the costly part, and a version replaced later in the file would
- * be analysed for nothing.
+ * their line numbers), reading the journal's first `until` bytes again (decoding only those
+ * lines), and drops the purged ids. Analysing a memory's text is the costly part, and a version
+ * replaced later in the file would be analysed for nothing. False, with the view part-filled,
+ * when a current version's line is not the valid version its header promised (a line damaged
+ * after its start, when the first pass read only headers).
  */
-export function fileHeads(heads: CurrentHeads, journal: JournalFile, until: number, view: CurrentView): void {
-  const wanted = new Set<number>();
-  for (const h of heads.heads.values()) wanted.add(h.line);
+export function fileHeads(heads: CurrentHeads, journal: JournalFile, until: number, view: CurrentView): boolean {
+  const wanted = new Map<number, VersionKey>();
+  for (const h of heads.heads.values()) wanted.set(h.line, h);
   for (const id of heads.purged) view.purge(id);
-  const lines = journal.readLines(0, until);
+  const lines = journal.readLines(0, until, (n) => !wanted.has(n));
   let n = 0;
-  for (let r = lines.next(); !r.done; r = lines.next(), n++) {
-    if (!wanted.has(n)) continue;
+  for (let r = lines.next(); !r.done; r = lines.next()) {
+    while (!wanted.has(n)) n++;
+    const head = wanted.get(n++)!;
     const parsed = parseLine(r.value.text);
-    if (parsed.ok && parsed.entry.type === 'memory.version') view.apply(parsed.entry.row);
+    if (!parsed.ok || parsed.entry.type !== 'memory.version' || !sameVersion(parsed.entry.row, head)) return false;
+    view.apply(parsed.entry.row);
   }
+  return true;
+}
+
+function sameVersion(a: VersionKey, b: VersionKey): boolean {
+  return a.rowId === b.rowId && a.changedAt === b.changedAt && a.version === b.version;
 }

@@ -77,8 +77,10 @@ export class JournalFile {
   /**
    * Complete lines from `from` to the end of the file, read in chunks. `end` is where
    * reading stopped: just past the last newline; `incomplete` is true when bytes follow it.
+   * With `skip`, the lines it is true for (by number, the first read is 0) are passed over
+   * without being decoded.
    */
-  *readLines(from: number, size: number): Generator<JournalLine, { end: number; incomplete: boolean }> {
+  *readLines(from: number, size: number, skip?: (line: number) => boolean): Generator<JournalLine, { end: number; incomplete: boolean }> {
     if (size <= from) return { end: from, incomplete: false };
     const fd = fs.openSync(this.file, 'r');
     try {
@@ -89,6 +91,7 @@ export class JournalFile {
       let carry = 0;
       let carryStart = from;
       let pos = from;
+      let line = 0;
       while (pos < size) {
         const want = Math.min(READ_CHUNK, size - pos);
         if (buf.length < carry + want) {
@@ -102,7 +105,8 @@ export class JournalFile {
         const data = buf.subarray(0, carry + n);
         let lineStart = 0;
         for (let nl = data.indexOf(10); nl !== -1; nl = data.indexOf(10, lineStart)) {
-          yield { text: data.toString('utf8', lineStart, nl), start: carryStart + lineStart, end: carryStart + nl + 1 };
+          if (!skip?.(line)) yield { text: data.toString('utf8', lineStart, nl), start: carryStart + lineStart, end: carryStart + nl + 1 };
+          line++;
           lineStart = nl + 1;
         }
         buf.copyWithin(0, lineStart, data.length);

@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MemoryService } from '../../../src/core/memoryService';
+import { entryLine, parseLine, versionHeader } from '../../../src/store/sqljs/entries';
 import { SqlJsStore } from '../../../src/store/sqljs/sqljsStore';
 import { memory, openService } from '../../helpers/builders';
 import { tmpDir } from '../../helpers/tmp';
@@ -59,5 +60,61 @@ describe('sql.js store: opening from the journal alone (a fresh clone)', () => {
     );
     await viewFirst.close();
     await dbFirst.close();
+  });
+
+  it('files the version before a current one whose line is damaged after its header, as parsing every line does', async () => {
+    const { dir, store, service } = await openService();
+    const kept = await service.create(memory({ description: 'zeta original note', tags: ['cache'] }));
+    await service.edit({ id: kept.id, description: 'zeta edited note' });
+    for (let i = 0; i < 5; i++) await service.create(memory({ description: `filler note ${i}`, tags: ['retry'] }));
+    await store.close();
+    const file = path.join(dir, 'journal.jsonl');
+    const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
+    const edit = lines.findIndex((l) => l.includes('zeta edited'));
+    assert.ok(versionHeader(lines[edit]!), 'the edit is read by its header');
+    lines[edit] = lines[edit]!.replace('"content":"', '"content":damaged"'); // the start and end intact
+    assert.ok(versionHeader(lines[edit]!) && !parseLine(lines[edit]!).ok);
+    fs.writeFileSync(file, `${lines.join('\n')}\n`);
+
+    const viewFirst = await SqlJsStore.open({ dir: cloneOf(dir), viewFirstFrom: 0 });
+    const dbFirst = await SqlJsStore.open({ dir: cloneOf(dir), viewFirstFrom: Number.MAX_SAFE_INTEGER });
+    const found = await new MemoryService(viewFirst, { author: 'reader' }).search({ keywords: ['zeta'] });
+    assert.deepEqual(
+      found.map((h) => h.description),
+      ['zeta original note'],
+    );
+    assert.deepEqual(await stateOf(viewFirst), await stateOf(dbFirst));
+    assert.deepEqual(
+      viewFirst.warnings().map((w) => w.code),
+      ['bad-journal-line'],
+      'warned once, though the first pass read the line twice',
+    );
+    await viewFirst.close();
+    await dbFirst.close();
+  });
+
+  it('reads a version line written as this release writes it by its header alone, and leaves any other line to the parse', () => {
+    const row = {
+      rowId: 'r-1',
+      id: 'm-1',
+      version: 3,
+      op: 'edit' as const,
+      ...memory({ description: 'd', tags: ['t'] }),
+      changedAt: '2026-01-02T03:04:05.000Z',
+      deletedAt: null,
+      author: 'a',
+      restoredFrom: null,
+    };
+    const line = entryLine({ v: 1, type: 'memory.version', row });
+    assert.deepEqual(versionHeader(line), { rowId: 'r-1', id: 'm-1', version: 3, changedAt: '2026-01-02T03:04:05.000Z' });
+    // Content quoting the key does not mislead it; other key orders, escapes and other entries are parsed instead.
+    assert.equal(
+      versionHeader(entryLine({ v: 1, type: 'memory.version', row: { ...row, content: '"changedAt":"1999"' } }))?.changedAt,
+      row.changedAt,
+    );
+    assert.equal(versionHeader(JSON.stringify({ type: 'memory.version', v: 1, row })), undefined);
+    assert.equal(versionHeader(entryLine({ v: 1, type: 'memory.version', row: { ...row, id: 'with "quote"' } })), undefined);
+    assert.equal(versionHeader(entryLine({ v: 1, type: 'memory.purge', id: 'm-1', at: row.changedAt, author: 'a' })), undefined);
+    assert.equal(versionHeader(line.slice(0, -1)), undefined, 'cut short');
   });
 });
