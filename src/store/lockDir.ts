@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
-import { holderGone, readOwner, selfIdentity, writeOwner } from './lockOwner';
+import * as path from 'node:path';
+import { holderGone, OWNER_FILE, readOwner, selfIdentity, writeOwner } from './lockOwner';
 
 /** What a waiter knows of a lock directory it could not make. */
 export type LockState =
@@ -16,6 +17,20 @@ export type LockState =
 const isCode = (err: unknown, code: string) => (err as NodeJS.ErrnoException).code === code;
 /** Windows refuses to rename a folder while a file in it is open (a waiter reading the owner): try again later. */
 const isBusy = (err: unknown) => ['EPERM', 'EBUSY', 'EACCES'].includes((err as NodeJS.ErrnoException).code ?? '');
+
+/**
+ * Removes a lock directory moved out of the way: its owner file, then itself (a recursive
+ * removal first looks at what the path is and lists it: three more calls on every write);
+ * anything else in it (an owner file's leftover temporary) is left to the recursive removal.
+ */
+function removeLockDir(dir: string): void {
+  try {
+    fs.unlinkSync(path.join(dir, OWNER_FILE));
+    fs.rmdirSync(dir);
+  } catch {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
 
 /** Locks this process holds, released if it exits while holding them. */
 const held = new Set<LockDir>();
@@ -115,7 +130,7 @@ export class LockDir {
       fs.rmSync(this.path, { recursive: true, force: true, maxRetries: 5, retryDelay: 10 });
       return;
     }
-    fs.rmSync(tomb, { recursive: true, force: true });
+    removeLockDir(tomb);
   }
 
   /** Why the lock could not be taken: is it worth taking over? */
@@ -165,7 +180,7 @@ export class LockDir {
         if (isBusy(err)) return false;
         throw err;
       }
-      fs.rmSync(tomb, { recursive: true, force: true });
+      removeLockDir(tomb);
       return true;
     } finally {
       fs.rmSync(guard, { recursive: true, force: true });
