@@ -3,7 +3,7 @@
 // that scripts/vscode-test/run.mjs loads into a real extension host.
 // Usage: node esbuild.mjs [--production] [--watch]
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, chmodSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, chmodSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -55,4 +55,19 @@ if (watch) {
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
   chmodSync('dist/cli.js', 0o755);
+  // One character outside ASCII (a regular expression's dash, say) makes Node read a whole bundle
+  // as a two-byte string: twice the memory, and a one-shot CLI call about 15 ms slower. Write it as \u2014.
+  // (Checked in the release build: a development build keeps the comments.)
+  for (const file of production ? ['dist/cli-main.js', 'dist/extension.js'] : []) {
+    const text = readFileSync(file, 'utf8');
+    let at = 0;
+    while (at < text.length && text.charCodeAt(at) <= 0x7f) at++;
+    if (at < text.length) {
+      const line = text.slice(0, at).split('\n').length;
+      console.error(
+        `${file}:${line}: a character outside ASCII (${JSON.stringify(text.slice(Math.max(0, at - 30), at + 10))}): escape it in the source`,
+      );
+      process.exit(1);
+    }
+  }
 }

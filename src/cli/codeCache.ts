@@ -46,13 +46,15 @@ export function runBundle(bundle: string, dir: string | undefined): void {
     return;
   }
   // The wrapper Node puts around a CommonJS file (the bundle has no `#!` line: the launcher does).
-  const wrapped = Module.wrap(fs.readFileSync(bundle, 'utf8'));
+  const source = fs.readFileSync(bundle);
+  const wrapped = Module.wrap(source.toString('utf8'));
   // Keyed by the source itself and the Node that compiled it: V8 checks only the source's length.
+  // The file's bytes are hashed (a string would be encoded again first).
   const file =
     dir &&
     path.join(
       dir,
-      `${path.basename(bundle)}-${createHash('sha256').update(`${process.version}\0${process.arch}\0`).update(wrapped).digest('hex').slice(0, 32)}.v8`,
+      `${path.basename(bundle)}-${createHash('sha256').update(`${process.version}\0${process.arch}\0`).update(source).digest('hex').slice(0, 32)}.v8`,
     );
   const cachedData = file ? readOptional(file) : undefined;
   const script = new vm.Script(wrapped, {

@@ -218,7 +218,7 @@ export const INSTRUCTION_RULES: readonly InstructionRule[] = [
       ),
       /\b(?:ignore|disregard|forget)\s+(?:everything|all|anything)\s+(?:(?:that\s+)?(?:is\s+|was\s+)?(?:above|before|previously|prior|earlier)|you(?:'ve| have)? (?:been|were) told|you know|(?:that\s+)?came before)/i,
       /\b(?:ignore|disregard|forget)\s+(?:all\s+)?(?:of\s+)?(?:the\s+)?(?:above|previous|preceding|foregoing)\s*(?:and\b|[,.;:!])/i,
-      /^\s*(?:[#*>\-\s]*)(?:new|updated|revised|real|actual|true|secret|hidden|override)\s+(?:system\s+)?instructions?\s*[:\-—]/im,
+      /^\s*(?:[#*>\-\s]*)(?:new|updated|revised|real|actual|true|secret|hidden|override)\s+(?:system\s+)?instructions?\s*[:\-\u2014]/im,
     ],
   },
   {
@@ -227,7 +227,7 @@ export const INSTRUCTION_RULES: readonly InstructionRule[] = [
       /\b(?:ai|a\.i|llm|language model|assistant|agent|automated|bot|chatbot|copilot|claude|chatgpt|gpt|gemini|bard|bing|cursor|devin|codex|duo|windsurf|cline|jules|kiro|amp|aider|tabnine|codeium)|from now on/i,
     patterns: [
       new RegExp(
-        String.raw`\b(?:note|message|instructions?|attention|reminder|directive|request)s?\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?${AGENT}(?:\s+${AGENT})?\s*[:,.!—)=-]`,
+        String.raw`\b(?:note|message|instructions?|attention|reminder|directive|request)s?\s+(?:to|for)\s+(?:the\s+|any\s+|all\s+)?${AGENT}(?:\s+${AGENT})?\s*[:,.!\u2014)=-]`,
         'i',
       ),
       new RegExp(String.raw`\b(?:if|when|since|because)\s+you(?:\s+are|'re)\s+(?:an?\s+|the\s+)?${AGENT}\b`, 'i'),
@@ -288,8 +288,8 @@ export const INSTRUCTION_RULES: readonly InstructionRule[] = [
     needs: /http|url|link|image|query|parameter/i,
     patterns: [
       // A Markdown image (or a reference one's target) whose query is a slot to fill with data.
-      /!\[[^\]\n]*\]\(\s*<?https?:\/\/[^)\s]*\?(?:[^)\s]*=)?(?:\{|<|\$|\[|%7B|%3C|\.\.\.|…|(?:data|secret|secrets|token|key|info|history|chat|conversation|context|summary|password|creds?|credentials|payload|env|memory|prompt|message|content|output|q)\b)/i,
-      /^\s*\[[^\]\n]+\]:\s*<?https?:\/\/\S*\?\S*=(?:\{|<|\$|\[|%7B|%3C|\.\.\.|…)/im,
+      /!\[[^\]\n]*\]\(\s*<?https?:\/\/[^)\s]*\?(?:[^)\s]*=)?(?:\{|<|\$|\[|%7B|%3C|\.\.\.|\u2026|(?:data|secret|secrets|token|key|info|history|chat|conversation|context|summary|password|creds?|credentials|payload|env|memory|prompt|message|content|output|q)\b)/i,
+      /^\s*\[[^\]\n]+\]:\s*<?https?:\/\/\S*\?\S*=(?:\{|<|\$|\[|%7B|%3C|\.\.\.|\u2026)/im,
       /\b(?:render|display|show|output|include|print|emit|insert|add)\s+(?:this|the following|an?|the)\s+(?:markdown\s+)?(?:image|img)\b[^\n]{0,120}https?:\/\//i,
       /\b(?:append|add|include|encode|put|embed|insert|attach|replace)\b[^\n.]{0,60}\b(?:conversation|chat history|previous messages|secrets?|credentials?|api keys?|tokens?|passwords?|environment variables|env vars|private keys?|user'?s? (?:data|info\w*|messages?|email|address|name))\b[^\n.]{0,40}\b(?:to|into|in|as)\s+(?:the\s+|a\s+|this\s+)?(?:url|link|image(?:\s+url)?|query(?:\s+string)?|query parameter|\w+ parameter)\b/i,
     ],
