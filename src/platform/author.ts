@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import * as os from 'node:os';
+import { ASK_GIT, gitUserEmail } from './gitConfig';
 
 /**
  * Who is writing: an explicit name (setting or flag) wins, then git's user.email for the
@@ -8,6 +9,9 @@ import * as os from 'node:os';
 export function resolveAuthor(explicit: string | undefined, cwd: string): string {
   const given = explicit?.trim();
   if (given) return given;
+  // git's files read directly when they are plain: starting git costs more than the rest of a CLI write.
+  const configured = gitUserEmail(cwd);
+  if (configured !== ASK_GIT) return configured || osUser();
   try {
     const email = execFileSync('git', ['config', 'user.email'], {
       cwd,
@@ -19,6 +23,10 @@ export function resolveAuthor(explicit: string | undefined, cwd: string): string
   } catch {
     // No git, or no user.email configured: fall back to the OS user.
   }
+  return osUser();
+}
+
+function osUser(): string {
   try {
     return os.userInfo().username || 'unknown';
   } catch {
