@@ -32,6 +32,43 @@ export class Postings {
     return this.map.keys();
   }
 
+  /**
+   * Adds 1 to `counts[slot]` for each slot holding `term`, without making a set of a saved list:
+   * the likely-duplicate check counts over a large store's common terms, and a callback per slot
+   * (walk) cost several times this loop.
+   */
+  countInto(term: string, counts: Uint16Array): void {
+    const p = this.map.get(term);
+    if (p === undefined) return;
+    if (p instanceof Set) {
+      for (const slot of p) counts[slot]!++;
+      return;
+    }
+    const { gaps: list, minus } = p;
+    if (Array.isArray(list)) {
+      for (let i = 0, slot = 0; i < list.length; i++) {
+        slot = i === 0 ? list[0]! : slot + list[i]!;
+        counts[slot]!++;
+      }
+    } else {
+      for (let i = 0, slot = 0, first = true; i < list.length; first = false) {
+        let gap = 0;
+        let shift = 0;
+        let b: number;
+        do {
+          b = list[i++]!;
+          gap += (b & 0x7f) * 2 ** shift;
+          shift += 7;
+        } while (b & 0x80);
+        slot = first ? gap : slot + gap;
+        counts[slot]!++;
+      }
+    }
+    // The removed slots were counted with the list: taken back (each is in the list once).
+    if (minus) for (const slot of minus) counts[slot]!--;
+    if (p.plus) for (const slot of p.plus) counts[slot]!++;
+  }
+
   /** How many memories hold `term` (counted without decoding a saved list). */
   size(term: string): number {
     const p = this.map.get(term);

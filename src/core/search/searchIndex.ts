@@ -261,7 +261,7 @@ export class SearchIndex {
 
   /** `similarIn` over this index: the candidates for "likely duplicate" (similar.ts). */
   similar(terms: ReadonlySet<string>, min: number, limit: number): Array<IndexedMemory & { similarity: number }> {
-    return similarIn(this.termPostings, (slot) => this.docs.at(slot)!, terms, min, limit);
+    return similarIn(this.termPostings, (slot) => this.docs.at(slot)!, terms, min, limit, this.docs.length);
   }
 
   search(query: SearchQuery): SearchHit[] {

@@ -31,6 +31,21 @@ describe('Postings (one field of the search index)', () => {
     assert.deepEqual(lists(Postings.restore(r.save())), lists(p), 'saved again, the same lists');
   });
 
+  it('counts into an array the slots a term holds, in every form a list takes (a set, gaps, saved bytes with slots added and removed)', () => {
+    const p = restored({ saved: [1, 5, 9, 300], edited: [2, 5, 7, 200], asSet: [3, 5] });
+    p.add('edited', 11); // added after the saved list
+    p.remove('edited', 5); // removed from it
+    p.remove('edited', 11); // added, then removed again
+    p.get('asSet'); // decoded into a set
+    for (const slot of [4, 5, 6]) p.add('fresh', slot); // gaps this process made
+    const counts = new Uint16Array(400);
+    for (const term of ['saved', 'edited', 'asSet', 'fresh', 'missing']) p.countInto(term, counts);
+    const expected = new Uint16Array(400);
+    for (const term of ['saved', 'edited', 'asSet', 'fresh']) for (const slot of p.get(term)!) expected[slot]!++;
+    assert.deepEqual(counts, expected);
+    assert.equal(counts[5], 3, 'in saved, asSet and fresh; removed from edited');
+  });
+
   it('keeps large slots and gaps whole (several bytes each)', () => {
     const slots = [0, 127, 128, 16_383, 16_384, 2_097_151, 2_097_152, 300_000_000];
     const r = restored({ t: slots });
