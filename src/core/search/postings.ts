@@ -51,18 +51,8 @@ export class Postings {
         counts[slot]!++;
       }
     } else {
-      for (let i = 0, slot = 0, first = true; i < list.length; first = false) {
-        let gap = 0;
-        let shift = 0;
-        let b: number;
-        do {
-          b = list[i++]!;
-          gap += (b & 0x7f) * 2 ** shift;
-          shift += 7;
-        } while (b & 0x80);
-        slot = first ? gap : slot + gap;
-        counts[slot]!++;
-      }
+      const gaps = new GapBytes(list);
+      for (let slot = gaps.next(); slot !== -1; slot = gaps.next()) counts[slot]!++;
     }
     // The removed slots were counted with the list: taken back (each is in the list once).
     if (minus) for (const slot of minus) counts[slot]!--;
@@ -188,20 +178,33 @@ function walk(p: Saved, fn: (slot: number) => void): void {
       if (!minus?.has(slot)) fn(slot);
     }
   } else {
-    for (let i = 0, slot = 0, first = true; i < list.length; first = false) {
-      let gap = 0;
-      let shift = 0;
-      let b: number;
-      do {
-        b = list[i++]!;
-        gap += (b & 0x7f) * 2 ** shift;
-        shift += 7;
-      } while (b & 0x80);
-      slot = first ? gap : slot + gap;
-      if (!minus?.has(slot)) fn(slot);
-    }
+    const gaps = new GapBytes(list);
+    for (let slot = gaps.next(); slot !== -1; slot = gaps.next()) if (!minus?.has(slot)) fn(slot);
   }
   if (p.plus) for (const slot of p.plus) fn(slot);
+}
+
+/** The slots of a saved list's LEB128 gaps (the first slot whole), one at a time; -1 past the end. */
+class GapBytes {
+  private at = 0;
+  private slot = -1;
+
+  constructor(private readonly bytes: Uint8Array) {}
+
+  next(): number {
+    const bytes = this.bytes;
+    if (this.at >= bytes.length) return -1;
+    let gap = 0;
+    let shift = 0;
+    let b: number;
+    do {
+      b = bytes[this.at++]!;
+      gap += (b & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (b & 0x80);
+    this.slot = this.slot === -1 ? gap : this.slot + gap;
+    return this.slot;
+  }
 }
 
 function slotsOf(p: Saved): Set<number> {
