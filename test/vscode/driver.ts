@@ -116,5 +116,15 @@ export async function pickShown(placeholder: string): Promise<void> {
  */
 export async function choose(placeholder: string, row: string): Promise<void> {
   await pickShown(placeholder);
-  await drive({ action: 'click', selector: '.quick-input-widget .quick-input-list .monaco-list-row', text: row });
+  const rows = '.quick-input-widget .quick-input-list .monaco-list-row';
+  try {
+    await drive({ action: 'click', selector: rows, text: row, timeoutMs: 8_000 });
+  } catch {
+    // Seen on loaded CI runs, a pick shown at once after another: its placeholder on screen, no row
+    // visible for 30 s. Typing the row's text filters the list (laying it out again), and Enter
+    // takes the one row left.
+    await drive({ action: 'type', text: row });
+    await drive({ action: 'waitFor', selector: rows, text: row, timeoutMs: 8_000 });
+    await drive({ action: 'press', key: 'Enter' });
+  }
 }
