@@ -110,21 +110,21 @@ export async function pickShown(placeholder: string): Promise<void> {
 
 /**
  * Picks, in the single-choice quick pick whose placeholder contains `placeholder`, the row whose
- * text contains `row`, by clicking it once it is listed. No keys and no "accept the selected
- * item" command: both race the list (its focus, its items) on a loaded machine, and then take
- * another row or none. Needs run.mjs's driver.
+ * text contains `row`: types the row's text into the pick's filter and, once that row is the only
+ * one listed, presses Enter. No click: a pick that opens another at once (a version, then what to
+ * do with it) was seen on loaded CI runs to take the click's release as a pick in the next one,
+ * or to show the next one without rows. No arrow keys and no "accept the selected item" command
+ * before the list settled: both race its focus and items. Needs run.mjs's driver.
  */
 export async function choose(placeholder: string, row: string): Promise<void> {
   await pickShown(placeholder);
   const rows = '.quick-input-widget .quick-input-list .monaco-list-row';
-  try {
-    await drive({ action: 'click', selector: rows, text: row, timeoutMs: 8_000 });
-  } catch {
-    // Seen on loaded CI runs, a pick shown at once after another: its placeholder on screen, no row
-    // visible for 30 s. Typing the row's text filters the list (laying it out again), and Enter
-    // takes the one row left.
-    await drive({ action: 'type', text: row });
-    await drive({ action: 'waitFor', selector: rows, text: row, timeoutMs: 8_000 });
-    await drive({ action: 'press', key: 'Enter' });
-  }
+  await drive({ action: 'type', text: row });
+  await drive({ action: 'waitFor', selector: rows, text: row });
+  await waitUntil(
+    `"${row}" alone in the pick`,
+    async () => ((await drive({ action: 'count', selector: rows })) === 1 ? true : undefined),
+    15_000,
+  );
+  await drive({ action: 'press', key: 'Enter' });
 }
