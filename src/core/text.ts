@@ -1,5 +1,6 @@
 import { stemmer } from 'stemmer';
 import { keepBest } from './best';
+import { Generations } from './generations';
 
 /**
  * Text analysis shared by indexing and querying, so both sides agree on what a term is.
@@ -40,13 +41,8 @@ const STOP_WORDS = new Set(
   ).split(/\s+/),
 );
 
-/**
- * Stems already computed, in two generations: when the young one is full the old one is
- * dropped, so a vocabulary larger than the cache keeps its frequent words without thrashing.
- */
-const STEM_CACHE_GENERATION = 100_000;
-let stemYoung = new Map<string, string>();
-let stemOld = new Map<string, string>();
+/** Stems already computed (the vocabulary is far smaller than the text). */
+const stems = new Generations<string>(100_000);
 
 /**
  * British spellings in their American form, so `normalised` meets `normalizing` and
@@ -65,15 +61,11 @@ const LETTERS = /^[a-z]+$/;
 
 /** Porter stem of one lower-case word, memoised (the vocabulary is far smaller than the text). */
 export function stem(word: string): string {
-  let s = stemYoung.get(word);
-  if (s !== undefined) return s;
-  s = stemOld.get(word) ?? (LETTERS.test(word) ? stemmer(americanize(word)) : word);
-  if (stemYoung.size >= STEM_CACHE_GENERATION) {
-    stemOld = stemYoung;
-    stemYoung = new Map();
-  }
-  stemYoung.set(word, s);
-  return s;
+  return stems.get(word, stemOf);
+}
+
+function stemOf(word: string): string {
+  return LETTERS.test(word) ? stemmer(americanize(word)) : word;
 }
 
 /** True for words that carry no meaning for retrieval ("the", "with", …). */
@@ -170,25 +162,14 @@ interface Word {
 }
 
 /**
- * Words already analysed, in two generations as the stem cache: a text repeats its words and a
- * store repeats its vocabulary, and a word's regular-expression tests, stop-word check and stem
- * cost several times one lookup. Words longer than a content term (hashes, base64) are not kept.
+ * Words already analysed: a text repeats its words and a store repeats its vocabulary, and a
+ * word's regular-expression tests, stop-word check and stem cost several times one lookup. Words
+ * longer than a content term (hashes, base64) are not kept.
  */
-const WORD_CACHE_GENERATION = 50_000;
-let wordsYoung = new Map<string, Word>();
-let wordsOld = new Map<string, Word>();
+const analysedWords = new Generations<Word>(50_000);
 
 function wordOf(raw: string): Word {
-  let w = wordsYoung.get(raw);
-  if (w !== undefined) return w;
-  w = wordsOld.get(raw) ?? analyzeWord(raw);
-  if (raw.length > CONTENT_TERM_MAX) return w;
-  if (wordsYoung.size >= WORD_CACHE_GENERATION) {
-    wordsOld = wordsYoung;
-    wordsYoung = new Map();
-  }
-  wordsYoung.set(raw, w);
-  return w;
+  return analysedWords.get(raw, analyzeWord, raw.length <= CONTENT_TERM_MAX);
 }
 
 function analyzeWord(raw: string): Word {
