@@ -168,8 +168,10 @@ export async function advanceHeads(client: ClientBase, project: string, inserted
   // no per-id lock, so lock the heads first (in id order, as the upsert does) and read their tags
   // as last committed: the statement below starts after any concurrent writer of these heads
   // has committed, and its snapshot holds that writer's tag rows. Each pair is then deleted
-  // through the primary key (project, tag, id); matching on (project, id) alone, as before,
-  // read every tag row of the project on each write (no index leads with id).
+  // through the primary key (project, tag, id), one lookup per pair (a LATERAL subquery that
+  // OFFSET 0 keeps from being flattened, then the rows by ctid): joined as a plain DELETE … USING, the planner,
+  // trusting statistics taken when the project was small, read every tag row of the project on
+  // each batch (7,686 rows to move 20 heads in the test; at 100k, imports took 40% longer).
   const { rows: heads } = await client.query<{ id: string; tags: string[]; deleted: boolean }>(
     // One lookup by key per id, in the payload's order (a subquery with FOR UPDATE is not
     // flattened): statistics lagging behind a large import cannot make it a scan of the project.
@@ -198,8 +200,10 @@ export async function advanceHeads(client: ClientBase, project: string, inserted
        UPDATE memory_heads h SET max_version = r.max_version FROM r
        WHERE h.project = $1 AND h.id = r.id AND h.max_version < r.max_version AND r.id NOT IN (SELECT id FROM up)
      ), gone AS (
-       DELETE FROM memory_head_tags t USING was JOIN up ON up.id = was.id
-       WHERE t.project = $1 AND t.tag = was.tag AND t.id = was.id AND (up.deleted_at IS NOT NULL OR NOT (t.tag = ANY (up.tags)))
+       DELETE FROM memory_head_tags t WHERE t.ctid = ANY (ARRAY(
+         SELECT x.ctid FROM was JOIN up ON up.id = was.id
+           CROSS JOIN LATERAL (SELECT m.ctid FROM memory_head_tags m WHERE m.project = $1 AND m.tag = was.tag AND m.id = was.id OFFSET 0) x
+         WHERE up.deleted_at IS NOT NULL OR NOT (was.tag = ANY (up.tags))))
      )
      INSERT INTO memory_head_tags (project, tag, id)
      SELECT $1, tag, up.id FROM up CROSS JOIN LATERAL unnest(up.tags) AS tag WHERE up.deleted_at IS NULL

@@ -112,6 +112,38 @@ describe('PostgreSQL store: the tag rows follow the live heads', function () {
     }
   });
 
+  it('moves a batch of heads reading only their own tag rows, however many the project holds and however stale its statistics', async () => {
+    const { store, url, project } = await openPg();
+    try {
+      // Thousands of live memories and their tag rows, never analysed (a server without
+      // autovacuum, or an import running ahead of it): the planner cannot know the table's size.
+      const rows = syntheticRows(4000, 23, 1_000_000);
+      await store.importVersions(rows);
+      const edits = rows.slice(0, 20).map((r, i) => ({
+        ...r,
+        rowId: randomUUID(),
+        version: 2,
+        op: 'edit' as const,
+        tags: [`retagged-${i}`],
+        changedAt: new Date(Date.parse(r.changedAt) + 1000).toISOString(),
+      }));
+      const read = await withClient(url, async (c) => {
+        await c.query('BEGIN');
+        await advanceHeads(c, project, await insertVersions(c, project, edits, true));
+        const { rows: stats } = await c.query<{ n: string }>(
+          `SELECT (coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0))::text AS n FROM pg_stat_xact_user_tables WHERE relname = 'memory_head_tags'`,
+        );
+        await c.query('COMMIT');
+        return Number(stats[0]!.n);
+      });
+      // 20 heads with at most 3 old tags each: each old tag row is looked up once, then deleted.
+      assert.ok(read <= 20 * 3 * 2, `read ${read} tag rows to move 20 heads`);
+      assert.deepEqual(await mismatches(project), { stray: [], missing: [] });
+    } finally {
+      await store.close();
+    }
+  });
+
   it('keeps the tag rows of the newest version through imports: older versions, several versions of one id in a batch, large batches', async () => {
     const source = await openPg();
     const target = await openPg();
