@@ -14,6 +14,7 @@ import { SEARCH_TRANSACTION, searchOnServer } from './serverSearch';
 import { type PgSession, runQuery, runTransaction } from './session';
 import {
   advanceHeads,
+  analyseNewest,
   insertVersions,
   isVersionTaken,
   reanalyzeIfNeeded,
@@ -266,8 +267,12 @@ export class PgStore implements Store {
           await lockPurges(client, this.project, 'shared');
           let n = 0;
           for (let i = 0; i < unique.length; i += BATCH) {
-            const inserted = await insertVersions(client, this.project, unique.slice(i, i + BATCH), true);
-            await advanceHeads(client, this.project, inserted);
+            const batch = unique.slice(i, i + BATCH);
+            // The statement is on its way once insertVersions returns its promise: analyse meanwhile.
+            const inserting = insertVersions(client, this.project, batch, true);
+            const analysed = analyseNewest(batch);
+            const inserted = await inserting;
+            await advanceHeads(client, this.project, inserted, analysed);
             n += inserted.length;
           }
           return n;

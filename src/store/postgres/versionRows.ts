@@ -129,6 +129,32 @@ export function asInserted<R extends { rowId: string; dbRole?: string | null }>(
     });
 }
 
+/** What a head carries of core's analysis (analysis.ts): its tag stems and its terms as the search vector's lexemes. */
+export interface HeadTerms {
+  tagStems: string[];
+  terms: string[];
+}
+
+function headTerms(row: Pick<StoredVersion, 'description' | 'tags' | 'content'>): HeadTerms {
+  const a = analyzeMemory(row);
+  return { tagStems: a.tagStems, terms: flatTerms(a) };
+}
+
+/**
+ * The analysis of the rows of `rows` that may become heads (the newest of each id), by rowId.
+ * An import computes it while the server inserts the rows, so core's analysis (the larger part
+ * of an import's own work) runs beside the server's instead of after it; `advanceHeads`
+ * analyses any head it is not given.
+ */
+export function analyseNewest(rows: readonly StoredVersion[]): Map<string, HeadTerms> {
+  const newest = new Map<string, StoredVersion>();
+  for (const r of rows) {
+    const prev = newest.get(r.id);
+    if (!prev || isNewer(r, prev)) newest.set(r.id, r);
+  }
+  return new Map([...newest.values()].map((r) => [r.rowId, headTerms(r)]));
+}
+
 /**
  * Moves the heads of the ids of `inserted` forward, in the same transaction. The update is
  * monotonic (only a newer version, by changedAt, version, rowId, replaces a head; the
@@ -136,7 +162,12 @@ export function asInserted<R extends { rowId: string; dbRole?: string | null }>(
  * order leave the same head. The row lock on a head, taken first, orders its tag rows too
  * (two first inserts of one id by concurrent imports excepted: there is no row to lock yet).
  */
-export async function advanceHeads(client: ClientBase, project: string, inserted: Array<StoredVersion & { seq: string }>): Promise<void> {
+export async function advanceHeads(
+  client: ClientBase,
+  project: string,
+  inserted: Array<StoredVersion & { seq: string }>,
+  analysed: ReadonlyMap<string, HeadTerms> = new Map(),
+): Promise<void> {
   if (inserted.length === 0) return;
   const newest = new Map<string, StoredVersion & { seq: string; maxVersion: number }>();
   for (const r of inserted) {
@@ -149,7 +180,7 @@ export async function advanceHeads(client: ClientBase, project: string, inserted
   const payload = [...newest.values()]
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .map((r) => {
-      const analysis = analyzeMemory(r);
+      const analysis = analysed.get(r.rowId) ?? headTerms(r);
       return {
         id: r.id,
         seq: r.seq,
@@ -161,7 +192,7 @@ export async function advanceHeads(client: ClientBase, project: string, inserted
         description: r.description,
         tags: r.tags,
         tag_stems: analysis.tagStems,
-        terms: flatTerms(analysis),
+        terms: analysis.terms,
       };
     });
   // The tag rows this statement replaces are those of the tags the heads have now. Imports take
