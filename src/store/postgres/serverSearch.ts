@@ -4,8 +4,12 @@ import { rankSignatures } from '../../core/search/signatures';
 import type { StoredHit } from '../../core/ports/store';
 import { type FetchBlock, type PgSignature, type PrefixedTag, prefixedTagsStatement, SearchStatements } from './searchSql';
 
-/** How a search's transaction begins: one snapshot for its statements, nothing written. */
-export const SEARCH_TRANSACTION = 'BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY';
+/**
+ * How a search's transaction begins: one snapshot for its statements, nothing written, and
+ * plans made for the query's own terms (the store's other statements are planned for any
+ * value: connection.ts, PLAN_FOR_ANY_PROJECT).
+ */
+export const SEARCH_TRANSACTION = 'BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY; SET LOCAL plan_cache_mode = force_custom_plan';
 
 /**
  * A search answered by the server, ranked as SearchIndex ranks, without scoring every memory a

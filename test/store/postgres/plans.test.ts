@@ -1,0 +1,95 @@
+import { strict as assert } from 'node:assert';
+import { randomUUID } from 'node:crypto';
+import type { PoolClient } from 'pg';
+import { createPool, PLAN_FOR_ANY_PROJECT } from '../../../src/store/postgres/connection';
+import { advanceHeads, insertVersions } from '../../../src/store/postgres/versionRows';
+import { openPg, syntheticRows } from '../../helpers/builders';
+import { requirePostgres, withClient } from '../../helpers/postgres';
+
+/**
+ * A team database holds many projects, and the column statistics know only those present at the
+ * last ANALYZE (autovacuum analyses a large table again only after 10% of it changed). The
+ * store's statements must look a project's rows up by key whatever the statistics say of it.
+ */
+describe('PostgreSQL store: a project the statistics do not know is read by key', function () {
+  this.timeout(120_000);
+  let url: string;
+  before(async function () {
+    url = await requirePostgres(this);
+  });
+
+  /** Rows of `table` this transaction has read, by sequential or index scans. */
+  async function rowsRead(client: PoolClient, table: string): Promise<number> {
+    const { rows } = await client.query<{ n: string }>(
+      `SELECT (coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0))::text AS n FROM pg_stat_xact_user_tables WHERE relname = $1`,
+      [table],
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  it("plans the store's statements for any project on every connection of its pool", async () => {
+    const pool = createPool({ connectionString: url }, () => undefined);
+    try {
+      const clients = await Promise.all([pool.connect(), pool.connect()]);
+      const modes = await Promise.all(clients.map((c) => c.query<{ plan_cache_mode: string }>('SHOW plan_cache_mode')));
+      clients.forEach((c) => c.release());
+      assert.deepEqual(
+        modes.map((m) => m.rows[0]!.plan_cache_mode),
+        [PLAN_FOR_ANY_PROJECT, PLAN_FOR_ANY_PROJECT],
+      );
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('imports into and reads a new project beside an analysed one without reading the rows of either', async () => {
+    const known = await openPg({ url });
+    const fresh = await openPg({ url });
+    const pool = createPool({ connectionString: url }, () => undefined);
+    try {
+      await known.store.importVersions(syntheticRows(2000, 31, 1_000_000));
+      await withClient(url, (c) => c.query('ANALYZE memory_versions; ANALYZE memory_heads'));
+      // Statistics taken before this project had a row; then two thousand of its memories.
+      const rows = syntheticRows(2050, 37, 1_000_000);
+      await fresh.store.importVersions(rows.slice(0, 2000));
+
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const more = rows.slice(2000);
+        await advanceHeads(client, fresh.project, await insertVersions(client, fresh.project, more, true));
+        const read = (await rowsRead(client, 'memory_versions')) + (await rowsRead(client, 'memory_heads'));
+        await client.query('COMMIT');
+        // Per new row a few lookups by key (a stored twin, its head: none found; the heads written), not the project's rows.
+        assert.ok(read <= more.length * 4, `read ${read} version and head rows to import ${more.length}`);
+
+        await client.query('BEGIN');
+        const before = await rowsRead(client, 'memory_heads');
+        const id = rows[1000]!.id;
+        const { rows: found } = await client.query<{ id: string }>('SELECT id FROM memory_heads WHERE project = $1 AND id = $2', [
+          fresh.project,
+          id,
+        ]);
+        const { rows: none } = await client.query('SELECT id FROM memory_heads WHERE project = $1 AND id = $2', [
+          fresh.project,
+          randomUUID(),
+        ]);
+        const readHeads = (await rowsRead(client, 'memory_heads')) - before;
+        await client.query('COMMIT');
+        assert.deepEqual(
+          found.map((r) => r.id),
+          [id],
+        );
+        assert.equal(none.length, 0);
+        assert.ok(readHeads <= 2, `read ${readHeads} heads to look up two ids`);
+      } finally {
+        client.release();
+      }
+      assert.equal((await fresh.store.current(rows[2049]!.id))?.rowId, rows[2049]!.rowId);
+    } finally {
+      await pool.end();
+      await known.store.close();
+      await fresh.store.close();
+    }
+  });
+});
