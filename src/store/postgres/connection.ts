@@ -100,11 +100,13 @@ export function createPool(options: PgConnectionOptions, onIdleError: (err: Erro
     ...(password ? { password } : {}),
     ...(ssl !== undefined ? { ssl } : {}),
     application_name: 'agent-memory',
+    // Awaited before the pool hands the connection out; a failure fails the connect.
+    onConnect: async (client) => {
+      await client.query(`SET plan_cache_mode = ${PLAN_FOR_ANY_PROJECT}`);
+    },
   });
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', onIdleError);
-  // A failed SET leaves the server's default; the connection's next query reports a broken one.
-  pool.on('connect', (client) => void client.query(`SET plan_cache_mode = ${PLAN_FOR_ANY_PROJECT}`).catch(() => undefined));
   return pool;
 }
 
