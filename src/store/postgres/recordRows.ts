@@ -1,6 +1,6 @@
 import type { ClientBase } from 'pg';
 import type { RecordQuery, StoredRecord } from '../../core/ports/records';
-import { isNewer } from '../../core/ports/versionOrder';
+import { newestByKey } from '../../core/ports/versionOrder';
 import { originOf, type Channel } from '../../core/ports/origin';
 import { asInserted, UNIQUE_VIOLATION } from './versionRows';
 
@@ -143,13 +143,7 @@ export async function advanceRecordHeads(
   inserted: Array<StoredRecord & { seq: string }>,
 ): Promise<void> {
   if (inserted.length === 0) return;
-  const newest = new Map<string, StoredRecord & { seq: string; maxVersion: number }>();
-  for (const r of inserted) {
-    const prev = newest.get(key(r.kind, r.id));
-    const maxVersion = Math.max(r.version, prev?.maxVersion ?? 0);
-    if (!prev || isNewer(r, prev)) newest.set(key(r.kind, r.id), { ...r, maxVersion });
-    else prev.maxVersion = maxVersion;
-  }
+  const newest = newestByKey(inserted, (r) => key(r.kind, r.id));
   // Sorted by (kind, id), so two batches lock their heads in the same order and cannot deadlock.
   const payload = [...newest.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))

@@ -3,7 +3,7 @@ import { analyzeMemory, ANALYZER_VERSION, flatTerms } from '../../core/search/an
 import { getMeta, setMeta } from './schema';
 import type { StoredCitation } from '../../core/contract/citations';
 import type { StoredVersion } from '../../core/ports/store';
-import { isNewer } from '../../core/ports/versionOrder';
+import { newestByKey } from '../../core/ports/versionOrder';
 import { originOf, type Channel } from '../../core/ports/origin';
 
 /** The columns a client writes (db_role is the database's own: a trigger sets it, schema 7). */
@@ -147,12 +147,7 @@ function headTerms(row: Pick<StoredVersion, 'description' | 'tags' | 'content'>)
  * analyses any head it is not given.
  */
 export function analyseNewest(rows: readonly StoredVersion[]): Map<string, HeadTerms> {
-  const newest = new Map<string, StoredVersion>();
-  for (const r of rows) {
-    const prev = newest.get(r.id);
-    if (!prev || isNewer(r, prev)) newest.set(r.id, r);
-  }
-  return new Map([...newest.values()].map((r) => [r.rowId, headTerms(r)]));
+  return new Map([...newestByKey(rows, (r) => r.id).values()].map((r) => [r.rowId, headTerms(r)]));
 }
 
 /**
@@ -169,13 +164,7 @@ export async function advanceHeads(
   analysed: ReadonlyMap<string, HeadTerms> = new Map(),
 ): Promise<void> {
   if (inserted.length === 0) return;
-  const newest = new Map<string, StoredVersion & { seq: string; maxVersion: number }>();
-  for (const r of inserted) {
-    const prev = newest.get(r.id);
-    const maxVersion = Math.max(r.version, prev?.maxVersion ?? 0);
-    if (!prev || isNewer(r, prev)) newest.set(r.id, { ...r, maxVersion });
-    else prev.maxVersion = maxVersion;
-  }
+  const newest = newestByKey(inserted, (r) => r.id);
   // Sorted by id, so two batches lock their heads in the same order and cannot deadlock.
   const payload = [...newest.values()]
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
@@ -200,9 +189,9 @@ export async function advanceHeads(
   // as last committed: the statement below starts after any concurrent writer of these heads
   // has committed, and its snapshot holds that writer's tag rows. Each pair is then deleted
   // through the primary key (project, tag, id), one lookup per pair (a LATERAL subquery that
-  // OFFSET 0 keeps from being flattened, then the rows by ctid): joined as a plain DELETE … USING, the planner,
-  // trusting statistics taken when the project was small, read every tag row of the project on
-  // each batch (7,686 rows to move 20 heads in the test; at 100k, imports took 40% longer).
+  // OFFSET 0 keeps from being flattened, then the rows by ctid): as a plain DELETE … USING, the
+  // planner, trusting statistics taken when the project was small, read every tag row of the
+  // project on each batch (7,686 rows to move 20 heads in the test; imports at 100k 40% slower).
   const { rows: heads } = await client.query<{ id: string; tags: string[]; deleted: boolean }>(
     // One lookup by key per id, in the payload's order (a subquery with FOR UPDATE is not
     // flattened): statistics lagging behind a large import cannot make it a scan of the project.
