@@ -3,22 +3,18 @@
  * writer should edit the one that exists rather than add another. Similarity is the Jaccard
  * index of the terms the search index files them under (analysis.ts, describedTerms: compounds
  * split, stop words dropped, Porter stems; tags by their parts). Candidates come from the
- * store's index (Store.similar: only the memories holding one of the rarer terms are read), or,
- * where it cannot answer so (a team database searched on its server), from one search. The
+ * store (Store.similar: only the memories holding one of the rarer terms are read). The
  * threshold and the measure are checked on labelled pairs in test/core/duplicates.test.ts.
  */
 import type { MemorySummary } from './contract/memories';
 import type { StoredHit } from './ports/store';
 import { jaccard } from './playbook/skillMatch';
 import { describedTerms } from './search/analysis';
-import { isStopWord, words } from './text';
 
 /** At or above this similarity two memories are likely duplicates (shared by creates, proposals and the duplicates listing). */
 export const LIKELY_DUPLICATE = 0.6;
 /** Most candidates a search for duplicates reads. */
 const CANDIDATES = 20;
-/** Most keywords a search takes (the contract's keywordsMax). */
-const KEYWORDS_MAX = 20;
 
 type Described = Pick<MemorySummary, 'description' | 'tags'>;
 
@@ -36,10 +32,9 @@ export interface DuplicatePair {
   similarity: number;
 }
 
-/** Where candidates come from: the store's index (Store.similar), else its search as MemoryService.search answers it. */
+/** Where candidates come from: the store (Store.similar). */
 export interface SimilarSource {
-  similar(terms: ReadonlySet<string>, min: number, limit: number): Promise<Array<StoredHit & { similarity: number }> | undefined>;
-  search(input: { keywords: string[]; limit: number }): Promise<MemorySummary[]>;
+  similar(terms: ReadonlySet<string>, min: number, limit: number): Promise<Array<StoredHit & { similarity: number }>>;
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;
@@ -51,31 +46,17 @@ export function memorySimilarity(a: Described, b: Described): number {
   return round(jaccard(describedTerms(a), describedTerms(b)));
 }
 
-/** Keywords for a duplicate search: the description's words without stop words, at most the search limit. */
-export function duplicateKeywords(text: string): string[] {
-  return [...new Set(words(text).filter((w) => w.length >= 2 && !isStopWord(w)))].slice(0, KEYWORDS_MAX);
-}
-
 /** Live memories likely to duplicate `m` (not `except`), most similar first, at most `max`. */
 export async function nearDuplicates(source: SimilarSource, m: Described, except: string | null = null, max = 5): Promise<SimilarMemory[]> {
   const mine = describedTerms(m);
   if (mine.size === 0) return [];
-  // The index answers with each candidate's similarity; a search's hits are measured here.
-  const candidates =
-    (await source.similar(mine, LEAST, CANDIDATES + 1)) ??
-    (await searched(source, m)).map((h) => ({ ...h, similarity: jaccard(mine, describedTerms(h)) }));
+  const candidates = await source.similar(mine, LEAST, CANDIDATES + 1);
   return candidates
     .filter((h) => h.id !== except)
     .map((h) => ({ id: h.id, description: h.description, similarity: round(h.similarity) }))
     .filter((h) => h.similarity >= LIKELY_DUPLICATE)
     .sort((x, y) => y.similarity - x.similarity)
     .slice(0, max);
-}
-
-/** Candidates by one search for the description's words (a store without Store.similar's answer). */
-async function searched(source: SimilarSource, m: Described): Promise<MemorySummary[]> {
-  const keywords = duplicateKeywords(m.description);
-  return keywords.length === 0 ? [] : source.search({ keywords, limit: CANDIDATES });
 }
 
 /**

@@ -6,7 +6,7 @@ import { type CitationChecker, STALE_NOTE, uncheckedViews } from './citations';
 import * as C from './contract';
 import { ConflictError, NotFoundError, refusalAt, ValidationError } from './errors';
 import { analyzeQuery } from './search/query';
-import { duplicatePairs, mergedFields, nearDuplicates, type DuplicatePair, type SimilarMemory, type SimilarSource } from './duplicates';
+import { duplicatePairs, mergedFields, nearDuplicates, type DuplicatePair, type SimilarMemory } from './duplicates';
 import { instructionLikeField } from './screening';
 import { assertNoSecret } from './secrets';
 import { normalizeTag, suggestTags, tagProblem } from './tags';
@@ -162,7 +162,7 @@ export class MemoryService {
       live.push(...page.items);
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
-    return duplicatePairs(this.similarSource(), live);
+    return duplicatePairs(this.store, live);
   }
 
   /**
@@ -190,11 +190,7 @@ export class MemoryService {
 
   /** Live memories whose description and tags closely match these (core/duplicates.ts), `except` one id. */
   similarTo(m: { description: string; tags: string[] }, except: string | null = null, max = 5): Promise<SimilarMemory[]> {
-    return nearDuplicates(this.similarSource(), m, except, max);
-  }
-
-  private similarSource(): SimilarSource {
-    return { similar: (terms, min, limit) => this.store.similar(terms, min, limit), search: (q) => this.search(q) };
+    return nearDuplicates(this.store, m, except, max);
   }
 
   /** The checks of a create, before anything is written: the one rule for direct and queued creates. */

@@ -107,11 +107,11 @@ export interface Store {
   search(query: SearchQuery): Promise<StoredHit[]>;
   /**
    * Current, non-deleted memories whose description and tag terms are at least `min` alike to
-   * `terms` (Jaccard over analysis.ts's describedTerms), most alike first, at most `limit`; or
-   * undefined when the store cannot answer without reading every memory a common term reaches
-   * (a team database searched on its server): the caller then finds candidates by search.
+   * `terms` (Jaccard over analysis.ts's describedTerms), most alike first (then most recently
+   * changed, then by id), at most `limit`. A store reads only the memories holding one of the
+   * rarer terms, not every memory a common term reaches: a create checks for duplicates with it.
    */
-  similar(terms: ReadonlySet<string>, min: number, limit: number): Promise<Array<StoredHit & { similarity: number }> | undefined>;
+  similar(terms: ReadonlySet<string>, min: number, limit: number): Promise<Array<StoredHit & { similarity: number }>>;
   /** The citations of the current versions of `ids` that have any (search hits and list pages are checked with these). */
   citationsOf(ids: readonly string[]): Promise<Map<string, StoredCitation[]>>;
   /** Tags of current, non-deleted memories, with counts, most used first. */

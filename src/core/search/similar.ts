@@ -5,6 +5,14 @@ import type { Postings } from './postings';
 let held = new Uint16Array(0);
 
 /**
+ * How many of `size` asked terms a memory must hold to be at least `min` alike: holding
+ * `shared` of them it is at most shared / size alike, whatever else it holds.
+ */
+export function termsNeeded(size: number, min: number): number {
+  return Math.max(1, Math.ceil(min * size - 1e-9));
+}
+
+/**
  * Memories whose description and tag terms (`describedTerms`) are at least `min` alike to
  * `terms` (Jaccard), most alike first, then most recently changed, at most `limit`: the
  * candidates for "likely duplicate". Every term's list is walked once, counting per slot (of
@@ -21,7 +29,7 @@ export function similarIn(
   limit: number,
   slots: number,
 ): Array<IndexedMemory & { similarity: number }> {
-  const need = Math.max(1, Math.ceil(min * terms.size - 1e-9));
+  const need = termsNeeded(terms.size, min);
   if (held.length < slots) held = new Uint16Array(Math.max(slots, held.length * 2));
   const counts = held;
   for (const t of terms) termPostings.countInto(t, counts);

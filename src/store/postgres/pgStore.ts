@@ -11,6 +11,7 @@ import { PgRecords } from './pgRecords';
 import { migrate } from './schema';
 import { grantMember, type GrantResult } from './roles';
 import { SEARCH_TRANSACTION, searchOnServer } from './serverSearch';
+import { similarOnServer } from './serverSimilar';
 import { type PgSession, runQuery, runTransaction } from './session';
 import {
   advanceHeads,
@@ -199,11 +200,18 @@ export class PgStore implements Store {
     }
   }
 
-  /** From the local index when it is loaded; the server would read every memory a common term reaches, so not there. */
-  async similar(terms: ReadonlySet<string>, min: number, limit: number): Promise<Array<StoredHit & { similarity: number }> | undefined> {
+  /** From the local index when it is loaded, else on the server (serverSimilar.ts: only memories holding a rarer term are read). */
+  async similar(terms: ReadonlySet<string>, min: number, limit: number): Promise<Array<StoredHit & { similarity: number }>> {
     if (this.closed) throw new StorageError('the store is closed');
     try {
-      return await this.local.similar(terms, min, limit);
+      const local = await this.local.similar(terms, min, limit);
+      if (local) return local;
+      return await runTransaction(
+        this.session,
+        'finding similar memories',
+        (client) => similarOnServer(client, this.project, terms, min, limit),
+        SEARCH_TRANSACTION,
+      );
     } catch (err) {
       throw storageError(this.target, err, 'finding similar memories');
     }

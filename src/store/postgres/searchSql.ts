@@ -43,7 +43,7 @@ export function prefixedTagsStatement(project: string, query: SearchQuery): { te
 }
 
 /** A term as a one-lexeme tsquery, quoted (as `to_tsquery` would not). */
-function lexeme(term: string): string {
+export function lexeme(term: string): string {
   return `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 }
 
