@@ -75,7 +75,7 @@ function layout(widths: number[]): Field[] {
 }
 
 /** A statement's values, each added once where the text refers to it. */
-class Params {
+export class Params {
   readonly values: unknown[];
   constructor(project: string) {
     this.values = [project];
