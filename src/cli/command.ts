@@ -50,8 +50,9 @@ interface CommandInfo {
 export interface StoreCommand extends CommandInfo {
   opensStores?: false;
   /**
-   * Serves many calls on one store (mcp): a PostgreSQL store then ranks searches in a local
-   * index. Other commands search at most once and close, and would only pay for its load.
+   * Serves many calls on one store (mcp, duplicates): a PostgreSQL store then answers searches
+   * and likely-duplicate checks in a local index, loaded in the background. Other commands
+   * search at most once and close, and would only pay for its load.
    */
   longLived?: boolean;
   /**

@@ -9,6 +9,9 @@ export const DUPLICATE_COMMANDS: CommandGroup = {
       'pairs of live memories whose descriptions and tags closely match, most similar first; merge one into the other with edit and delete',
     options: {},
     positionals: 'none',
+    // One likely-duplicate check per live memory: on a team database, answered in a local index
+    // once it has loaded rather than by a server query each.
+    longLived: true,
     run: async (ctx) => {
       const pairs = await ctx.services.memories.likelyDuplicates();
       show(ctx, pairs, formatDuplicates(pairs));
