@@ -276,6 +276,23 @@ export function liveMemories(
     .map((r) => ({ id: r.id, description: r.description, tags: r.tags, changedAt: r.changedAt, content: r.content }));
 }
 
+/** Version 1 of a memory as importVersions takes it (content "x"), changed at `changedAt` (now by default). */
+export function createdRow(id: string, description: string, tags: string[], changedAt = new Date().toISOString()): StoredVersion {
+  return {
+    rowId: randomUUID(),
+    id,
+    version: 1,
+    op: 'create',
+    description,
+    tags,
+    content: 'x',
+    changedAt,
+    deletedAt: null,
+    author: 'test',
+    restoredFrom: null,
+  };
+}
+
 /** Queries over `syntheticRows`' vocabulary: broad words, several keywords, compounds, inflections, tag prefixes, stop words, pasted text. */
 export const SYNTHETIC_QUERIES: string[][] = [
   ['cache'],

@@ -1,17 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { probeClauses, probeFor } from '../../../src/core/search/similarProbe';
-
-/** A small deterministic generator, so a failure can be replayed. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../../../bench/generate';
 
 /** Whether a memory holding `held` meets the probe: all terms of one of its clauses. */
 function meets(clauses: string[][], held: ReadonlySet<string>): boolean {

@@ -5,30 +5,13 @@ import { ANALYZER_VERSION } from '../../../src/core/search/analysis';
 import { analyzeQuery } from '../../../src/core/search/query';
 import { LocalIndex } from '../../../src/store/postgres/localIndex';
 import { advanceHeads, insertVersions } from '../../../src/store/postgres/versionRows';
-import type { StoredVersion } from '../../../src/core/ports/store';
-import { memory, openPg } from '../../helpers/builders';
+import { createdRow, memory, openPg } from '../../helpers/builders';
 import { requirePostgres, withClient } from '../../helpers/postgres';
 
 type Pg = Awaited<ReturnType<typeof openPg>>;
 
 /** Through the store, so a search may return more than the tools' 50. */
 const ids = async (o: Pg, keywords: string[], limit = 1000) => (await o.store.search(analyzeQuery(keywords, [], limit))).map((h) => h.id);
-
-function row(id: string, description: string, tags: string[]): StoredVersion {
-  return {
-    rowId: randomUUID(),
-    id,
-    version: 1,
-    op: 'create',
-    description,
-    tags,
-    content: 'x',
-    changedAt: new Date().toISOString(),
-    deletedAt: null,
-    author: 'raw',
-    restoredFrom: null,
-  };
-}
 
 /**
  * The local search index of long-lived PostgreSQL clients (localIndex.ts): it must follow
@@ -53,7 +36,11 @@ describe('PostgreSQL local search index: catching up with other clients', functi
     await late.connect();
     await late.query('BEGIN');
     const lateId = randomUUID();
-    await advanceHeads(late, reader.project, await insertVersions(late, reader.project, [row(lateId, 'late zeppelin note', ['zeppelin'])]));
+    await advanceHeads(
+      late,
+      reader.project,
+      await insertVersions(late, reader.project, [createdRow(lateId, 'late zeppelin note', ['zeppelin'])]),
+    );
     const early = await writer.service.create(memory({ description: 'early zeppelin note', tags: ['zeppelin'] }));
     assert.deepEqual(await ids(reader, ['zeppelin']), [early.id]);
     await late.query('COMMIT');

@@ -5,28 +5,10 @@ import type { IndexedMemory } from '../../../src/core/search/analysis';
 import { analyzeQuery } from '../../../src/core/search/query';
 import { SearchIndex } from '../../../src/core/search/searchIndex';
 import { SEARCH_TRANSACTION, searchOnServer } from '../../../src/store/postgres/serverSearch';
-import type { StoredVersion } from '../../../src/core/ports/store';
-import { liveMemories, openPg, SYNTHETIC_QUERIES, syntheticRows } from '../../helpers/builders';
+import { createdRow, liveMemories, openPg, SYNTHETIC_QUERIES, syntheticRows } from '../../helpers/builders';
 import { requirePostgres } from '../../helpers/postgres';
 
 type Pg = Awaited<ReturnType<typeof openPg>>;
-
-/** Version 1 of a memory with a fixed id and time, as importVersions takes it. */
-function created(id: string, description: string, tags: string[], changedAt: string): StoredVersion {
-  return {
-    rowId: randomUUID(),
-    id,
-    version: 1,
-    op: 'create',
-    description,
-    tags,
-    content: 'x',
-    changedAt,
-    deletedAt: null,
-    author: 'test',
-    restoredFrom: null,
-  };
-}
 
 const minute = (m: number) => new Date(Date.UTC(2025, 5, 1, 0, m)).toISOString();
 
@@ -76,13 +58,13 @@ describe('PostgreSQL search on the server: ranked by match signature', function 
     const ids = Array.from({ length: 30 }, () => randomUUID());
     const rows = [
       // One signature, one time: only the id orders them.
-      ...ids.map((id) => created(id, 'Quokka sighting logged', ['wildlife'], minute(5))),
+      ...ids.map((id) => createdRow(id, 'Quokka sighting logged', ['wildlife'], minute(5))),
       // Tag alpha + word beta scores exactly as tag beta + word alpha: one block, ordered by time across both.
-      created('00000000-0000-4000-8000-00000000000a', 'note about beta', ['alpha'], minute(1)),
-      created('00000000-0000-4000-8000-00000000000b', 'note about alpha', ['beta'], minute(2)),
-      created('00000000-0000-4000-8000-00000000000c', 'note about beta', ['alpha'], minute(3)),
-      created('00000000-0000-4000-8000-00000000000d', 'note about alpha', ['beta'], minute(3)),
-      created(randomUUID(), 'unrelated gamma', ['gamma'], minute(4)),
+      createdRow('00000000-0000-4000-8000-00000000000a', 'note about beta', ['alpha'], minute(1)),
+      createdRow('00000000-0000-4000-8000-00000000000b', 'note about alpha', ['beta'], minute(2)),
+      createdRow('00000000-0000-4000-8000-00000000000c', 'note about beta', ['alpha'], minute(3)),
+      createdRow('00000000-0000-4000-8000-00000000000d', 'note about alpha', ['beta'], minute(3)),
+      createdRow(randomUUID(), 'unrelated gamma', ['gamma'], minute(4)),
     ];
     await pg.store.importVersions(rows);
     const index = indexOf(liveMemories(rows));
@@ -99,9 +81,9 @@ describe('PostgreSQL search on the server: ranked by match signature', function 
   it('skips the best groups when none of their memories carries the required tags', async () => {
     const pg = await openPg({ localIndex: 'off' });
     const rows = [
-      ...Array.from({ length: 20 }, (_, i) => created(randomUUID(), `Walrus tusk ${i}`, ['walrus'], minute(i))),
-      ...Array.from({ length: 5 }, (_, i) => created(randomUUID(), 'walrus colony counted', ['arctic'], minute(30 + i))),
-      created(randomUUID(), 'a walrus mentioned in passing', ['arctic', 'survey'], minute(40)),
+      ...Array.from({ length: 20 }, (_, i) => createdRow(randomUUID(), `Walrus tusk ${i}`, ['walrus'], minute(i))),
+      ...Array.from({ length: 5 }, (_, i) => createdRow(randomUUID(), 'walrus colony counted', ['arctic'], minute(30 + i))),
+      createdRow(randomUUID(), 'a walrus mentioned in passing', ['arctic', 'survey'], minute(40)),
     ];
     await pg.store.importVersions(rows);
     const index = indexOf(liveMemories(rows));
@@ -143,7 +125,7 @@ describe('PostgreSQL search on the server: ranked by match signature', function 
 
   it('counts and reads in one snapshot: a delete committed between the two is not half seen', async () => {
     const pg = await openPg({ localIndex: 'off' });
-    const rows = Array.from({ length: 6 }, (_, i) => created(randomUUID(), `Puffin colony note ${i}`, ['puffin'], minute(i)));
+    const rows = Array.from({ length: 6 }, (_, i) => createdRow(randomUUID(), `Puffin colony note ${i}`, ['puffin'], minute(i)));
     await pg.store.importVersions(rows);
     const before = indexOf(liveMemories(rows))
       .search(analyzeQuery(['puffin'], [], 3))
@@ -181,7 +163,12 @@ describe('PostgreSQL search on the server: ranked by match signature', function 
     // Each memory holds five keywords whole and two words of a sixth: many signatures, most above the floor.
     const rows = Array.from({ length: 200 }, (_, i) => {
       const held = [0, 3, 7, 11, 13].flatMap((d) => keywordWords((i + d) % 18));
-      return created(randomUUID(), `Log ${[...held, ...keywordWords((i + 5) % 18).slice(0, 2)].join(' ')}`, [`t${i % 7}`], minute(i % 50));
+      return createdRow(
+        randomUUID(),
+        `Log ${[...held, ...keywordWords((i + 5) % 18).slice(0, 2)].join(' ')}`,
+        [`t${i % 7}`],
+        minute(i % 50),
+      );
     });
     const pg = await openPg({ localIndex: 'off' });
     await pg.store.importVersions(rows);

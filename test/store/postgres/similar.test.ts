@@ -6,25 +6,12 @@ import { SearchIndex } from '../../../src/core/search/searchIndex';
 import { SEARCH_TRANSACTION } from '../../../src/store/postgres/serverSearch';
 import { similarOnServer } from '../../../src/store/postgres/serverSimilar';
 import type { StoredVersion } from '../../../src/core/ports/store';
-import { corpusRows, liveMemories, openPg } from '../../helpers/builders';
+import { corpusRows, createdRow, liveMemories, openPg } from '../../helpers/builders';
 import { requirePostgres } from '../../helpers/postgres';
 
-/** Version 1 of a memory, as importVersions takes it. */
-function created(description: string, tags: string[], minute: number, id = randomUUID()): StoredVersion {
-  return {
-    rowId: randomUUID(),
-    id,
-    version: 1,
-    op: 'create',
-    description,
-    tags,
-    content: 'x',
-    changedAt: new Date(Date.UTC(2025, 5, 1, 0, minute)).toISOString(),
-    deletedAt: null,
-    author: 'test',
-    restoredFrom: null,
-  };
-}
+/** Version 1 of a memory changed at minute `minute` of a fixed day. */
+const created = (description: string, tags: string[], minute: number, id = randomUUID()): StoredVersion =>
+  createdRow(id, description, tags, new Date(Date.UTC(2025, 5, 1, 0, minute)).toISOString());
 
 /**
  * Likely duplicates on a team database without a local index (a one-shot CLI create, an MCP
