@@ -3,7 +3,7 @@
  * writer should edit the one that exists rather than add another. Similarity is the Jaccard
  * index of the terms the search index files them under (analysis.ts, describedTerms: compounds
  * split, stop words dropped, Porter stems; tags by their parts). Candidates come from the
- * store (Store.similar: only the memories holding one of the rarer terms are read). The
+ * store (Store.similar: only the memories that may be alike enough are read). The
  * threshold and the measure are checked on labelled pairs in test/core/duplicates.test.ts.
  */
 import type { MemorySummary } from './contract/memories';

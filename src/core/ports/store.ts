@@ -108,8 +108,9 @@ export interface Store {
   /**
    * Current, non-deleted memories whose description and tag terms are at least `min` alike to
    * `terms` (Jaccard over analysis.ts's describedTerms), most alike first (then most recently
-   * changed, then by id), at most `limit`. A store reads only the memories holding one of the
-   * rarer terms, not every memory a common term reaches: a create checks for duplicates with it.
+   * changed, then by id), at most `limit`. A create checks for duplicates with it, so a store
+   * reads only the memories that may be alike enough (those holding one of the rarer terms, or
+   * a few terms together: core/search/similarProbe.ts), not every memory a common term reaches.
    */
   similar(terms: ReadonlySet<string>, min: number, limit: number): Promise<Array<StoredHit & { similarity: number }>>;
   /** The citations of the current versions of `ids` that have any (search hits and list pages are checked with these). */
