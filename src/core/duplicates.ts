@@ -13,7 +13,7 @@ import { describedTerms } from './search/analysis';
 
 /** At or above this similarity two memories are likely duplicates (shared by creates, proposals and the duplicates listing). */
 export const LIKELY_DUPLICATE = 0.6;
-/** Most candidates a search for duplicates reads. */
+/** Most candidates asked of Store.similar for one memory. */
 const CANDIDATES = 20;
 
 type Described = Pick<MemorySummary, 'description' | 'tags'>;
@@ -61,7 +61,7 @@ export async function nearDuplicates(source: SimilarSource, m: Described, except
 
 /**
  * Every pair of live memories that are likely duplicates, most similar first: each memory's
- * description is searched for once, and a pair is kept once whichever side found it.
+ * description and tags are checked once (Store.similar), and a pair is kept once whichever side found it.
  */
 export async function duplicatePairs(source: SimilarSource, memories: MemorySummary[]): Promise<DuplicatePair[]> {
   const byId = new Map(memories.map((m) => [m.id, m]));

@@ -152,7 +152,7 @@ export class MemoryService {
 
   /**
    * Every pair of live memories that are likely duplicates (core/duplicates.ts), most similar
-   * first: one search per live memory, so a people's command, not a tool a model calls.
+   * first: one likely-duplicate check per live memory, so a people's command, not a tool a model calls.
    */
   async likelyDuplicates(): Promise<DuplicatePair[]> {
     const live: Out<typeof C.ListOutput>['items'] = [];

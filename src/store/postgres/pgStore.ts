@@ -200,7 +200,7 @@ export class PgStore implements Store {
     }
   }
 
-  /** From the local index when it is loaded, else on the server (serverSimilar.ts: only memories holding a rarer term are read). */
+  /** From the local index when it is loaded, else on the server (serverSimilar.ts: only the memories its probe reaches are read). */
   async similar(terms: ReadonlySet<string>, min: number, limit: number): Promise<Array<StoredHit & { similarity: number }>> {
     if (this.closed) throw new StorageError('the store is closed');
     try {
