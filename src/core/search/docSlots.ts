@@ -3,16 +3,25 @@ import type { Doc } from './analysis';
 import { SavedDocs, type SavedIndex } from './savedIndex';
 
 /** The memory columns of a saved index (SavedIndex without the postings). */
-export type SavedDocColumns = Pick<SavedIndex, 'live' | 'count' | 'ids' | 'descriptions' | 'changedAt' | 'tagStarts' | 'tagRefs'>;
+export type SavedDocColumns = Pick<
+  SavedIndex,
+  'live' | 'count' | 'ids' | 'descriptions' | 'changedAt' | 'tagStarts' | 'tagRefs' | 'termCounts'
+>;
 
 /**
- * The memories of a SearchIndex by slot (the number its posting lists hold), the slot of each
- * id, and the slots free for reuse. A restored one reads a memory from the saved columns when it
+ * The memories of a SearchIndex by slot (the number its posting lists hold), how many
+ * description and tag terms each holds, the slot of each id, and the slots free for reuse. A restored one reads a memory from the saved columns when it
  * is first asked for (SavedDocs), and makes the id → slot map and the free list when a change
  * first needs them: opening makes no object per memory.
  */
 export class DocSlots {
   private readonly slots: Array<Doc | undefined> = [];
+  /**
+   * Per slot, the memory's distinct description and tag terms (Analysis.terms.length; 0 when
+   * free): what a likely-duplicate check needs of each candidate, kept so it reads no memory
+   * and analyses no text to rule one out. Grown by doubling; restored from the saved column.
+   */
+  private counts = new Uint32Array(0);
   /** Slots to reuse, lowest last; undefined until first needed after a restore (free). */
   private freeSlots: number[] | undefined = [];
   /** Undefined until first needed after a restore (byId). */
@@ -52,10 +61,21 @@ export class DocSlots {
     return this.byId().get(id);
   }
 
-  /** Puts `doc` (whose id holds no slot) in a free slot, or a new one; returns the slot. */
-  place(doc: Doc): number {
+  /** Per slot, how many distinct description and tag terms its memory holds (0: a free slot; slots past its end hold none). */
+  termCounts(): Uint32Array {
+    return this.counts;
+  }
+
+  /** Puts `doc` (whose id holds no slot, with `termCount` description and tag terms) in a free slot, or a new one; returns the slot. */
+  place(doc: Doc, termCount: number): number {
     const slot = this.free().pop() ?? this.slots.length;
     this.slots[slot] = doc;
+    if (slot >= this.counts.length) {
+      const grown = new Uint32Array(Math.max(64, slot + 1, this.counts.length * 2));
+      grown.set(this.counts);
+      this.counts = grown;
+    }
+    this.counts[slot] = termCount;
     this.byId().set(doc.id, slot);
     this.count++;
     return slot;
@@ -66,6 +86,7 @@ export class DocSlots {
     const free = this.free(); // before the slot is freed: a first look at the free slots would count it
     this.byId().delete(id);
     this.slots[slot] = undefined;
+    this.counts[slot] = 0;
     this.count--;
     free.push(slot);
   }
@@ -111,6 +132,8 @@ export class DocSlots {
       changedAt: new ArrayColumn(changedAt),
       tagStarts,
       tagRefs: Uint32Array.from(tagRefs),
+      // Free slots hold 0 (release), as do slots past the last one placed.
+      termCounts: Uint32Array.from({ length: n }, (_, slot) => this.counts[slot] ?? 0),
     };
   }
 
@@ -119,6 +142,8 @@ export class DocSlots {
     const docs = new DocSlots();
     docs.saved = new SavedDocs(saved);
     docs.slots.length = saved.live.length;
+    // A copy: the saved column is a view of the file's bytes, and this one is written to.
+    docs.counts = saved.termCounts.slice();
     docs.freeSlots = undefined;
     docs.slotsById = undefined;
     docs.count = saved.count;

@@ -34,8 +34,8 @@ export class Postings {
 
   /**
    * Adds 1 to `counts[slot]` for each slot holding `term`, without making a set of a saved list:
-   * the likely-duplicate check counts over a large store's common terms, and a callback per slot
-   * (walk) cost several times this loop.
+   * the likely-duplicate check counts over a large store's common terms (similar.ts), and a
+   * callback per slot (walk) cost several times this loop.
    */
   countInto(term: string, counts: Uint16Array): void {
     const p = this.map.get(term);
@@ -57,6 +57,34 @@ export class Postings {
     // The removed slots were counted with the list: taken back (each is in the list once).
     if (minus) for (const slot of minus) counts[slot]!--;
     if (p.plus) for (const slot of p.plus) counts[slot]!++;
+  }
+
+  /**
+   * As countInto, for the slots counted already only (count above 0: the first `n` of
+   * `reached`): a set larger than them is probed, one `has` per slot; any other list is walked.
+   */
+  countReached(term: string, counts: Uint16Array, reached: Int32Array, n: number): void {
+    const p = this.map.get(term);
+    if (p === undefined) return;
+    if (p instanceof Set) {
+      if (n < p.size) {
+        for (let i = 0; i < n; i++) if (p.has(reached[i]!)) counts[reached[i]!]!++;
+      } else for (const slot of p) if (counts[slot]) counts[slot]!++;
+      return;
+    }
+    const { gaps: list, minus } = p;
+    if (Array.isArray(list)) {
+      for (let i = 0, slot = 0; i < list.length; i++) {
+        slot = i === 0 ? list[0]! : slot + list[i]!;
+        if (counts[slot]) counts[slot]!++;
+      }
+    } else {
+      const gaps = new GapBytes(list);
+      for (let slot = gaps.next(); slot !== -1; slot = gaps.next()) if (counts[slot]) counts[slot]!++;
+    }
+    // A removed slot was raised with the list only if it was counted already (its count is above 1 then).
+    if (minus) for (const slot of minus) if (counts[slot]) counts[slot]!--;
+    if (p.plus) for (const slot of p.plus) if (counts[slot]) counts[slot]!++;
   }
 
   /** How many memories hold `term` (counted without decoding a saved list). */

@@ -19,6 +19,8 @@ export interface SavedIndex {
   tagStarts: Uint32Array;
   /** Every slot's tags in order, each as its index among `tags.terms`. */
   tagRefs: Uint32Array;
+  /** Per slot, how many distinct description and tag terms the memory holds (Analysis.terms; 0 for a free slot). */
+  termCounts: Uint32Array;
   terms: SavedPostings;
   /** Postings of the tags as written (exact tag matches, required tags, the vocabulary). */
   tags: SavedPostings;
@@ -28,13 +30,21 @@ export interface SavedIndex {
 }
 
 export function writeIndex(w: PackWriter, s: SavedIndex): void {
-  w.json({ count: s.count }).bytes(s.live).strings(s.ids).strings(s.descriptions).strings(s.changedAt).u32(s.tagStarts).u32(s.tagRefs);
+  w.json({ count: s.count })
+    .bytes(s.live)
+    .strings(s.ids)
+    .strings(s.descriptions)
+    .strings(s.changedAt)
+    .u32(s.tagStarts)
+    .u32(s.tagRefs)
+    .u32(s.termCounts);
   for (const p of [s.terms, s.tags, s.tagStems, s.content]) w.strings(p.terms).u32(p.counts).u32(p.sizes).bytes(p.lists);
 }
 
 export function readIndex(r: PackReader): SavedIndex {
   const { count } = r.json<{ count: number }>();
-  const [live, ids, descriptions, changedAt, tagStarts, tagRefs] = [r.bytes(), r.strings(), r.strings(), r.strings(), r.u32(), r.u32()];
+  const [live, ids, descriptions, changedAt] = [r.bytes(), r.strings(), r.strings(), r.strings()];
+  const [tagStarts, tagRefs, termCounts] = [r.u32(), r.u32(), r.u32()];
   const postings = (): SavedPostings => ({ terms: r.strings(), counts: r.u32(), sizes: r.u32(), lists: r.bytes() });
   return {
     live,
@@ -44,6 +54,7 @@ export function readIndex(r: PackReader): SavedIndex {
     changedAt,
     tagStarts,
     tagRefs,
+    termCounts,
     terms: postings(),
     tags: postings(),
     tagStems: postings(),
@@ -61,7 +72,7 @@ export class SavedDocs {
   /** Checks what can be checked without a pass over every slot (opening makes none); `read` checks a memory's tags. */
   constructor(private readonly s: SavedIndex) {
     const n = s.live.length;
-    if ([s.ids, s.descriptions, s.changedAt].some((c) => c.length !== n) || s.tagStarts.length !== n + 1)
+    if ([s.ids, s.descriptions, s.changedAt, s.termCounts].some((c) => c.length !== n) || s.tagStarts.length !== n + 1)
       throw new Error('saved index: the columns differ in length');
     if (s.tagStarts[n] !== s.tagRefs.length) throw new Error('saved index: the tags do not add up');
     if (!Number.isInteger(s.count) || s.count < 0 || s.count > n) throw new Error('saved index: the count is wrong');

@@ -79,7 +79,7 @@ export class SearchIndex {
     const doc: Doc = { id: memory.id, description: memory.description, tags: memory.tags, changedAt: memory.changedAt };
     if (keep) doc.analysis = analysis;
     else doc.contentTerms = analysis.contentTerms;
-    const slot = this.docs.place(doc);
+    const slot = this.docs.place(doc, analysis.terms.length);
     for (const t of analysis.terms) this.termPostings.add(t, slot);
     for (const t of analysis.contentTerms) this.contentPostings.add(t, slot);
     for (const st of analysis.tagStems) this.tagStemPostings.add(st, slot);
@@ -261,7 +261,7 @@ export class SearchIndex {
 
   /** `similarIn` over this index: the candidates for "likely duplicate" (similar.ts). */
   similar(terms: ReadonlySet<string>, min: number, limit: number): Array<IndexedMemory & { similarity: number }> {
-    return similarIn(this.termPostings, (slot) => this.docs.at(slot)!, terms, min, limit, this.docs.length);
+    return similarIn(this.termPostings, this.docs, terms, min, limit);
   }
 
   search(query: SearchQuery): SearchHit[] {

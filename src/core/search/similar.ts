@@ -1,8 +1,17 @@
-import { type Doc, describedTerms, type IndexedMemory } from './analysis';
+import { describedTerms, type IndexedMemory } from './analysis';
+import type { DocSlots } from './docSlots';
 import type { Postings } from './postings';
+
+/**
+ * What reading a memory and analysing its description and tags costs, in list entries walked
+ * (about 6 ns each here): below it, the memories left are checked by their own terms.
+ */
+const READ_COST = 1500;
 
 /** How many of the asked terms each slot holds: kept between calls, zeroed after each. */
 let held = new Uint16Array(0);
+/** The slots still in the running, the first `n` of it: kept between calls. */
+let running = new Int32Array(0);
 
 /**
  * How many of `size` asked terms a memory must hold to be at least `min` alike: holding
@@ -15,36 +24,88 @@ export function termsNeeded(size: number, min: number): number {
 /**
  * Memories whose description and tag terms (`describedTerms`) are at least `min` alike to
  * `terms` (Jaccard), most alike first, then most recently changed, at most `limit`: the
- * candidates for "likely duplicate". Every term's list is walked once, counting per slot (of
- * `slots`) how many of the terms it holds: a memory that shares fewer than ⌈min·|terms|⌉ cannot
- * be alike enough. A pass over the lists as they are saved costs less than making sets of a
- * large store's common terms' lists and probing them per candidate. `termPostings` is an
- * index's description-and-tag field, `docAt` its memory in a slot.
+ * candidates for "likely duplicate". A memory that shares fewer than need = ⌈min·|terms|⌉ of
+ * the terms cannot be alike enough, so it holds one of any |terms| − need + 1 of them (prefix
+ * filtering). The lists of the rarest that many are walked, counting per slot how many of the
+ * terms each memory holds (`Postings.countInto`: no set made of a saved list); then the commoner
+ * terms, rarest first, count only for the memories still in the running
+ * (`Postings.countReached`), and after each term a memory that could not be alike enough even
+ * holding every term left is dropped (its similarity at best, from the count and the number of
+ * terms it holds, `DocSlots.termCounts`). Once few are left, their own terms are read instead of
+ * walking the common lists. A memory is read only when it is alike enough or among those few.
+ * `termPostings` is an index's description-and-tag field, `docs` its memories.
  */
 export function similarIn(
   termPostings: Postings,
-  docAt: (slot: number) => Doc,
+  docs: Pick<DocSlots, 'at' | 'termCounts' | 'length'>,
   terms: ReadonlySet<string>,
   min: number,
   limit: number,
-  slots: number,
 ): Array<IndexedMemory & { similarity: number }> {
-  const need = termsNeeded(terms.size, min);
-  if (held.length < slots) held = new Uint16Array(Math.max(slots, held.length * 2));
+  const n = terms.size;
+  const need = termsNeeded(n, min);
+  const slots = docs.length;
+  if (held.length < slots) {
+    held = new Uint16Array(Math.max(slots, held.length * 2));
+    running = new Int32Array(held.length);
+  }
   const counts = held;
-  for (const t of terms) termPostings.countInto(t, counts);
+  const reached = running;
+  const sizes = docs.termCounts();
+  const byRarity = [...terms].sort((a, b) => termPostings.size(a) - termPostings.size(b));
+  const prefix = n - need + 1;
+  // Entries of the lists from the k-th on: what walking them would cost.
+  const left = new Array<number>(n + 1).fill(0);
+  for (let k = n - 1; k >= 0; k--) left[k] = left[k + 1]! + termPostings.size(byRarity[k]!);
+  // Whether a memory holding `shared` of the terms, `size` terms in all, is alike enough.
+  const alike = (shared: number, size: number) => shared / (n + size - shared) >= min;
+
+  let m = 0;
+  let counted = false;
   const found: Array<IndexedMemory & { similarity: number }> = [];
   try {
+    for (let k = 0; k < prefix; k++) termPostings.countInto(byRarity[k]!, counts);
+    // One pass in slot order: the memories reached that could be alike holding every term left.
     for (let slot = 0; slot < slots; slot++) {
+      const c = counts[slot]!;
+      if (c === 0) continue;
+      if (alike(c + n - prefix, sizes[slot] ?? 0)) reached[m++] = slot;
+      else counts[slot] = 0;
+    }
+    counted = true;
+    for (let k = prefix; k < n && m > 0; k++) {
+      if (m * READ_COST < left[k]!) {
+        // Few left: each one's own terms tell which of the rest it holds, for less than the lists would.
+        const rest = new Set(byRarity.slice(k));
+        for (let i = 0; i < m; i++) for (const t of describedTerms(docs.at(reached[i]!)!)) if (rest.has(t)) counts[reached[i]!]!++;
+        break;
+      }
+      termPostings.countReached(byRarity[k]!, counts, reached, m);
+      let kept = 0;
+      for (let i = 0; i < m; i++) {
+        const slot = reached[i]!;
+        if (alike(counts[slot]! + n - k - 1, sizes[slot] ?? 0)) reached[kept++] = slot;
+        else counts[slot] = 0;
+      }
+      m = kept;
+    }
+    for (let i = 0; i < m; i++) {
+      const slot = reached[i]!;
       const shared = counts[slot]!;
-      if (shared < need) continue;
-      const doc = docAt(slot);
-      const size = doc.analysis?.terms.length ?? describedTerms(doc).size;
-      const similarity = shared / (terms.size + size - shared);
-      if (similarity >= min) found.push({ id: doc.id, description: doc.description, tags: doc.tags, changedAt: doc.changedAt, similarity });
+      const size = sizes[slot] ?? 0;
+      if (shared < need || !alike(shared, size)) continue;
+      const doc = docs.at(slot)!;
+      found.push({
+        id: doc.id,
+        description: doc.description,
+        tags: doc.tags,
+        changedAt: doc.changedAt,
+        similarity: shared / (n + size - shared),
+      });
     }
   } finally {
-    counts.fill(0, 0, slots);
+    if (counted) for (let i = 0; i < m; i++) counts[reached[i]!] = 0;
+    else counts.fill(0, 0, slots);
   }
   return found
     .sort((a, b) => b.similarity - a.similarity || (a.changedAt < b.changedAt ? 1 : a.changedAt > b.changedAt ? -1 : a.id < b.id ? -1 : 1))

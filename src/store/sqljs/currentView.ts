@@ -9,8 +9,8 @@ import { writeFileAtomic } from './atomicFile';
 import { AppliedLines, type SavedLines } from './appliedLines';
 import type { JournalPosition } from './journal';
 
-/** Format of the saved view file; bump when its shape changes (3: the index's content postings, slot gaps; 4: the consumed lines; 5: tag postings; 6: packed columns). */
-const VIEW_FORMAT = 6;
+/** Format of the saved view file; bump when its shape changes (3: the index's content postings, slot gaps; 4: the consumed lines; 5: tag postings; 6: packed columns; 7: each slot's term count). */
+const VIEW_FORMAT = 7;
 
 /** The saved view's file in the store's folder. */
 export const VIEW_FILE = 'search-index.bin';

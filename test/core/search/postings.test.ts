@@ -46,6 +46,25 @@ describe('Postings (one field of the search index)', () => {
     assert.equal(counts[5], 3, 'in saved, asSet and fresh; removed from edited');
   });
 
+  it('adds to the slots reached only, for a common term in every form its list takes', () => {
+    // The same lists twice: once restored and not decoded (gaps walked), once decoded into sets,
+    // large and small beside the reached slots (a set probed, a set walked).
+    for (const decode of [false, true]) {
+      const p = restored({ rare: [2, 5, 7], common: [1, 2, 3, 5, 6, 8, 9, 10], small: [5, 300], edited: [2, 5, 7, 9] });
+      p.remove('edited', 5);
+      p.add('edited', 3);
+      p.add('fresh', 7);
+      p.add('fresh', 9);
+      if (decode) for (const t of ['common', 'small', 'edited']) p.get(t);
+      const counts = new Uint16Array(400);
+      p.countInto('rare', counts);
+      const reached = Int32Array.of(2, 5, 7);
+      for (const term of ['common', 'small', 'edited', 'fresh', 'missing']) p.countReached(term, counts, reached, reached.length);
+      const got = Object.fromEntries([...counts.entries()].filter(([, c]) => c > 0));
+      assert.deepEqual(got, { 2: 3, 5: 3, 7: 3 }, `decoded: ${decode}`);
+    }
+  });
+
   it('keeps large slots and gaps whole (several bytes each)', () => {
     const slots = [0, 127, 128, 16_383, 16_384, 2_097_151, 2_097_152, 300_000_000];
     const r = restored({ t: slots });

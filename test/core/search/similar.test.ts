@@ -4,6 +4,7 @@ import { SearchIndex } from '../../../src/core/search/searchIndex';
 import { jaccard } from '../../../src/core/playbook/skillMatch';
 import { corpusRows } from '../../helpers/builders';
 import { throughFile } from '../../helpers/packed';
+import { prng } from '../../../bench/generate';
 
 // SearchIndex.similar reads only the postings of a query's rarer terms (prefix filtering); these
 // tests hold it to a scan of every memory, on both evaluation corpora and a restored index.
@@ -48,6 +49,78 @@ describe('SearchIndex.similar: memories alike in description and tag terms', () 
       }
       assert.ok(found > 400, `the thresholds find something (${found})`);
     });
+
+  it("keeps each memory's term count through edits, removals and freed slots reused, saved and restored again", () => {
+    // The similarity of a candidate comes from a count kept per slot (DocSlots.termCount), not
+    // from reading the memory: a count left behind by a slot's previous memory would show here.
+    const index = SearchIndex.restore(throughFile(built.save()));
+    const now = new Map(all.map((r) => [r.id, r]));
+    for (const [i, r] of all.entries()) {
+      if (i % 7 === 0) {
+        index.remove(r.id);
+        now.delete(r.id);
+      } else if (i % 7 === 1) {
+        // A longer description: the count grows; the edited memory keeps or changes its slot.
+        const edited = { ...r, description: `${r.description} with a much longer wording added afterwards` };
+        index.put(edited);
+        now.set(r.id, edited);
+      }
+    }
+    // New memories take the freed slots: each a copy of a removed one's tags with a short description.
+    for (const [i, r] of all.filter((_, i) => i % 7 === 0).entries()) {
+      const added = { ...r, id: `30000000-0000-4000-8000-${String(i).padStart(12, '0')}`, description: r.description.split(' ')[0]! };
+      index.put(added);
+      now.set(added.id, added);
+    }
+    const again = SearchIndex.restore(throughFile(index.save()));
+    const nowTerms = new Map([...now].map(([id, r]) => [id, describedTerms(r)]));
+    let found = 0;
+    for (const ix of [index, again]) {
+      for (const r of [...now.values()].filter((_, i) => i % 5 === 0)) {
+        const mine = nowTerms.get(r.id)!;
+        const expected = [...now.keys()].filter((id) => jaccard(mine, nowTerms.get(id)!) >= 0.4).sort();
+        const hits = ix.similar(mine, 0.4, 10_000);
+        assert.deepEqual(hits.map((h) => h.id).sort(), expected, r.description);
+        for (const h of hits) assert.equal(h.similarity, jaccard(mine, nowTerms.get(h.id)!));
+        found += hits.length;
+      }
+    }
+    assert.ok(found > 100, `the check finds something (${found})`);
+  });
+
+  it('finds what a scan finds among thousands sharing common words (long lists: memories dropped as the terms go, the last few read)', () => {
+    // A small vocabulary drawn unevenly: the common words' lists hold thousands of memories, so
+    // the check drops memories term by term and reads the last few instead of walking those lists.
+    const rnd = prng(23);
+    const words = Array.from(
+      { length: 80 },
+      (_, i) => `word${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`,
+    );
+    const pick = () => words[Math.floor(words.length * rnd() ** 2)]!;
+    const many = Array.from({ length: 4000 }, (_, i) => ({
+      id: `40000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+      description: Array.from({ length: 5 + Math.floor(rnd() * 10) }, pick).join(' '),
+      tags: rnd() < 0.5 ? [pick()] : [],
+      changedAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(),
+    }));
+    const index = new SearchIndex();
+    for (const r of many) index.put(r);
+    const restoredMany = SearchIndex.restore(throughFile(index.save()));
+    const manyTerms = many.map((r) => [r.id, describedTerms(r)] as const);
+    let found = 0;
+    for (const min of [0.3, 0.595, 0.8]) {
+      for (const r of many.filter((_, i) => i % 40 === 0)) {
+        const mine = describedTerms(r);
+        const expected = manyTerms.filter(([, t]) => jaccard(mine, t) >= min).map(([id]) => id);
+        for (const ix of [index, restoredMany]) {
+          const hits = ix.similar(mine, min, 100_000);
+          assert.deepEqual(hits.map((h) => h.id).sort(), expected.sort(), `${r.description} at ${min}`);
+        }
+        found += expected.length;
+      }
+    }
+    assert.ok(found > 300, `the thresholds find something (${found})`);
+  });
 
   it('answers at most `limit`, the most alike; nothing for no terms or terms no memory holds', () => {
     const mine = terms.get(copies[0]!.id)!;
