@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   escapeInvisible,
+  everyInvisibleCharacter,
   INSTRUCTION_RULES,
   instructionLike,
   invisibleCharacterProblem,
@@ -83,6 +84,41 @@ describe('screening: invisible characters', () => {
     assert.equal(escapeInvisible('rlo\u202Eend\u001b[2J'), 'rlo\\u{202E}end\\u{001B}[2J');
     assert.equal(escapeInvisible('two\nlines', false), 'two\\nlines');
     assert.equal(escapeInvisible('two\nlines 👩‍💻'), 'two\nlines 👩‍💻');
+  });
+
+  it('finds what a look at every character finds, for every code point of planes 0, 1 and 14 in every context a rule reads', () => {
+    // invisibleCharacters skips texts holding none of the characters a rule may refuse (a quick
+    // test first); each code point here stands alone, between Latin, Arabic, Hangul and ideographic
+    // letters, after an emoji, a flag and another of itself, and before a newline.
+    const contexts: Array<[string, string]> = [
+      ['', ''],
+      ['a', 'b'],
+      ['\u0628', '\u0628'],
+      ['\uAC00', '\uAC00'],
+      ['\u4E00', ''],
+      ['\u{1F469}', '\u{1F4BB}'],
+      ['\u{1F3F4}\u{E0067}', '\u{E007F}'],
+      ['', '\n'],
+    ];
+    let refused = 0;
+    for (const [lo, hi] of [
+      [0, 0xffff],
+      [0x10000, 0x1ffff],
+      [0xe0000, 0xe0fff],
+    ] as const) {
+      for (let cp = lo; cp <= hi; cp++) {
+        if (cp >= 0xd800 && cp <= 0xdfff) continue; // not characters
+        const c = String.fromCodePoint(cp);
+        for (const [before, after] of [...contexts, [c, '']]) {
+          const text = `${before}${c}${after}`;
+          const all = everyInvisibleCharacter(text);
+          if (all.length === 0) continue;
+          refused++;
+          assert.deepEqual(invisibleCharacters(text), all, `U+${cp.toString(16)} in ${JSON.stringify(text)}`);
+        }
+      }
+    }
+    assert.ok(refused > 1000, `some are refused (${refused})`);
   });
 });
 

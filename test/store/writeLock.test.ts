@@ -51,12 +51,29 @@ describe('the write lock across processes', function () {
     let ran = false;
     await quickLock(dir).run(() => (ran = true));
     assert.ok(ran);
+    // The dead lock was removed while taking it over; our own, moved aside at release, is removed
+    // after this turn of the event loop (lockDir.ts, removeLater).
+    assert.ok(
+      lockLeftovers(dir).every((f) => f.startsWith('write.lock.released-')),
+      `only our released lock waits: ${lockLeftovers(dir).join(', ')}`,
+    );
+    await new Promise((resolve) => setImmediate(resolve));
     assert.deepEqual(lockLeftovers(dir), []);
 
     const store = await SqlJsStore.open({ dir, lockStaleMs: STALE_MS });
     const { id } = await new MemoryService(store, { author: 'after' }).create(memory());
     assert.equal((await store.current(id))?.version, 1);
     await store.close();
+  });
+
+  it('a writer that exits right after its writes leaves no lock and no tombstone behind', async () => {
+    // A released lock's directory is removed after the writer's turn of the event loop, or by
+    // the exit hook when the process ends first (a one-shot CLI call).
+    const dir = tmpDir();
+    const r = await runWriter([dir, 'create', '3', 'none']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.acks.length, 3);
+    assert.deepEqual(lockLeftovers(dir), []);
   });
 
   it('a live holder still blocks, and its lock is taken once it is killed', async () => {
