@@ -2,7 +2,7 @@ import { stringify } from 'yaml';
 import type { z } from 'zod';
 import type * as C from '../core/contract';
 import type { DuplicatePair } from '../core/duplicates';
-import { escapeInvisible } from '../core/screening';
+import { escapeInvisible } from '../core/invisibleText';
 import type { CliIo } from './io';
 
 /*

@@ -1,5 +1,5 @@
 import { SecretError, ValidationError } from './errors';
-import { invisibleCharacterProblem } from './screening';
+import { invisibleCharacterProblem } from './invisibleText';
 
 /**
  * Detection of credentials in text a person or a model wants to store. Patterns are

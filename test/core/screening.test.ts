@@ -1,15 +1,8 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import {
-  escapeInvisible,
-  everyInvisibleCharacter,
-  INSTRUCTION_RULES,
-  instructionLike,
-  invisibleCharacterProblem,
-  invisibleCharacters,
-  screenMemory,
-} from '../../src/core/screening';
+import { escapeInvisible, everyInvisibleCharacter, invisibleCharacterProblem, invisibleCharacters } from '../../src/core/invisibleText';
+import { INSTRUCTION_RULES, instructionLike, screenMemory } from '../../src/core/screening';
 
 // The corpora (test/data/injection, and the ordinary notes of test/data/secrets): one text per line,
 // `\n` a newline, `\u{XXXX}` that character; an injection sample is followed by a tab and its source.

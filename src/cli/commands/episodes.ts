@@ -1,7 +1,7 @@
 import { SOURCE_TYPES as TYPES } from '../../core/contract';
 import { ValidationError } from '../../core/errors';
 import type { FoundEpisodeView } from '../../core/playbook/episodeService';
-import { escapeInvisible } from '../../core/screening';
+import { escapeInvisible } from '../../core/invisibleText';
 import type { CommandGroup } from '../command';
 import { given, list, many, pageFlags, str } from '../flags';
 import { show, showPage } from '../format';

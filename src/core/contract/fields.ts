@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { findSecret } from '../secrets';
-import { invisibleCharacterProblem } from '../screening';
+import { invisibleCharacterProblem } from '../invisibleText';
 import { normalizeTag, tagProblem, TAG_RULE } from '../tags';
 
 /** Limits a model can read in every schema and every error message. */
