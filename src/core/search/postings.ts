@@ -33,30 +33,36 @@ export class Postings {
   }
 
   /**
-   * Adds 1 to `counts[slot]` for each slot holding `term`, without making a set of a saved list:
-   * the likely-duplicate check counts over a large store's common terms (similar.ts), and a
-   * callback per slot (walk) cost several times this loop.
+   * Adds 1 to `counts[slot]` for each slot holding `term`, without making a set of a saved list,
+   * and writes each slot it raises from 0 into `reached` from `n` on (room for every slot);
+   * returns the new `n`. The likely-duplicate check counts over a large store's common terms
+   * (similar.ts), and a callback per slot (walk) cost several times this loop. Each slot is
+   * counted once: one removed from a saved list since is skipped, not counted and taken back.
    */
-  countInto(term: string, counts: Uint16Array): void {
+  countInto(term: string, counts: Uint16Array, reached: Int32Array, n: number): number {
     const p = this.map.get(term);
-    if (p === undefined) return;
+    if (p === undefined) return n;
     if (p instanceof Set) {
-      for (const slot of p) counts[slot]!++;
-      return;
+      for (const slot of p) if (counts[slot]!++ === 0) reached[n++] = slot;
+      return n;
     }
     const { gaps: list, minus } = p;
     if (Array.isArray(list)) {
       for (let i = 0, slot = 0; i < list.length; i++) {
         slot = i === 0 ? list[0]! : slot + list[i]!;
-        counts[slot]!++;
+        if (minus !== undefined && minus.has(slot)) continue;
+        if (counts[slot]!++ === 0) reached[n++] = slot;
       }
     } else {
       const gaps = new GapBytes(list);
-      for (let slot = gaps.next(); slot !== -1; slot = gaps.next()) counts[slot]!++;
+      for (let slot = gaps.next(); slot !== -1; slot = gaps.next()) {
+        if (minus !== undefined && minus.has(slot)) continue;
+        if (counts[slot]!++ === 0) reached[n++] = slot;
+      }
     }
-    // The removed slots were counted with the list: taken back (each is in the list once).
-    if (minus) for (const slot of minus) counts[slot]!--;
-    if (p.plus) for (const slot of p.plus) counts[slot]!++;
+    // Filed since: never in the list (a slot removed and filed again leaves `minus` instead).
+    if (p.plus) for (const slot of p.plus) if (counts[slot]!++ === 0) reached[n++] = slot;
+    return n;
   }
 
   /**

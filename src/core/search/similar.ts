@@ -64,12 +64,12 @@ export function similarIn(
   let counted = false;
   const found: Array<IndexedMemory & { similarity: number }> = [];
   try {
-    for (let k = 0; k < prefix; k++) termPostings.countInto(byRarity[k]!, counts);
-    // One pass in slot order: the memories reached that could be alike holding every term left.
-    for (let slot = 0; slot < slots; slot++) {
-      const c = counts[slot]!;
-      if (c === 0) continue;
-      if (alike(c + n - prefix, sizes[slot] ?? 0)) reached[m++] = slot;
+    let r = 0;
+    for (let k = 0; k < prefix; k++) r = termPostings.countInto(byRarity[k]!, counts, reached, r);
+    // The memories reached (each once) that could be alike holding every term left.
+    for (let i = 0; i < r; i++) {
+      const slot = reached[i]!;
+      if (alike(counts[slot]! + n - prefix, sizes[slot] ?? 0)) reached[m++] = slot;
       else counts[slot] = 0;
     }
     counted = true;

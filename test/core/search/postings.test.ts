@@ -39,11 +39,15 @@ describe('Postings (one field of the search index)', () => {
     p.get('asSet'); // decoded into a set
     for (const slot of [4, 5, 6]) p.add('fresh', slot); // gaps this process made
     const counts = new Uint16Array(400);
-    for (const term of ['saved', 'edited', 'asSet', 'fresh', 'missing']) p.countInto(term, counts);
+    const reached = new Int32Array(400);
+    let n = 0;
+    for (const term of ['edited', 'saved', 'asSet', 'fresh', 'missing']) n = p.countInto(term, counts, reached, n);
     const expected = new Uint16Array(400);
     for (const term of ['saved', 'edited', 'asSet', 'fresh']) for (const slot of p.get(term)!) expected[slot]!++;
     assert.deepEqual(counts, expected);
     assert.equal(counts[5], 3, 'in saved, asSet and fresh; removed from edited');
+    // Every slot counted is reached once, in the order first counted (5, removed from 'edited', first by 'saved').
+    assert.deepEqual([...reached.subarray(0, n)], [2, 7, 200, 1, 5, 9, 300, 3, 4, 6]);
   });
 
   it('adds to the slots reached only, for a common term in every form its list takes', () => {
@@ -57,9 +61,10 @@ describe('Postings (one field of the search index)', () => {
       p.add('fresh', 9);
       if (decode) for (const t of ['common', 'small', 'edited']) p.get(t);
       const counts = new Uint16Array(400);
-      p.countInto('rare', counts);
-      const reached = Int32Array.of(2, 5, 7);
-      for (const term of ['common', 'small', 'edited', 'fresh', 'missing']) p.countReached(term, counts, reached, reached.length);
+      const reached = new Int32Array(400);
+      assert.equal(p.countInto('rare', counts, reached, 0), 3);
+      assert.deepEqual([...reached.subarray(0, 3)], [2, 5, 7]);
+      for (const term of ['common', 'small', 'edited', 'fresh', 'missing']) p.countReached(term, counts, reached, 3);
       const got = Object.fromEntries([...counts.entries()].filter(([, c]) => c > 0));
       assert.deepEqual(got, { 2: 3, 5: 3, 7: 3 }, `decoded: ${decode}`);
     }
