@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import initSqlJs from 'sql.js';
 import { ANALYZER_VERSION } from '../../../src/core/search/analysis';
+import { PackWriter } from '../../../src/core/packed';
 import { StorageError } from '../../../src/core/errors';
 import { MemoryService } from '../../../src/core/memoryService';
 import { migrate, SCHEMA_VERSION } from '../../../src/store/sqljs/schema';
@@ -256,6 +257,8 @@ describe('sql.js store: durability, corruption, schema', () => {
       [whole.subarray(0, whole.length - 9), /it is damaged \(.*cut short|does not end/],
       [flipped, /could not be read \(the file is cut short\)/],
       [Buffer.from('{"format":5}'), /could not be read \(not a packed file\)/],
+      // A packed file of the release before (format 6: no term counts): read no further than its header.
+      [Buffer.concat(new PackWriter().json({ format: 6, analyzer: ANALYZER_VERSION }).chunks()), /made by another release/],
     ] as const) {
       fs.writeFileSync(file, bytes);
       fs.writeFileSync(path.join(dir, 'search-index.json'), '{"format":5}');
@@ -265,6 +268,11 @@ describe('sql.js store: durability, corruption, schema', () => {
       assert.deepEqual(
         (await again.service.search({ keywords: ['delta'], tags: ['delta-tag'] })).map((h) => h.id),
         [id],
+      );
+      // The rebuilt index knows each memory's term count: the same memory written again is named as its duplicate.
+      assert.deepEqual(
+        (await again.service.similarTo({ description: 'Damaged delta', tags: ['delta-tag'] })).map((d) => [d.id, d.similarity]),
+        [[id, 1]],
       );
       again.store.checkpoint();
       assert.ok(!fs.existsSync(path.join(dir, 'search-index.json')), "the older release's file is gone once the new one is saved");
