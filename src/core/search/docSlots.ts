@@ -10,9 +10,10 @@ export type SavedDocColumns = Pick<
 
 /**
  * The memories of a SearchIndex by slot (the number its posting lists hold), how many
- * description and tag terms each holds, the slot of each id, and the slots free for reuse. A restored one reads a memory from the saved columns when it
- * is first asked for (SavedDocs), and makes the id → slot map and the free list when a change
- * first needs them: opening makes no object per memory.
+ * description and tag terms each holds, the slot of each id, and the slots free for reuse. A
+ * restored one reads a memory from the saved columns when it is first asked for (SavedDocs),
+ * and makes the id → slot map and the free list when a change first needs them: opening makes
+ * no object per memory.
  */
 export class DocSlots {
   private readonly slots: Array<Doc | undefined> = [];
@@ -132,8 +133,8 @@ export class DocSlots {
       changedAt: new ArrayColumn(changedAt),
       tagStarts,
       tagRefs: Uint32Array.from(tagRefs),
-      // Free slots hold 0 (release), as do slots past the last one placed.
-      termCounts: Uint32Array.from({ length: n }, (_, slot) => this.counts[slot] ?? 0),
+      // At least one count per slot (grown in place, copied in restore); a free slot's is 0 (release).
+      termCounts: this.counts.slice(0, n),
     };
   }
 

@@ -46,19 +46,11 @@ export class Postings {
       for (const slot of p) if (counts[slot]!++ === 0) reached[n++] = slot;
       return n;
     }
-    const { gaps: list, minus } = p;
-    if (Array.isArray(list)) {
-      for (let i = 0, slot = 0; i < list.length; i++) {
-        slot = i === 0 ? list[0]! : slot + list[i]!;
-        if (minus !== undefined && minus.has(slot)) continue;
-        if (counts[slot]!++ === 0) reached[n++] = slot;
-      }
-    } else {
-      const gaps = new GapBytes(list);
-      for (let slot = gaps.next(); slot !== -1; slot = gaps.next()) {
-        if (minus !== undefined && minus.has(slot)) continue;
-        if (counts[slot]!++ === 0) reached[n++] = slot;
-      }
+    const { minus } = p;
+    const gaps = gapSlots(p.gaps);
+    for (let slot = gaps.next(); slot !== -1; slot = gaps.next()) {
+      if (minus !== undefined && minus.has(slot)) continue;
+      if (counts[slot]!++ === 0) reached[n++] = slot;
     }
     // Filed since: never in the list (a slot removed and filed again leaves `minus` instead).
     if (p.plus) for (const slot of p.plus) if (counts[slot]!++ === 0) reached[n++] = slot;
@@ -78,17 +70,10 @@ export class Postings {
       } else for (const slot of p) if (counts[slot]) counts[slot]!++;
       return;
     }
-    const { gaps: list, minus } = p;
-    if (Array.isArray(list)) {
-      for (let i = 0, slot = 0; i < list.length; i++) {
-        slot = i === 0 ? list[0]! : slot + list[i]!;
-        if (counts[slot]) counts[slot]!++;
-      }
-    } else {
-      const gaps = new GapBytes(list);
-      for (let slot = gaps.next(); slot !== -1; slot = gaps.next()) if (counts[slot]) counts[slot]!++;
-    }
+    const gaps = gapSlots(p.gaps);
+    for (let slot = gaps.next(); slot !== -1; slot = gaps.next()) if (counts[slot]) counts[slot]!++;
     // A removed slot was raised with the list only if it was counted already (its count is above 1 then).
+    const { minus } = p;
     if (minus) for (const slot of minus) if (counts[slot]) counts[slot]!--;
     if (p.plus) for (const slot of p.plus) if (counts[slot]) counts[slot]!++;
   }
@@ -161,10 +146,10 @@ export class Postings {
   }
 
   /** Takes saved lists as they are (see save); each is decoded on first use. Throws when the parts do not agree. */
-  static restore(saved: SavedPostings): Postings {
+  static restore<P extends Postings>(this: new () => P, saved: SavedPostings): P {
     const { terms, counts, sizes, lists } = saved;
     if (counts.length !== terms.length || sizes.length !== terms.length) throw new Error('saved postings: the columns differ in length');
-    const postings = new Postings();
+    const postings = new this();
     const names = terms.all();
     let at = 0;
     for (let i = 0; i < names.length; i++) {
@@ -204,18 +189,29 @@ function sizeOf(p: Saved): number {
 
 /** The slots of a saved list as it stands: the list's, less `minus`, then `plus`. */
 function walk(p: Saved, fn: (slot: number) => void): void {
-  const list = p.gaps;
   const minus = p.minus;
-  if (Array.isArray(list)) {
-    for (let i = 0, slot = 0; i < list.length; i++) {
-      slot = i === 0 ? list[0]! : slot + list[i]!;
-      if (!minus?.has(slot)) fn(slot);
-    }
-  } else {
-    const gaps = new GapBytes(list);
-    for (let slot = gaps.next(); slot !== -1; slot = gaps.next()) if (!minus?.has(slot)) fn(slot);
-  }
+  const gaps = gapSlots(p.gaps);
+  for (let slot = gaps.next(); slot !== -1; slot = gaps.next()) if (!minus?.has(slot)) fn(slot);
   if (p.plus) for (const slot of p.plus) fn(slot);
+}
+
+/** The slots of a list's gaps (`Saved.gaps`, either form), one at a time: `next()` gives -1 past the end. */
+function gapSlots(gaps: number[] | Uint8Array): GapArray | GapBytes {
+  return Array.isArray(gaps) ? new GapArray(gaps) : new GapBytes(gaps);
+}
+
+/** The slots of gaps this process appended (the first slot whole), one at a time; -1 past the end. */
+class GapArray {
+  private at = 0;
+  private slot = 0;
+
+  constructor(private readonly gaps: number[]) {}
+
+  next(): number {
+    if (this.at >= this.gaps.length) return -1;
+    this.slot += this.gaps[this.at++]!;
+    return this.slot;
+  }
 }
 
 /** The slots of a saved list's LEB128 gaps (the first slot whole), one at a time; -1 past the end. */

@@ -1,3 +1,5 @@
+import type { TagMatch } from './ranking';
+
 /**
  * The scratch space of one search, reused from search to search (search is synchronous):
  * one row per memory the keywords reach, `n` cells per row (one per keyword), holding the
@@ -56,6 +58,26 @@ export class ScoreTable {
       this.tagMatch[c] = 0;
     }
     return first;
+  }
+
+  /** Adds `amount` to keyword i's share of each memory of `postings`; stamps them with `mark`, skips those stamped `skip`. */
+  credit(postings: Set<number> | undefined, i: number, amount: number, mark: number, skip: number): void {
+    if (!postings) return;
+    for (const slot of postings) {
+      if (skip && this.stamp[slot] === skip) continue;
+      const cell = this.cellOf(slot) + i;
+      this.share[cell] = this.share[cell]! + amount;
+      if (mark) this.stamp[slot] = mark;
+    }
+  }
+
+  /** Raises keyword i's tag match of each memory of `postings` to `kind`, where it is lower. */
+  markTag(postings: Set<number> | undefined, kind: TagMatch, i: number): void {
+    if (!postings) return;
+    for (const slot of postings) {
+      const cell = this.cellOf(slot) + i;
+      if (this.tagMatch[cell]! < kind) this.tagMatch[cell] = kind;
+    }
   }
 
   /** A fresh mark for `stamp`, to tell in O(1) whether a slot holds a compound's whole word. */

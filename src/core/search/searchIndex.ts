@@ -4,6 +4,7 @@ import { DocSlots } from './docSlots';
 import type { SavedIndex } from './savedIndex';
 import type { AnalyzedKeyword, SearchQuery } from './query';
 import { Postings } from './postings';
+import { TagPostings } from './tagPostings';
 import { similarIn } from './similar';
 import { ScoreTable } from './scoreTable';
 import { better, DEFAULT_RANKING, MIN_PREFIX, type RankingOptions, type SearchHit, TagMatch } from './ranking';
@@ -45,9 +46,8 @@ export class SearchIndex {
   private contentPostings = new Postings();
   /** Set by restore: docs filed from saved postings learn their content terms from them when first removed. */
   private contentUnknown = false;
-  private tagPostings = new Postings();
+  private tagPostings = new TagPostings();
   private tagStemPostings = new Postings();
-  private sortedTags: string[] | undefined;
 
   /** Scratch space for one search, reused (search is synchronous). */
   private readonly table = new ScoreTable();
@@ -83,14 +83,7 @@ export class SearchIndex {
     for (const t of analysis.terms) this.termPostings.add(t, slot);
     for (const t of analysis.contentTerms) this.contentPostings.add(t, slot);
     for (const st of analysis.tagStems) this.tagStemPostings.add(st, slot);
-    this.fileTags(doc, slot);
-  }
-
-  private fileTags(doc: Doc, slot: number): void {
-    for (const tag of new Set(doc.tags)) {
-      if (!this.tagPostings.has(tag)) this.sortedTags = undefined;
-      this.tagPostings.add(tag, slot);
-    }
+    for (const tag of new Set(doc.tags)) this.tagPostings.add(tag, slot);
   }
 
   /** The slot `save()` gives the memory `id` when it holds it changed at `changedAt` (what a saved view refers to instead of repeating them). */
@@ -124,7 +117,7 @@ export class SearchIndex {
     const index = new SearchIndex(options);
     index.docs = DocSlots.restore(saved);
     index.termPostings = Postings.restore(saved.terms);
-    index.tagPostings = Postings.restore(saved.tags);
+    index.tagPostings = TagPostings.restore(saved.tags);
     index.tagStemPostings = Postings.restore(saved.tagStems);
     index.contentPostings = Postings.restore(saved.content);
     index.contentUnknown = saved.content.terms.length > 0;
@@ -143,10 +136,7 @@ export class SearchIndex {
     for (const t of analysis.terms) this.termPostings.remove(t, slot);
     for (const t of contentTerms) this.contentPostings.remove(t, slot);
     for (const s of analysis.tagStems) this.tagStemPostings.remove(s, slot);
-    for (const tag of new Set(doc.tags)) {
-      this.tagPostings.remove(tag, slot);
-      if (!this.tagPostings.has(tag)) this.sortedTags = undefined;
-    }
+    for (const tag of new Set(doc.tags)) this.tagPostings.remove(tag, slot);
   }
 
   /**
@@ -170,29 +160,11 @@ export class SearchIndex {
     this.contentUnknown = false;
     this.tagPostings.clear();
     this.tagStemPostings.clear();
-    this.sortedTags = undefined;
   }
 
   /** The tag vocabulary of current memories with counts, most used first. */
   tagCounts(): Array<{ tag: string; count: number }> {
-    return [...this.tagPostings.terms()]
-      .map((tag) => ({ tag, count: this.tagPostings.size(tag) }))
-      .sort((a, b) => b.count - a.count || a.tag.localeCompare(b.tag));
-  }
-
-  /** Tags starting with `prefix`, from a sorted copy of the vocabulary. */
-  private tagsWithPrefix(prefix: string): string[] {
-    const tags = (this.sortedTags ??= [...this.tagPostings.terms()].sort());
-    let lo = 0;
-    let hi = tags.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (tags[mid]! < prefix) lo = mid + 1;
-      else hi = mid;
-    }
-    const out: string[] = [];
-    for (let i = lo; i < tags.length && tags[i]!.startsWith(prefix); i++) out.push(tags[i]!);
-    return out;
+    return this.tagPostings.counts();
   }
 
   /** Marks every memory the keyword reaches: word shares, and the tags it names, inflects or prefixes. */
@@ -209,54 +181,33 @@ export class SearchIndex {
       const w = weights[j]!;
       const alts = u.alts ?? [];
       const mark = u.parts.length > 0 || alts.length > 0 ? t.nextStamp() : 0;
-      this.credit(this.termPostings.get(u.term), i, w.whole * 1, mark, 0);
-      this.credit(this.contentPostings.get(u.term), i, w.whole * c, mark, 0);
+      t.credit(this.termPostings.get(u.term), i, w.whole * 1, mark, 0);
+      t.credit(this.contentPostings.get(u.term), i, w.whole * c, mark, 0);
       if (!mark) continue;
       for (let pj = 0; pj < u.parts.length; pj++) {
         // Skipping memories that hold the whole word: already credited for it.
-        this.credit(this.termPostings.get(u.parts[pj]!), i, w.parts[pj]! * 1, 0, mark);
-        this.credit(this.contentPostings.get(u.parts[pj]!), i, w.parts[pj]! * c, 0, mark);
+        t.credit(this.termPostings.get(u.parts[pj]!), i, w.parts[pj]! * 1, 0, mark);
+        t.credit(this.contentPostings.get(u.parts[pj]!), i, w.parts[pj]! * c, 0, mark);
       }
       // Other words for a plain word (alts are given for plain words only, never with parts):
       // the first one a memory holds counts, when it does not hold the word itself.
       for (const alt of alts) {
-        this.credit(this.termPostings.get(alt), i, w.alt * 1, mark, mark);
-        this.credit(this.contentPostings.get(alt), i, w.alt * c, mark, mark);
+        t.credit(this.termPostings.get(alt), i, w.alt * 1, mark, mark);
+        t.credit(this.contentPostings.get(alt), i, w.alt * c, mark, mark);
       }
     }
-    this.markTag(this.tagPostings.get(k.tag), TagMatch.Exact, i);
+    t.markTag(this.tagPostings.get(k.tag), TagMatch.Exact, i);
     // A keyword of stop words only (`the`) may name a tag exactly, but is no word to inflect or complete.
     if (units.length === 0) return;
-    this.markTag(this.tagStemPostings.get(k.tagStem), TagMatch.Inflection, i);
+    t.markTag(this.tagStemPostings.get(k.tagStem), TagMatch.Inflection, i);
     if (k.tag.length >= MIN_PREFIX) {
-      for (const tag of this.tagsWithPrefix(k.tag)) if (tag !== k.tag) this.markTag(this.tagPostings.get(tag), TagMatch.Prefix, i);
+      for (const tag of this.tagPostings.withPrefix(k.tag)) if (tag !== k.tag) t.markTag(this.tagPostings.get(tag), TagMatch.Prefix, i);
     }
   }
 
   /** Memories holding a term in any field. */
   private df(term: string): number {
     return this.termPostings.size(term) + this.contentPostings.size(term);
-  }
-
-  /** Adds `amount` to keyword i's share of each memory of `postings`; stamps them with `mark`, skips those stamped `skip`. */
-  private credit(postings: Set<number> | undefined, i: number, amount: number, mark: number, skip: number): void {
-    if (!postings) return;
-    const t = this.table;
-    for (const slot of postings) {
-      if (skip && t.stamp[slot] === skip) continue;
-      const cell = t.cellOf(slot) + i;
-      t.share[cell] = t.share[cell]! + amount;
-      if (mark) t.stamp[slot] = mark;
-    }
-  }
-
-  private markTag(postings: Set<number> | undefined, kind: TagMatch, i: number): void {
-    if (!postings) return;
-    const t = this.table;
-    for (const slot of postings) {
-      const cell = t.cellOf(slot) + i;
-      if (t.tagMatch[cell]! < kind) t.tagMatch[cell] = kind;
-    }
   }
 
   /** `similarIn` over this index: the candidates for "likely duplicate" (similar.ts). */

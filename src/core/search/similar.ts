@@ -10,7 +10,7 @@ const READ_COST = 1500;
 
 /** How many of the asked terms each slot holds: kept between calls, zeroed after each. */
 let held = new Uint16Array(0);
-/** The slots still in the running, the first `n` of it: kept between calls. */
+/** The slots still in the running (the first `m` of it, in similarIn): kept between calls. */
 let running = new Int32Array(0);
 
 /**
@@ -52,11 +52,12 @@ export function similarIn(
   const counts = held;
   const reached = running;
   const sizes = docs.termCounts();
-  const byRarity = [...terms].sort((a, b) => termPostings.size(a) - termPostings.size(b));
+  const sized = [...terms].map((term) => ({ term, size: termPostings.size(term) })).sort((a, b) => a.size - b.size);
+  const byRarity = sized.map((t) => t.term);
   const prefix = n - need + 1;
   // Entries of the lists from the k-th on: what walking them would cost.
   const left = new Array<number>(n + 1).fill(0);
-  for (let k = n - 1; k >= 0; k--) left[k] = left[k + 1]! + termPostings.size(byRarity[k]!);
+  for (let k = n - 1; k >= 0; k--) left[k] = left[k + 1]! + sized[k]!.size;
   // Whether a memory holding `shared` of the terms, `size` terms in all, is alike enough.
   const alike = (shared: number, size: number) => shared / (n + size - shared) >= min;
 
