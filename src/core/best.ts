@@ -11,6 +11,8 @@ export function keepBest<T>(best: T[], item: T, limit: number, before: (a: T, b:
     if (before(best[mid]!, item)) lo = mid + 1;
     else hi = mid;
   }
-  best.splice(lo, 0, item);
-  if (best.length > limit) best.pop();
+  // Shifted by hand: splice is a call into the runtime, and this runs for many terms of every note.
+  let i = best.length < limit ? best.length : limit - 1;
+  for (; i > lo; i--) best[i] = best[i - 1]!;
+  best[lo] = item;
 }

@@ -1,5 +1,4 @@
 import { stemmer } from 'stemmer';
-import { keepBest } from './best';
 import { Generations } from './generations';
 
 /**
@@ -95,7 +94,7 @@ const ACRONYM_THEN_WORD = /(\p{Lu})(\p{Lu}\p{Ll}{2,})/gu;
 const CAPITALIZED = /^[A-Z][a-z0-9]*$/;
 
 /** One match of TOKEN as a Token. */
-function token(raw: string): Token {
+export function token(raw: string): Token {
   // The common shapes first, with the answer the general path gives them.
   if (PLAIN.test(raw)) return { whole: raw, parts: [raw] };
   if (CAPITALIZED.test(raw)) {
@@ -133,55 +132,9 @@ export function onlyStopWords(text: string): boolean {
   return words(text).every(isStopWord);
 }
 
-function keep(word: string): boolean {
+/** True for a word that gives a term: two characters or more, and no stop word. */
+export function keep(word: string): boolean {
   return word.length >= 2 && !isStopWord(word);
-}
-
-/** Distinct stemmed terms of a text (compounds whole and in parts), stop words and one-character words removed. */
-export function terms(text: string): string[] {
-  const seen = new Set<string>();
-  const words = new RegExp(TOKEN.source, TOKEN.flags);
-  for (let m = words.exec(text); m !== null; m = words.exec(text)) {
-    const w = wordOf(m[0]);
-    if (w.term !== undefined) seen.add(w.term);
-    for (const p of w.parts) if (p !== undefined) seen.add(p);
-  }
-  return [...seen];
-}
-
-/** What analysis makes of one word as written (one match of TOKEN), whatever the text around it. */
-interface Word {
-  /** The word lower-cased, its joiners removed (Token.whole). */
-  whole: string;
-  /** Stem of `whole`; undefined for a stop word or a one-character word. */
-  term: string | undefined;
-  /** A compound's parts' stems, undefined where a part is a stop word; empty for a single-part word. */
-  parts: Array<string | undefined>;
-  /** Written as code whatever its quoting: a digit and a letter, capitals, a compound (see distinctiveTerms). */
-  code: boolean;
-}
-
-/**
- * Words already analysed: a text repeats its words and a store repeats its vocabulary, and a
- * word's regular-expression tests, stop-word check and stem cost several times one lookup. Words
- * longer than a content term (hashes, base64) are not kept.
- */
-const analysedWords = new Generations<Word>(50_000);
-
-function wordOf(raw: string): Word {
-  return analysedWords.get(raw, analyzeWord, raw.length <= CONTENT_TERM_MAX);
-}
-
-function analyzeWord(raw: string): Word {
-  if (PLAIN.test(raw))
-    return { whole: raw, term: keep(raw) ? stem(raw) : undefined, parts: [], code: HAS_DIGIT.test(raw) && HAS_LETTER.test(raw) };
-  const t = token(raw);
-  return {
-    whole: t.whole,
-    term: keep(t.whole) ? stem(t.whole) : undefined,
-    parts: t.parts.length > 1 ? t.parts.map((p) => (keep(p) ? stem(p) : undefined)) : [],
-    code: COMPOUND.test(raw) || CODE_LIKE.test(raw),
-  };
 }
 
 /**
@@ -216,79 +169,4 @@ export function termUnits(text: string): TermUnit[] {
     if (!units.has(term)) units.set(term, { term, parts: parts.filter((p) => p !== term) });
   }
   return [...units.values()];
-}
-
-/** How a content word is ranked for the bounded share of content terms a memory is filed under. */
-interface Candidate {
-  term: string;
-  /** Written as code: an identifier, a code (`TS2589`, `E0308`), a path, in backticks or quotes. */
-  code: boolean;
-  count: number;
-  first: number;
-}
-
-/** Text between backticks or straight or typographic quotes: names and error text as written. */
-const QUOTED = /`[^`\n]{1,200}`|"[^"\n]{1,200}"|\u201c[^\u201d\n]{1,200}\u201d|'[^'\n\s][^'\n]{0,198}'/g;
-/** A word with a digit and a letter (`TS2589`, `0308010C`, `sha2`), or in capitals (`EACCES`). */
-const CODE_LIKE = /^(?=.*\p{N})(?=.*\p{L})|^\p{Lu}{3,}$/u;
-
-/** Joined (`keep-alive`, `index.html`) or camel-cased (`getByRole`): a compound as written. */
-const COMPOUND = /[-._]|\p{Ll}\p{Lu}/u;
-const HAS_DIGIT = /[0-9]/;
-const HAS_LETTER = /[a-z]/;
-
-/** Longest content word filed as a term, in characters. */
-export const CONTENT_TERM_MAX = 100;
-
-/**
- * The `max` terms of a memory's content that best tell it apart, other than `exclude` (the
- * terms its description and tags already give): words written as code first (identifiers,
- * error codes, compounds, quoted names), then the words the content repeats most, then the
- * longer (rarer) word, then the earlier. Chosen from the memory alone, so every store files a
- * memory under the same terms whatever else it holds; bounded, so the index stays small.
- */
-export function distinctiveTerms(content: string, exclude: ReadonlySet<string>, max: number): string[] {
-  if (max <= 0 || content.length === 0) return [];
-  const quoted = new Set<string>();
-  for (const [q] of content.matchAll(QUOTED)) for (const t of tokens(q)) quoted.add(t.whole);
-  const candidates = new Map<string, Candidate>();
-  let position = 0;
-  const note = (term: string | undefined, code: boolean) => {
-    if (term === undefined || exclude.has(term)) return;
-    const c = candidates.get(term);
-    if (c) {
-      c.count++;
-      c.code ||= code;
-    } else candidates.set(term, { term, code, count: 1, first: position++ });
-  };
-  // exec rather than matchAll: no iterator and no array per word, on every word of every note.
-  const words = new RegExp(TOKEN.source, TOKEN.flags);
-  for (let m = words.exec(content); m !== null; m = words.exec(content)) {
-    const raw = m[0];
-    const w = wordOf(raw);
-    if (raw.length > CONTENT_TERM_MAX) {
-      // A run of characters this long (a hash, base64, a minified line) is no search key, and would
-      // not fit PostgreSQL's tsvector (2047 bytes a word): the content's other terms speak for it.
-      // Its parts may still be words.
-      if (w.whole.length <= CONTENT_TERM_MAX) note(w.term, w.code || quoted.has(w.whole));
-      if (w.parts.length > 0) token(raw).parts.forEach((p, i) => p.length <= CONTENT_TERM_MAX && note(w.parts[i], false));
-      continue;
-    }
-    // Most words: a cached analysis, and whether the content quotes them.
-    note(w.term, w.code || (quoted.size > 0 && quoted.has(w.whole)));
-    // A compound's parts are ordinary words: they rank by how often the content uses them.
-    for (const p of w.parts) note(p, false);
-  }
-  // The best `max` in order, kept as they come (a note has hundreds of words; a sort of all of them cost more than the rest).
-  const best: Candidate[] = [];
-  for (const c of candidates.values()) keepBest(best, c, max, ranksBefore);
-  return best.map((c) => c.term);
-}
-
-/** Content term order: code-like first, then used more often, then longer, then earlier (`first` is unique: a total order). */
-function ranksBefore(a: Candidate, b: Candidate): boolean {
-  if (a.code !== b.code) return a.code;
-  if (a.count !== b.count) return a.count > b.count;
-  if (a.term.length !== b.term.length) return a.term.length > b.term.length;
-  return a.first < b.first;
 }

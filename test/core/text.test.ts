@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { CONTENT_TERM_MAX, distinctiveTerms, isStopWord, onlyStopWords, stem, termUnits, terms, words } from '../../src/core/text';
+import { isStopWord, onlyStopWords, stem, termUnits, tokens, words } from '../../src/core/text';
+import { CONTENT_TERM_MAX, distinctiveTerms, terms } from '../../src/core/wordTerms';
+import { prng } from '../../bench/generate';
 
 describe('text analysis', () => {
   describe('words', () => {
@@ -140,6 +142,87 @@ describe('text analysis', () => {
       assert.equal(distinctiveTerms('zebra zebra `widget`', new Set(), 2)[0], 'widget');
       assert.deepEqual(distinctiveTerms('zebra zebra widget', new Set(), 2), ['zebra', 'widget']);
       assert.deepEqual(terms('Widget widget WIDGET'), ['widget']);
+    });
+
+    it('chooses what a plain reading of its rules chooses, for 3,000 random notes analysed one after another', () => {
+      // The rules of distinctiveTerms restated as simply as they read (every word matched by the
+      // regular expression, its term and parts, a map of candidates, one sort): the index's
+      // analysis keeps counts in shared objects between calls, and must agree with this for
+      // every note whatever was analysed before it.
+      const TOKEN = /[\p{L}\p{N}]+(?:[-._]+[\p{L}\p{N}]+)*/gu;
+      const QUOTED = /`[^`\n]{1,200}`|"[^"\n]{1,200}"|\u201c[^\u201d\n]{1,200}\u201d|'[^'\n\s][^'\n]{0,198}'/g;
+      const termOf = (word: string) => (word.length >= 2 && !isStopWord(word) ? stem(word) : undefined);
+      const isCode = (raw: string) =>
+        /^[a-z0-9]+$/.test(raw)
+          ? /[0-9]/.test(raw) && /[a-z]/.test(raw)
+          : /[-._]|\p{Ll}\p{Lu}/u.test(raw) || /^(?=.*\p{N})(?=.*\p{L})|^\p{Lu}{3,}$/u.test(raw);
+      const reference = (content: string, exclude: Set<string>, max: number): string[] => {
+        const quoted = new Set<string>();
+        for (const [q] of content.matchAll(QUOTED)) for (const t of tokens(q)) quoted.add(t.whole);
+        const found = new Map<string, { term: string; code: boolean; count: number; first: number }>();
+        const note = (term: string | undefined, code: boolean) => {
+          if (term === undefined || exclude.has(term)) return;
+          const c = found.get(term);
+          if (c) {
+            c.count++;
+            c.code ||= code;
+          } else found.set(term, { term, code, count: 1, first: found.size });
+        };
+        for (const [raw] of content.matchAll(TOKEN)) {
+          const t = tokens(raw)[0]!;
+          const long = raw.length > CONTENT_TERM_MAX;
+          if (!long || t.whole.length <= CONTENT_TERM_MAX) note(termOf(t.whole), isCode(raw) || quoted.has(t.whole));
+          if (t.parts.length > 1) for (const p of t.parts) if (!long || p.length <= CONTENT_TERM_MAX) note(termOf(p), false);
+        }
+        return [...found.values()]
+          .sort((a, b) => Number(b.code) - Number(a.code) || b.count - a.count || b.term.length - a.term.length || a.first - b.first)
+          .slice(0, max)
+          .map((c) => c.term);
+      };
+      const rnd = prng(11);
+      const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
+      const vocabulary = [
+        ...'cache caching cached build builds the and with for retry timeout flaky config Config CONFIG'.split(' '),
+        ...'keep-alive KeepAlive keepalive node_modules getByRole HTMLParser JWTs TS2589 E0308 sha256 EACCES'.split(' '),
+        ...'safe.directory index.html v1.2.3 naïve Straße 中文 colour behaviour initialise'.split(' '),
+        'a'.repeat(CONTENT_TERM_MAX + 3),
+        `${'ab-'.repeat(40)}cd`,
+      ];
+      const quote = (w: string) => pick(['`', '"', "'", '\u201c']) + w + (rnd() < 0.5 ? ' ' + pick(vocabulary) : '');
+      for (let i = 0; i < 3000; i++) {
+        // A word seen in no note before, now and then: its term first appears in this call.
+        const fresh = `zq${i.toString(36)}x`;
+        const words = Array.from({ length: 1 + Math.floor(rnd() * 40) }, () => {
+          const r = rnd();
+          if (r < 0.1) {
+            const q = quote(r < 0.05 ? fresh : pick(vocabulary));
+            return q + (q.startsWith('\u201c') ? '\u201d' : q[0]);
+          }
+          return r < 0.15 ? fresh : pick(vocabulary);
+        });
+        const content = words.join(pick([' ', ', ', '. ', '\n']));
+        // Terms to leave out, as the index gives them: a description's terms, and a tag's part stemmed
+        // on its own (a term no word of any text analysed so far may have given).
+        const exclude = new Set(terms(pick(vocabulary)));
+        if (rnd() < 0.3) exclude.add(stem(fresh));
+        const max = 1 + Math.floor(rnd() * 12);
+        assert.deepEqual(
+          distinctiveTerms(content, exclude, max),
+          reference(content, exclude, max),
+          `${JSON.stringify(content)} without ${[...exclude].join(',')}`,
+        );
+      }
+    });
+
+    it('gives the same terms after its kept words and terms are dropped (past 200,000 terms)', () => {
+      // Words kept across the drop (`cache`, seen in every note) and words first seen after it
+      // (`caches`) must still share their term: one `cach`, counted three times.
+      let n = 0;
+      for (let note = 0; note < 110; note++) {
+        const words = Array.from({ length: 2000 }, () => `u${(n++).toString(36)}q`);
+        distinctiveTerms(`${words.join(' ')} cache caching`, new Set(), 24);
+      }
+      assert.deepEqual(distinctiveTerms('caches retry cache caches', new Set(), 10), ['cach', 'retri']);
     });
   });
 });

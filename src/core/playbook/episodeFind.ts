@@ -14,7 +14,7 @@
 import type { RecordCursor, RecordQuery, RecordReader, StoredRecord } from '../ports/records';
 import { ValidationError } from '../errors';
 import { tagParts } from '../tags';
-import { terms } from '../text';
+import { terms } from '../wordTerms';
 import { CLOCK_SKEW_MS } from '../writer';
 import { asEpisode, normalizeKey, type EpisodeData } from './kinds';
 import { decodeRecordCursor, encodeRecordCursor } from './recordRows';

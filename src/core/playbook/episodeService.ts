@@ -9,7 +9,7 @@ import { parseInput } from '../contract/validate';
 import { NotFoundError, refusalAt, ValidationError } from '../errors';
 import { seedEpisodeId, seedEpisodeRowId } from '../seedLines';
 import type { z } from 'zod';
-import { terms } from '../text';
+import { terms } from '../wordTerms';
 import { asEpisode, episodeColumns, normalizeKey, type EpisodeData } from './kinds';
 import {
   EPISODE_LIMITS,

@@ -1,4 +1,4 @@
-import { terms } from '../text';
+import { terms } from '../wordTerms';
 import type { SkillData } from './kinds';
 
 /**

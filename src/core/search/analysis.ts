@@ -1,5 +1,5 @@
 import { tagParts } from '../tags';
-import { distinctiveTerms, terms } from '../text';
+import { distinctiveTerms, terms } from '../wordTerms';
 
 // What the search index files a memory under, and the saved form of an index.
 
@@ -24,7 +24,7 @@ export interface Analysis {
   tagStems: string[];
   /**
    * At most CONTENT_TERMS stemmed terms of the content that the description and tags do not
-   * hold: the ones that best tell the memory apart (text.ts, distinctiveTerms). A weaker field.
+   * hold: the ones that best tell the memory apart (wordTerms.ts, distinctiveTerms). A weaker field.
    */
   contentTerms: string[];
 }
@@ -89,7 +89,7 @@ export function splitTerms(flat: readonly string[]): Pick<Analysis, 'terms' | 'c
 }
 
 /**
- * Version of the text analysis (src/core/text.ts, tagParts). Saved analyses carry it; bump
+ * Version of the text analysis (src/core/text.ts and wordTerms.ts, tagParts). Saved analyses carry it; bump
  * it whenever a change to the analysis would give a stored memory other terms, so saved
  * indexes are rebuilt rather than searched with stale terms.
  */

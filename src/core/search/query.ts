@@ -1,5 +1,6 @@
 import { normalizeTag, tagParts } from '../tags';
-import { onlyStopWords, termUnits, terms, type TermUnit } from '../text';
+import { onlyStopWords, termUnits, type TermUnit } from '../text';
+import { terms } from '../wordTerms';
 import { otherWords } from './synonyms';
 
 /** One keyword as the index sees it. */

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { ValidationError } from '../../../src/core/errors';
 import { episodeTerms, EPISODE_RELEVANCE_FLOOR, matchEpisode, rankedEpisodes } from '../../../src/core/playbook/episodeFind';
-import { terms } from '../../../src/core/text';
+import { terms } from '../../../src/core/wordTerms';
 import { BACKENDS, prepareBackend } from '../../helpers/builders';
 import { episode, openPlaybook, rejects, testClock } from './playbookHelpers';
 
