@@ -30,11 +30,11 @@ export interface Analysis {
 }
 
 /**
- * A memory in the index. A restored index does not keep the analysis (see remove); a memory
- * filed with an analysis made elsewhere keeps only its content terms (the content is not kept).
+ * A memory in the index. It keeps its content terms (the content is not kept), except in a
+ * restored index, which reads them from the postings when first needed (see remove); the other
+ * terms come again from the description and tags.
  */
 export interface Doc extends IndexedMemory {
-  analysis?: Analysis;
   contentTerms?: string[];
 }
 

@@ -62,23 +62,24 @@ export class SearchIndex {
 
   /** Adds or replaces a memory; its content, if given, is analysed, not kept. */
   put(memory: MemoryToIndex): void {
-    this.file(memory, analyzeMemory(memory), true);
+    this.putAnalyzed(memory, analyzeMemory(memory));
   }
 
   /**
    * Adds or replaces a memory with an analysis made elsewhere by `analyzeMemory` at this
-   * ANALYZER_VERSION (terms a store saved), skipping the costly text analysis. As in
-   * `restore`, the analysis is not kept: it is recomputed if the memory is ever removed.
+   * ANALYZER_VERSION (terms a store saved), skipping the costly text analysis. Only the content
+   * terms are kept (Doc): the others are analysed again, from the description and tags, if the
+   * memory is ever removed.
    */
   putAnalyzed(memory: IndexedMemory, analysis: Analysis): void {
-    this.file(memory, analysis, false);
-  }
-
-  private file(memory: IndexedMemory, analysis: Analysis, keep: boolean): void {
     this.remove(memory.id);
-    const doc: Doc = { id: memory.id, description: memory.description, tags: memory.tags, changedAt: memory.changedAt };
-    if (keep) doc.analysis = analysis;
-    else doc.contentTerms = analysis.contentTerms;
+    const doc: Doc = {
+      id: memory.id,
+      description: memory.description,
+      tags: memory.tags,
+      changedAt: memory.changedAt,
+      contentTerms: analysis.contentTerms,
+    };
     const slot = this.docs.place(doc, analysis.terms.length);
     for (const t of analysis.terms) this.termPostings.add(t, slot);
     for (const t of analysis.contentTerms) this.contentPostings.add(t, slot);
@@ -130,9 +131,9 @@ export class SearchIndex {
     if (slot === undefined) return;
     const doc = this.docs.at(slot)!;
     // Read while the memory still holds its slot: restoredContentTerms files it among all the others.
-    const contentTerms = doc.analysis?.contentTerms ?? doc.contentTerms ?? this.restoredContentTerms(doc);
+    const contentTerms = doc.contentTerms ?? this.restoredContentTerms(doc);
     this.docs.release(id, slot);
-    const analysis = doc.analysis ?? analyzeMemory(doc);
+    const analysis = analyzeMemory(doc);
     for (const t of analysis.terms) this.termPostings.remove(t, slot);
     for (const t of contentTerms) this.contentPostings.remove(t, slot);
     for (const s of analysis.tagStems) this.tagStemPostings.remove(s, slot);
@@ -147,7 +148,7 @@ export class SearchIndex {
     if (this.contentUnknown) {
       this.contentUnknown = false;
       const unknown = new Map<number, string[]>();
-      for (const [s, d] of this.docs.all()) if (!d.analysis && !d.contentTerms) unknown.set(s, (d.contentTerms = []));
+      for (const [s, d] of this.docs.all()) if (!d.contentTerms) unknown.set(s, (d.contentTerms = []));
       this.contentPostings.forEach((t, s) => unknown.get(s)?.push(t));
     }
     return doc.contentTerms ?? [];
