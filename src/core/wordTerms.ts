@@ -99,7 +99,7 @@ let wordWhole = new Int32Array(1024);
 let wordTerm = new Int32Array(1024);
 let wordCode = new Uint8Array(1024);
 let wordParts = new Int32Array(1024);
-let wordPartCount = new Uint8Array(1024);
+let wordPartCount = new Int32Array(1024);
 let parts = new Int32Array(1024);
 let partsUsed = 0;
 
@@ -115,8 +115,7 @@ function analyzeWord(raw: string): number {
   wordTerm[w] = keptTerm(t.whole);
   wordCode[w] = COMPOUND.test(raw) || CODE_LIKE.test(raw) ? 1 : 0;
   wordParts[w] = partsUsed;
-  // At most 255 parts are counted (a compound of more is a minified line, not a name).
-  const n = t.parts.length > 1 ? Math.min(t.parts.length, 255) : 0;
+  const n = t.parts.length > 1 ? t.parts.length : 0;
   wordPartCount[w] = n;
   parts = room(parts, partsUsed + n);
   for (let i = 0; i < n; i++) parts[partsUsed++] = keptTerm(t.parts[i]!);
@@ -130,12 +129,16 @@ function analyzeWord(raw: string): number {
  */
 const scanner = new WordScanner(50_000, analyzeWord, CONTENT_TERM_MAX);
 
-/** Most words, terms or whole words numbered before all are forgotten and numbered again. */
+/**
+ * Most words, terms or whole words numbered, and parts listed (a word too long to keep is
+ * numbered, its parts listed, each time it is met), before all are forgotten and numbered again.
+ */
 const KEPT = 200_000;
+const PARTS_KEPT = 1_000_000;
 
-/** Starts over when the words, terms or whole words met grow past KEPT (a word's columns name its terms: all go). */
+/** Starts over when the words, terms, whole words or parts met grow past their bound (a word's columns name its terms: all go). */
 function bound(): void {
-  if (words <= KEPT && termText.length <= KEPT && wholeNumbers.size <= KEPT) return;
+  if (words <= KEPT && termText.length <= KEPT && wholeNumbers.size <= KEPT && partsUsed <= PARTS_KEPT) return;
   termNumbers.clear();
   termText.length = 0;
   wholeNumbers.clear();

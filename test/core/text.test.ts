@@ -214,6 +214,15 @@ describe('text analysis', () => {
       }
     });
 
+    it('gives every part of a compound longer than any kept word, however many parts it has', () => {
+      const parts = Array.from({ length: 300 }, (_, i) => `part${i.toString(36)}x`);
+      const got = terms(parts.join('-'));
+      assert.ok(got.includes(stem(parts[299]!)) && got.includes(stem(parts[0]!)), 'the first and the 300th part');
+      assert.equal(got.length, new Set(parts.map(stem)).size + 1, 'every part, and the whole');
+      // Met again and again, such a word is analysed each time: the bound on listed parts drops them all now and then.
+      for (let i = 0; i < 4000; i++) assert.equal(terms(parts.join('-')).length, got.length);
+    });
+
     it('gives the same terms after its kept words and terms are dropped (past 200,000 terms)', () => {
       // Words kept across the drop (`cache`, seen in every note) and words first seen after it
       // (`caches`) must still share their term: one `cach`, counted three times.
