@@ -48,12 +48,22 @@ let termCode = new Uint8Array(1024);
 let termCount = new Int32Array(1024);
 let termFirst = new Int32Array(1024);
 
+/** `text`'s number in `numbers`: a new one, given to `added` first, when it has none. */
+function numberOf(numbers: Map<string, number>, text: string, added: (n: number, text: string) => void): number {
+  let n = numbers.get(text);
+  if (n === undefined) {
+    numbers.set(text, (n = numbers.size));
+    added(n, text);
+  }
+  return n;
+}
+
 function termOf(text: string): number {
-  let t = termNumbers.get(text);
-  if (t !== undefined) return t;
-  t = termText.length;
+  return numberOf(termNumbers, text, addTerm);
+}
+
+function addTerm(t: number, text: string): void {
   termText.push(text);
-  termNumbers.set(text, t);
   termLength = room(termLength, t);
   termSeen = room(termSeen, t);
   termExcludedIn = room(termExcludedIn, t);
@@ -61,7 +71,6 @@ function termOf(text: string): number {
   termCount = room(termCount, t);
   termFirst = room(termFirst, t);
   termLength[t] = text.length;
-  return t;
 }
 
 /**
@@ -73,14 +82,13 @@ let wholeLength = new Int32Array(1024);
 let wholeQuotedIn = new Int32Array(1024);
 
 function wholeOf(text: string): number {
-  let w = wholeNumbers.get(text);
-  if (w !== undefined) return w;
-  w = wholeNumbers.size;
-  wholeNumbers.set(text, w);
+  return numberOf(wholeNumbers, text, addWhole);
+}
+
+function addWhole(w: number, text: string): void {
   wholeLength = room(wholeLength, w);
   wholeQuotedIn = room(wholeQuotedIn, w);
   wholeLength[w] = text.length;
-  return w;
 }
 
 /** The term of a word of the text; -1 for a stop word or a one-character word. */
@@ -138,7 +146,7 @@ const PARTS_KEPT = 1_000_000;
 
 /** Starts over when the words, terms, whole words or parts met grow past their bound (a word's columns name its terms: all go). */
 function bound(): void {
-  if (words <= KEPT && termText.length <= KEPT && wholeNumbers.size <= KEPT && partsUsed <= PARTS_KEPT) return;
+  if (words <= KEPT && termNumbers.size <= KEPT && wholeNumbers.size <= KEPT && partsUsed <= PARTS_KEPT) return;
   termNumbers.clear();
   termText.length = 0;
   wholeNumbers.clear();
