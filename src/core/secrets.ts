@@ -108,10 +108,20 @@ const PATTERNS: SecretPattern[] = [
   },
 ];
 
+/**
+ * The patterns with the `g` flag (every match is looked at: `accept` may let one through), made
+ * once: every write looks at each of its fields, and each tag, with all of them.
+ */
+const SCANS: SecretPattern[] = PATTERNS.map((p) => ({
+  ...p,
+  re: new RegExp(p.re.source, p.re.flags.includes('g') ? p.re.flags : p.re.flags + 'g'),
+}));
+
 /** The first secret found in `text`: its kind and 1-based line, or undefined. */
 export function findSecret(text: string): { kind: string; line: number } | undefined {
-  for (const p of PATTERNS) {
-    const re = new RegExp(p.re.source, p.re.flags.includes('g') ? p.re.flags : p.re.flags + 'g');
+  for (const p of SCANS) {
+    const re = p.re;
+    re.lastIndex = 0;
     for (let m = re.exec(text); m; m = re.exec(text)) {
       if (p.accept?.(m)) continue;
       const line = text.slice(0, m.index).split('\n').length;
