@@ -54,9 +54,17 @@ export interface StringColumn {
   readonly length: number;
   get(i: number): string;
   all(): string[];
+  /**
+   * The first position holding `value`, or -1. The first call makes a hash table of the column
+   * (of its bytes, for a column read from a file: no string per entry), so a few lookups in a
+   * large column cost a fraction of decoding it into a map.
+   */
+  indexOf(value: string): number;
 }
 
 class Utf8Column implements StringColumn {
+  private table: Int32Array | undefined;
+
   constructor(
     private readonly bytes: Uint8Array,
     private readonly ends: Uint32Array,
@@ -70,6 +78,38 @@ class Utf8Column implements StringColumn {
     return decoder.decode(this.bytes.subarray(i === 0 ? 0 : this.ends[i - 1], this.ends[i]));
   }
 
+  indexOf(value: string): number {
+    // Only well-formed strings are written as UTF-8 (PackWriter.strings): the encoder would turn
+    // a lone surrogate into U+FFFD and meet a string that holds one.
+    if (!wellFormed(value)) return -1;
+    const want = encoder.encode(value);
+    const hash = fnv1a(want, 0, want.length);
+    const table = (this.table ??= this.hashTable());
+    const { bytes, ends } = this;
+    for (let at = hash & (table.length - 1); table[at] !== 0; at = (at + 1) & (table.length - 1)) {
+      const i = table[at]! - 1;
+      const start = i === 0 ? 0 : ends[i - 1]!;
+      if (ends[i]! - start !== want.length) continue;
+      let k = 0;
+      while (k < want.length && bytes[start + k] === want[k]) k++;
+      if (k === want.length) return i;
+    }
+    return -1;
+  }
+
+  /** Position + 1 of every entry by the FNV-1a hash of its bytes (open addressing; 0 is empty). The first of equal entries wins. */
+  private hashTable(): Int32Array {
+    let size = 16;
+    while (size < this.ends.length * 2) size *= 2;
+    const table = new Int32Array(size);
+    for (let i = 0, start = 0; i < this.ends.length; start = this.ends[i++]!) {
+      let at = fnv1a(this.bytes, start, this.ends[i]!) & (size - 1);
+      while (table[at] !== 0) at = (at + 1) & (size - 1);
+      table[at] = i + 1;
+    }
+    return table;
+  }
+
   all(): string[] {
     const text = decoder.decode(this.bytes);
     // All ASCII (ids, times, most terms): a byte offset is a character offset, so cut the one decoded text.
@@ -80,9 +120,26 @@ class Utf8Column implements StringColumn {
   }
 }
 
+/** FNV-1a of bytes[start, end). */
+function fnv1a(bytes: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5 | 0;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 16777619);
+  return h;
+}
+
 /** A column of strings already in memory. */
 export class ArrayColumn implements StringColumn {
+  private positions: Map<string, number> | undefined;
+
   constructor(private readonly list: string[]) {}
+
+  indexOf(value: string): number {
+    if (!this.positions) {
+      this.positions = new Map();
+      for (let i = this.list.length - 1; i >= 0; i--) this.positions.set(this.list[i]!, i);
+    }
+    return this.positions.get(value) ?? -1;
+  }
 
   get length(): number {
     return this.list.length;

@@ -29,6 +29,26 @@ describe("packed files (the saved view's container)", () => {
     r.end();
   });
 
+  it('finds a string in a column by value (the first of equal ones), in both forms a column takes', () => {
+    const many = Array.from({ length: 5000 }, (_, i) => `id-${(i * 7919).toString(36)}`);
+    // Two strings of one length and one FNV-1a hash (found by search): only their bytes tell them apart.
+    const utf8 = [...strings, 'yaczfa', ...many, 'glbppa', 'plain', '\uFFFD replacement'];
+    const read = new PackReader(fileOf(new PackWriter().strings(utf8))).strings();
+    const lone = ['ok', 'half \uD83D pair', '\uDE42', 'ok'];
+    const json = new PackReader(fileOf(new PackWriter().strings(lone))).strings();
+    for (const [column, list] of [
+      [read, utf8],
+      [json, lone],
+    ] as const) {
+      for (let i = 0; i < list.length; i++)
+        assert.equal(column.indexOf(list[i]!), list.indexOf(list[i]!), JSON.stringify(list[i]).slice(0, 40));
+      for (const absent of ['absent', 'id-', 'plai', 'plainx', 'x'.repeat(69_999)])
+        assert.equal(column.indexOf(absent), -1, absent.slice(0, 20));
+    }
+    assert.equal(read.indexOf('plain'), 1, 'the first of equal strings');
+    assert.equal(read.indexOf('\uD800 replacement'), -1, 'a lone surrogate is not the U+FFFD the encoder would make of it');
+  });
+
   it('keeps a string with a lone surrogate as it was (saved as JSON, which can hold it)', () => {
     const odd = ['ok', 'half \uD83D pair', '\uDE42'];
     const r = new PackReader(fileOf(new PackWriter().strings(odd)));

@@ -12,8 +12,9 @@ export type SavedDocColumns = Pick<
  * The memories of a SearchIndex by slot (the number its posting lists hold), how many
  * description and tag terms each holds, the slot of each id, and the slots free for reuse. A
  * restored one reads a memory from the saved columns when it is first asked for (SavedDocs),
- * and makes the id → slot map and the free list when a change first needs them: opening makes
- * no object per memory.
+ * finds a slot by id in the saved ids column (a hash table of its bytes, made on the first
+ * lookup) and makes the free list when a change first needs it: opening makes no object per
+ * memory, and a few changes (a one-shot process catching up a few lines) make none either.
  */
 export class DocSlots {
   private readonly slots: Array<Doc | undefined> = [];
@@ -25,8 +26,12 @@ export class DocSlots {
   private counts = new Uint32Array(0);
   /** Slots to reuse, lowest last; undefined until first needed after a restore (free). */
   private freeSlots: number[] | undefined = [];
-  /** Undefined until first needed after a restore (byId). */
+  /**
+   * The slot of every memory by id; undefined after a restore, where `moved` holds the ids placed
+   * or released since (undefined: released) and the others are found in the saved ids column.
+   */
   private slotsById: Map<string, number> | undefined = new Map();
+  private readonly moved = new Map<string, number | undefined>();
   private count = 0;
   /** Set by restore: the memories not read from the columns yet. */
   private saved: SavedDocs | undefined;
@@ -59,7 +64,11 @@ export class DocSlots {
   }
 
   slotOf(id: string): number | undefined {
-    return this.byId().get(id);
+    if (this.slotsById) return this.slotsById.get(id);
+    // A memory neither placed nor released since the restore holds its saved slot.
+    if (this.moved.has(id)) return this.moved.get(id);
+    const slot = this.saved!.slotOf(id);
+    return slot < 0 ? undefined : slot;
   }
 
   /** Per slot, how many distinct description and tag terms its memory holds (0: a free slot; slots past its end hold none). */
@@ -77,7 +86,8 @@ export class DocSlots {
       this.counts = grown;
     }
     this.counts[slot] = termCount;
-    this.byId().set(doc.id, slot);
+    if (this.slotsById) this.slotsById.set(doc.id, slot);
+    else this.moved.set(doc.id, slot);
     this.count++;
     return slot;
   }
@@ -85,7 +95,8 @@ export class DocSlots {
   /** Frees `slot`, which `id` holds (slotOf). */
   release(id: string, slot: number): void {
     const free = this.free(); // before the slot is freed: a first look at the free slots would count it
-    this.byId().delete(id);
+    if (this.slotsById) this.slotsById.delete(id);
+    else this.moved.set(id, undefined);
     this.slots[slot] = undefined;
     this.counts[slot] = 0;
     this.count--;
@@ -156,18 +167,5 @@ export class DocSlots {
     const free: number[] = [];
     for (let slot = this.slots.length - 1; slot >= 0; slot--) if (!this.slots[slot] && !this.saved?.has(slot)) free.push(slot);
     return (this.freeSlots = free);
-  }
-
-  /** The slot of every memory by id: after a restore, the saved ids decoded at once. */
-  private byId(): Map<string, number> {
-    if (this.slotsById) return this.slotsById;
-    const map = new Map<string, number>();
-    const savedIds = this.saved?.ids();
-    for (let slot = 0; slot < this.slots.length; slot++) {
-      const d = this.slots[slot];
-      if (d) map.set(d.id, slot);
-      else if (this.saved?.has(slot)) map.set(savedIds![slot]!, slot);
-    }
-    return (this.slotsById = map);
   }
 }

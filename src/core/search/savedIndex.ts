@@ -83,9 +83,9 @@ export class SavedDocs {
     return this.s.live[slot] === 1;
   }
 
-  /** Every slot's id ('' for a free one), decoded at once, without taking the memories. */
-  ids(): string[] {
-    return this.s.ids.all();
+  /** The slot whose saved id is `id` (live or not: check `has` or the slot's memory), or -1. */
+  slotOf(id: string): number {
+    return id === '' ? -1 : this.s.ids.indexOf(id);
   }
 
   /** When the memory in `slot` changed (live: check `has`), read alone. */

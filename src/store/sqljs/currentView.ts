@@ -64,10 +64,14 @@ export class CurrentView {
 
   private headMap: Map<string, Head> | undefined = new Map();
   private savedHeads: SavedHeads | undefined;
+  /** With savedHeads: the heads set (or, undefined, deleted) since the view was read. */
+  private readonly changedHeads = new Map<string, Head | undefined>();
+  /** With savedHeads: for each index slot, the position of its live head in the saved columns (-1: none). */
+  private headOfSlot: Int32Array | undefined;
   private readonly purged = new Set<string>();
   private readonly cited = new Map<string, StoredCitation[]>();
 
-  /** The current version of every id: read from the saved columns the first time it is asked for. */
+  /** The current version of every id: read from the saved columns, with the changes since, the first time all are asked for. */
   private get heads(): Map<string, Head> {
     if (this.headMap) return this.headMap;
     const h = this.savedHeads!;
@@ -80,8 +84,43 @@ export class CurrentView {
     const [ids, changedAt, rowIds] = [h.ids.all(), h.changedAt.all(), h.rowIds.all()];
     for (let i = 0; i < ids.length; i++)
       map.set(ids[i]!, { changedAt: changedAt[i]!, version: h.versions[i]!, rowId: rowIds[i]!, deleted: h.deleted[i] === 1 });
+    for (const [id, head] of this.changedHeads) {
+      if (head) map.set(id, head);
+      else map.delete(id);
+    }
     this.savedHeads = undefined;
+    this.changedHeads.clear();
+    this.headOfSlot = undefined;
     return (this.headMap = map);
+  }
+
+  /**
+   * The current version of `id`. While the heads are still the saved columns (a search, or a
+   * one-shot process catching up a few lines, needs no map of them all), looked up there by id.
+   */
+  private head(id: string): Head | undefined {
+    if (this.headMap) return this.headMap.get(id);
+    if (this.changedHeads.has(id)) return this.changedHeads.get(id);
+    const h = this.savedHeads!;
+    const slot = h.indexIds.indexOf(id);
+    if (slot >= 0) {
+      if (!this.headOfSlot) {
+        this.headOfSlot = new Int32Array(h.indexIds.length).fill(-1);
+        for (let i = 0; i < h.slots.length; i++) this.headOfSlot[h.slots[i]!] = i;
+      }
+      const i = this.headOfSlot[slot]!;
+      if (i >= 0) return { changedAt: h.indexTimes.get(slot), version: h.slotVersions[i]!, rowId: h.slotRowIds.get(i), deleted: false };
+    }
+    const k = h.ids.indexOf(id);
+    return k < 0
+      ? undefined
+      : { changedAt: h.changedAt.get(k), version: h.versions[k]!, rowId: h.rowIds.get(k), deleted: h.deleted[k] === 1 };
+  }
+
+  private setHead(id: string, head: Head | undefined): void {
+    if (!this.headMap) this.changedHeads.set(id, head);
+    else if (head) this.headMap.set(id, head);
+    else this.headMap.delete(id);
   }
 
   /** The citations of the live memories among `ids` that cite code. */
@@ -98,9 +137,9 @@ export class CurrentView {
   /** Applies one stored version; returns whether it became the current one. */
   apply(row: StoredVersion): boolean {
     if (this.purged.has(row.id)) return false;
-    const head = this.heads.get(row.id);
+    const head = this.head(row.id);
     if (head && !isNewer(row, head)) return false;
-    this.heads.set(row.id, { changedAt: row.changedAt, version: row.version, rowId: row.rowId, deleted: row.deletedAt !== null });
+    this.setHead(row.id, { changedAt: row.changedAt, version: row.version, rowId: row.rowId, deleted: row.deletedAt !== null });
     if (row.citations?.length && !row.deletedAt) this.cited.set(row.id, row.citations);
     else this.cited.delete(row.id);
     if (row.deletedAt) this.index.remove(row.id);
@@ -118,12 +157,12 @@ export class CurrentView {
 
   /** Whether any version of `id` was applied, or it was purged: when not, the database holds no row of it either. */
   knows(id: string): boolean {
-    return this.heads.has(id) || this.purged.has(id);
+    return this.head(id) !== undefined || this.purged.has(id);
   }
 
   purge(id: string): void {
     this.purged.add(id);
-    this.heads.delete(id);
+    this.setHead(id, undefined);
     this.cited.delete(id);
     this.index.remove(id);
   }

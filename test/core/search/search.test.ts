@@ -339,6 +339,19 @@ describe('SearchIndex ranking', () => {
     assert.deepEqual(postingLists(saved.content), [['noth', [saved.ids.all().indexOf('b')]]]);
   });
 
+  it('a restored index gives a freed slot to another memory, and files the first one again elsewhere', () => {
+    const built = indexOf(...filler(10), mem('a', 'Kafka consumer lag alert', ['kafka'], 20));
+    const restored = SearchIndex.restore(throughFile(built.save()));
+    restored.remove('a');
+    // 'c' takes the slot 'a' left (the only free one); 'a' filed again must not take it back from 'c'.
+    restored.put(mem('c', 'Kafka partition rebalance storm', ['kafka'], 21));
+    restored.put(mem('a', 'Kafka consumer lag alert, tuned', ['kafka'], 22));
+    assert.deepEqual(ids(restored, ['kafka']).sort(), ['a', 'c']);
+    restored.remove('a');
+    assert.deepEqual(ids(restored, ['kafka']), ['c']);
+    assert.equal(restored.size, 11);
+  });
+
   it('a restored index read in part (searched, changed) saves and restores to what was built', () => {
     const memories = [
       ...filler(40),

@@ -57,4 +57,25 @@ describe('CurrentView saved and loaded (the packed search-index.bin)', () => {
     const again = saveAndLoad(loaded);
     assert.deepEqual(new Map([...again.headRowIds()].sort()), new Map([...view.headRowIds()].sort()));
   });
+  it('knows a deleted memory after a load (read from the saved heads, not a map of them all), and takes only a newer version of it', () => {
+    const { view } = built();
+    const loaded = saveAndLoad(view);
+    const deleted = rows.find((r) => r.deletedAt !== null && r.id !== rows[0]!.id)!;
+    for (const v of [view, loaded]) {
+      assert.ok(v.knows(deleted.id), 'a deleted memory is known');
+      const older = {
+        ...deleted,
+        rowId: 'older',
+        version: 1,
+        op: 'create' as const,
+        deletedAt: null,
+        changedAt: '2000-01-01T00:00:00.000Z',
+      };
+      assert.equal(v.apply(older), false, 'an older version does not bring it back');
+      assert.equal(v.index.slotAt(deleted.id, older.changedAt), undefined);
+      const restore = { ...older, rowId: 'restored', version: 99, op: 'restore' as const, changedAt: '2033-01-01T00:00:00.000Z' };
+      assert.equal(v.apply(restore), true, 'a newer version does');
+    }
+    assert.deepEqual(new Map([...loaded.headRowIds()].sort()), new Map([...view.headRowIds()].sort()));
+  });
 });
