@@ -1,3 +1,5 @@
+import { fnv1aBytes } from './fnv';
+
 /**
  * A binary container for a cache that must load fast (the workspace store's saved view): a
  * sequence of sections, each JSON, a column of strings, of numbers or of bytes. Loading reads
@@ -83,7 +85,7 @@ class Utf8Column implements StringColumn {
     // a lone surrogate into U+FFFD and meet a string that holds one.
     if (!wellFormed(value)) return -1;
     const want = encoder.encode(value);
-    const hash = fnv1a(want, 0, want.length);
+    const hash = fnv1aBytes(want, 0, want.length);
     const table = (this.table ??= this.hashTable());
     const { bytes, ends } = this;
     for (let at = hash & (table.length - 1); table[at] !== 0; at = (at + 1) & (table.length - 1)) {
@@ -103,7 +105,7 @@ class Utf8Column implements StringColumn {
     while (size < this.ends.length * 2) size *= 2;
     const table = new Int32Array(size);
     for (let i = 0, start = 0; i < this.ends.length; start = this.ends[i++]!) {
-      let at = fnv1a(this.bytes, start, this.ends[i]!) & (size - 1);
+      let at = fnv1aBytes(this.bytes, start, this.ends[i]!) & (size - 1);
       while (table[at] !== 0) at = (at + 1) & (size - 1);
       table[at] = i + 1;
     }
@@ -118,13 +120,6 @@ class Utf8Column implements StringColumn {
     for (let i = 0, from = 0; i < out.length; i++) out[i] = text.slice(from, (from = this.ends[i]!));
     return out;
   }
-}
-
-/** FNV-1a of bytes[start, end). */
-function fnv1a(bytes: Uint8Array, start: number, end: number): number {
-  let h = 0x811c9dc5 | 0;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, 16777619);
-  return h;
 }
 
 /** A column of strings already in memory. */

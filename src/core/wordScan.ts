@@ -1,3 +1,6 @@
+import { fnv1aChars } from './fnv';
+import { room } from './typedArrays';
+
 /**
  * The words of a text, found by walking its characters, each given a value made once per
  * distinct word and kept in a two-generation table (as generations.ts keeps its values). A word
@@ -30,9 +33,6 @@ function wordCharAt(text: string, i: number): number {
   if (known === 0) bmpWord[c] = known = WORD_CHARACTER.test(String.fromCharCode(c)) ? 1 : 2;
   return known === 1 ? 1 : 0;
 }
-
-const FNV_OFFSET = 0x811c9dc5 | 0;
-const FNV_PRIME = 16777619;
 
 function isJoiner(c: number): boolean {
   return c === 45 || c === 46 || c === 95; // - . _
@@ -85,11 +85,7 @@ class WordTable {
       return false;
     }
     const length = end - start;
-    if (this.used + length > this.chars.length) {
-      const more = new Uint16Array(Math.max(this.chars.length * 2, this.used + length));
-      more.set(this.chars.subarray(0, this.used));
-      this.chars = more;
-    }
+    this.chars = room(this.chars, this.used + length - 1);
     const s = at << 2;
     this.slots[s] = hash;
     this.slots[s + 1] = length;
@@ -149,16 +145,9 @@ export class WordScanner {
         continue;
       }
       const start = i;
-      let hash = FNV_OFFSET;
       for (;;) {
         // c, at i, is a letter or digit
-        if (c < 128) {
-          hash = Math.imul(hash ^ c, FNV_PRIME);
-          i++;
-        } else {
-          const end = i + wordCharAt(text, i);
-          for (; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
-        }
+        i += c < 128 ? 1 : wordCharAt(text, i);
         if (i === n) break;
         c = text.charCodeAt(i);
         if (c < 128 ? ASCII_WORD[c] === 1 : wordCharAt(text, i) !== 0) continue;
@@ -167,10 +156,10 @@ export class WordScanner {
         let j = i + 1;
         while (j < n && isJoiner(text.charCodeAt(j))) j++;
         if (j === n || wordCharAt(text, j) === 0) break;
-        for (; i < j; i++) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
+        i = j;
         c = text.charCodeAt(i);
       }
-      visit(this.valueOf(text, start, i, hash), start, i);
+      visit(this.valueOf(text, start, i, fnv1aChars(text, start, i)), start, i);
     }
   }
 

@@ -1,4 +1,5 @@
 import { keepBest } from './best';
+import { room } from './typedArrays';
 import { keep, stem, token, tokens } from './text';
 import { WordScanner } from './wordScan';
 
@@ -25,14 +26,6 @@ export function terms(text: string): string[] {
 // What the words met so far are, in columns of numbers indexed by a word's, a term's or a whole
 // word's number (opening a store from its journal walks every word of every memory: objects,
 // scattered through a large heap, cost a cache miss each where a column's numbers sit together).
-
-/** A larger copy of `a` when it cannot hold index `i`. */
-function room<T extends Int32Array | Uint8Array>(a: T, i: number): T {
-  if (i < a.length) return a;
-  const more = new (a.constructor as new (n: number) => T)(Math.max(a.length * 2, i + 1));
-  more.set(a);
-  return more;
-}
 
 /**
  * Stemmed terms (`cach` for `cache` and `caching`). distinctiveTerms keeps a note's counts in

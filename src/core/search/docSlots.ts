@@ -1,4 +1,5 @@
 import { ArrayColumn } from '../packed';
+import { room } from '../typedArrays';
 import type { Doc } from './analysis';
 import { SavedDocs, type SavedIndex } from './savedIndex';
 
@@ -80,11 +81,7 @@ export class DocSlots {
   place(doc: Doc, termCount: number): number {
     const slot = this.free().pop() ?? this.slots.length;
     this.slots[slot] = doc;
-    if (slot >= this.counts.length) {
-      const grown = new Uint32Array(Math.max(64, slot + 1, this.counts.length * 2));
-      grown.set(this.counts);
-      this.counts = grown;
-    }
+    this.counts = room(this.counts, slot);
     this.counts[slot] = termCount;
     if (this.slotsById) this.slotsById.set(doc.id, slot);
     else this.moved.set(doc.id, slot);
