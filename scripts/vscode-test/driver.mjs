@@ -107,6 +107,26 @@ async function perform(page, req, screenshots, failures) {
     case 'type': // key by key, as a person types (each key fires its own input event)
       await page.keyboard.type(req.text, { delay: 20 });
       return undefined;
+    case 'fill': // focuses the element and replaces its value (one input event), wherever the focus was
+      await target(page, req).fill(req.value, { timeout });
+      return undefined;
+    case 'quickInput': // what the quick input shows now: its filter text, placeholder, listed rows, the focus
+      // The function runs in the workbench page, where document is the page's.
+      /* global document */
+      return await page.evaluate(() => {
+        const widget = [...document.querySelectorAll('.quick-input-widget')].find((w) => w.checkVisibility());
+        const input = widget?.querySelector('.quick-input-box input');
+        const active = document.activeElement;
+        return {
+          shown: widget !== undefined,
+          value: input?.value,
+          placeholder: input?.getAttribute('placeholder') ?? undefined,
+          rows: [...(widget?.querySelectorAll('.quick-input-list .monaco-list-row') ?? [])]
+            .filter((r) => r.checkVisibility())
+            .map((r) => r.textContent ?? ''),
+          focus: active ? `${active.tagName.toLowerCase()}.${[...active.classList].join('.')}` : undefined,
+        };
+      });
     case 'failure': {
       // the whole page when a test failed, to see why
       const file = path.join(failures, `${req.name.replace(/[^\w.-]+/g, '-').slice(0, 100)}.png`);

@@ -40,6 +40,10 @@ export type DriverAction =
   | ({ action: 'dragRightEdge'; dx: number } & Target)
   | { action: 'press'; key: string }
   | { action: 'type'; text: string }
+  /** Focuses the element and replaces its value (one input event). */
+  | ({ action: 'fill'; value: string } & Target)
+  /** What the visible quick input shows (answered with a QuickInputState). */
+  | { action: 'quickInput' }
   /** Saved as <AGENT_MEMORY_SCREENSHOTS>/<name>.png, clipped to the elements' boxes; skipped without that variable. */
   | { action: 'screenshot'; name: string; selectors?: string[]; padding?: number }
   /** The whole page, saved in the run's folder under failures/ (kept with VSCODE_TEST_KEEP=1). */
@@ -108,23 +112,46 @@ export async function pickShown(placeholder: string): Promise<void> {
   await drive({ action: 'waitFor', selector: `.quick-input-widget .quick-input-box input[placeholder*="${quoted}"]` });
 }
 
+/** What the visible quick input shows, as the driver reads it from the page. */
+export interface QuickInputState {
+  shown: boolean;
+  value?: string;
+  placeholder?: string;
+  /** The text of each listed row. */
+  rows: string[];
+  /** The focused element, as tag.classes. */
+  focus?: string;
+}
+
 /**
  * Picks, in the single-choice quick pick whose placeholder contains `placeholder`, the row whose
  * text contains `row`: types the row's text into the pick's filter and, once that row is the only
  * one listed, presses Enter. No click: a pick that opens another at once (a version, then what to
  * do with it) was seen on loaded CI runs to take the click's release as a pick in the next one,
  * or to show the next one without rows. No arrow keys and no "accept the selected item" command
- * before the list settled: both race its focus and items. Needs run.mjs's driver.
+ * before the list settled: both race its focus and items. If the row is not listed alone within
+ * 10 s (a loaded CI run once showed the second of two picks without the typed row for 30 s),
+ * the filter is written again into the pick's input itself, wherever the focus went, and what
+ * the pick showed is logged; after three tries the error says what it showed. Needs run.mjs's
+ * driver.
  */
 export async function choose(placeholder: string, row: string): Promise<void> {
   await pickShown(placeholder);
-  const rows = '.quick-input-widget .quick-input-list .monaco-list-row';
-  await drive({ action: 'type', text: row });
-  await drive({ action: 'waitFor', selector: rows, text: row });
-  await waitUntil(
-    `"${row}" alone in the pick`,
-    async () => ((await drive({ action: 'count', selector: rows })) === 1 ? true : undefined),
-    15_000,
-  );
-  await drive({ action: 'press', key: 'Enter' });
+  const input = '.quick-input-widget .quick-input-box input';
+  let seen: QuickInputState | undefined;
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    if (attempt === 1) await drive({ action: 'type', text: row });
+    else await drive({ action: 'fill', selector: input, value: row });
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      seen = (await drive({ action: 'quickInput' })) as QuickInputState;
+      if (seen.placeholder?.includes(placeholder) && seen.rows.length === 1 && seen.rows[0]!.includes(row)) {
+        await drive({ action: 'press', key: 'Enter' });
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    console.log(`choose: "${row}" not listed alone after try ${attempt}; the pick showed ${JSON.stringify(seen)}`);
+  }
+  throw new Error(`"${row}" was never listed alone in the pick "${placeholder}"; it showed ${JSON.stringify(seen)}`);
 }
