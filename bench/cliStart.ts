@@ -76,7 +76,7 @@ export async function runCliStart(runs: number, root: string, cli = DEFAULT_CLI)
   // The compiled code is kept in a folder of this run (src/cli/codeCache.ts), written by a first call.
   const warm = { ...process.env, XDG_CACHE_HOME: path.join(root, 'cli-cache') };
   const cold = { ...process.env, AGENT_MEMORY_NO_CODE_CACHE: '1' };
-  const searchArgs = [cli, '--store', dir, 'search', 'widget', '3'];
+  const searchArgs = [cli, '--store', dir, 'search', 'widget', '--limit', '3'];
   const createArgs = (i: number, kind: string) => [
     cli,
     '--store',
@@ -130,9 +130,9 @@ export function cliTable(r: CliResult): string {
     '| process | wall ms | vs node -e 0 | CPU ms | vs node -e 0 |',
     '| --- | --- | --- | --- | --- |',
     row('node -e 0', r.node),
-    row('agent-memory search widget 3', r.search),
+    row('agent-memory search widget --limit 3', r.search),
     row('agent-memory create', r.create),
-    row('agent-memory search widget 3, no kept code', r.searchCold),
+    row('agent-memory search widget --limit 3, no kept code', r.searchCold),
     row('agent-memory create, no kept code', r.createCold),
     '',
     '| target | measured | result |',
