@@ -1,16 +1,12 @@
 /**
- * FNV-1a, 32 bits: the hash of the tables that find words by their characters (wordScan.ts) and
- * strings by their bytes (packed.ts). One loop a call: the callers' hot loops call once a word.
+ * FNV-1a, 32 bits: the hash of the tables that find words by their characters (wordScan.ts,
+ * which hashes each code unit as its scan takes it: h = Math.imul(h ^ unit, FNV_PRIME) from
+ * FNV_OFFSET) and strings by their bytes (packed.ts).
  */
-const OFFSET = 0x811c9dc5 | 0;
-const PRIME = 16777619;
-
-/** FNV-1a of the code units text[start, end). */
-export function fnv1aChars(text: string, start: number, end: number): number {
-  let h = OFFSET;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), PRIME);
-  return h;
-}
+export const FNV_OFFSET = 0x811c9dc5 | 0;
+export const FNV_PRIME = 16777619;
+const OFFSET = FNV_OFFSET;
+const PRIME = FNV_PRIME;
 
 /** FNV-1a of bytes[start, end). */
 export function fnv1aBytes(bytes: Uint8Array, start: number, end: number): number {

@@ -1,3 +1,4 @@
+import { Generations } from './generations';
 import { stem } from './text';
 
 /** Limits of a tag, shared by the contract and the suggestions. */
@@ -22,12 +23,21 @@ export function tagProblem(tag: string): string | undefined {
   return undefined;
 }
 
+/** Tags' parts, kept: a store's tags are a small vocabulary, and each memory filed asks for its tags' parts twice. */
+const keptParts = new Generations<readonly string[]>(10_000);
+
 /** The stemmed parts of a tag: `build-systems` → [`build`, `system`]. */
-export function tagParts(tag: string): string[] {
-  return tag
-    .split(/[-_.]+/)
-    .filter(Boolean)
-    .map((p) => stem(p));
+export function tagParts(tag: string): readonly string[] {
+  return keptParts.get(tag, splitTag);
+}
+
+function splitTag(tag: string): readonly string[] {
+  return Object.freeze(
+    tag
+      .split(/[-_.]+/)
+      .filter(Boolean)
+      .map((p) => stem(p)),
+  );
 }
 
 /** Levenshtein distance, bounded: returns max+1 as soon as the distance exceeds max. */

@@ -1,4 +1,4 @@
-import { fnv1aChars } from './fnv';
+import { FNV_OFFSET, FNV_PRIME } from './fnv';
 import { room } from './typedArrays';
 
 /**
@@ -11,6 +11,10 @@ import { room } from './typedArrays';
  * open: here a word already in the table costs a comparison of its characters, and nothing is
  * allocated for it.
  */
+
+// Read once: the scan's loop then uses this module's own constants.
+const OFFSET = FNV_OFFSET;
+const PRIME = FNV_PRIME;
 
 /** 1 for an ASCII letter or digit. */
 const ASCII_WORD = new Uint8Array(128);
@@ -134,7 +138,12 @@ export class WordScanner {
     this.old = undefined;
   }
 
-  /** Calls `visit` with each word of `text` in order: its number, and where it stands. */
+  /**
+   * Calls `visit` with each word of `text` in order: its number, and where it stands. Each code
+   * unit of a word is hashed (FNV-1a) as it is taken, and a run of ASCII letters and digits is
+   * taken in a loop of its own: most words are that, and a second pass over them cost a fifth
+   * of the scan.
+   */
   scan(text: string, visit: (word: number, start: number, end: number) => void): void {
     const n = text.length;
     let i = 0;
@@ -145,21 +154,36 @@ export class WordScanner {
         continue;
       }
       const start = i;
+      let hash = OFFSET;
       for (;;) {
         // c, at i, is a letter or digit
-        i += c < 128 ? 1 : wordCharAt(text, i);
-        if (i === n) break;
-        c = text.charCodeAt(i);
+        if (c < 128) {
+          hash = Math.imul(hash ^ c, PRIME);
+          i++;
+          while (i < n && (c = text.charCodeAt(i)) < 128 && ASCII_WORD[c] === 1) {
+            hash = Math.imul(hash ^ c, PRIME);
+            i++;
+          }
+          if (i === n) break;
+          // c, at i, is not an ASCII letter or digit
+        } else {
+          const units = wordCharAt(text, i);
+          hash = Math.imul(hash ^ c, PRIME);
+          if (units === 2) hash = Math.imul(hash ^ text.charCodeAt(i + 1), PRIME);
+          i += units;
+          if (i === n) break;
+          c = text.charCodeAt(i);
+        }
         if (c < 128 ? ASCII_WORD[c] === 1 : wordCharAt(text, i) !== 0) continue;
         if (!isJoiner(c)) break;
         // joiners, taken when a letter or digit follows them
         let j = i + 1;
         while (j < n && isJoiner(text.charCodeAt(j))) j++;
         if (j === n || wordCharAt(text, j) === 0) break;
-        i = j;
+        for (; i < j; i++) hash = Math.imul(hash ^ text.charCodeAt(i), PRIME);
         c = text.charCodeAt(i);
       }
-      visit(this.valueOf(text, start, i, fnv1aChars(text, start, i)), start, i);
+      visit(this.valueOf(text, start, i, hash), start, i);
     }
   }
 

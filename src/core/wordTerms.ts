@@ -14,13 +14,17 @@ export const CONTENT_TERM_MAX = 100;
 
 /** Distinct stemmed terms of a text (compounds whole and in parts), stop words and one-character words removed. */
 export function terms(text: string): string[] {
+  return [...termsInto(text, new Set())];
+}
+
+/** Adds the terms() of `text` to `into`, and returns it. */
+export function termsInto(text: string, into: Set<string>): Set<string> {
   bound();
-  const seen = new Set<string>();
   scanner.scan(text, (w) => {
-    if (wordTerm[w]! >= 0) seen.add(termText[wordTerm[w]!]!);
-    for (let p = wordParts[w]!, end = p + wordPartCount[w]!; p < end; p++) if (parts[p]! >= 0) seen.add(termText[parts[p]!]!);
+    if (wordTerm[w]! >= 0) into.add(termText[wordTerm[w]!]!);
+    for (let p = wordParts[w]!, end = p + wordPartCount[w]!; p < end; p++) if (parts[p]! >= 0) into.add(termText[parts[p]!]!);
   });
-  return [...seen];
+  return into;
 }
 
 // What the words met so far are, in columns of numbers indexed by a word's, a term's or a whole

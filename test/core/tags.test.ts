@@ -1,10 +1,18 @@
 import { strict as assert } from 'node:assert';
-import { normalizeTag, suggestTags, tagProblem } from '../../src/core/tags';
+import { normalizeTag, suggestTags, tagParts, tagProblem } from '../../src/core/tags';
 
 describe('tags', () => {
   it('normalises', () => {
     assert.equal(normalizeTag('  Build   System '), 'build-system');
     assert.equal(normalizeTag('TypeScript'), 'typescript');
+  });
+
+  it('splits a tag into stemmed parts, the same each time it is asked, and what it keeps cannot be changed by a caller', () => {
+    assert.deepEqual(tagParts('build-systems'), ['build', 'system']);
+    assert.deepEqual(tagParts('node_modules.cache'), ['node', 'modul', 'cach']);
+    const kept = tagParts('build-systems');
+    assert.throws(() => (kept as string[]).push('x'), TypeError);
+    assert.deepEqual(tagParts('build-systems'), ['build', 'system']);
   });
 
   it('explains what is wrong with a tag', () => {

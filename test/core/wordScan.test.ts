@@ -90,6 +90,26 @@ describe('WordScanner', () => {
     assert.equal(scanner.made.length, 3, 'the long word twice, the short one once');
   });
 
+  it('makes each word once, wherever it stands and whatever characters it is made of', () => {
+    // The hash is taken as the walk goes, by paths that differ with the characters (ASCII runs,
+    // other letters, surrogate pairs, joiners): a word hashed another way in another place would
+    // be missed in the table and made again.
+    const words = ['cache', 'a-b', 'x.y_z', 'v1.2.3', 'café', 'é-ß', 'Жx', '中文', '\u{1d400}b', 'a\u{1d400}', 'node_modules', 'k8s'];
+    const around = ['', ' ', '(', '-', '.', '..', ' -', '—', '\u0301', '\u{1f600}'];
+    const rnd = prng(23);
+    const scanner = recording(1000);
+    for (let i = 0; i < 3000; i++) {
+      const word = words[Math.floor(rnd() * words.length)]!;
+      const text = `${around[Math.floor(rnd() * around.length)]}${word}${around[Math.floor(rnd() * around.length)]}`;
+      assert.deepEqual(
+        scanned(scanner, text),
+        [...text.matchAll(TOKEN)].map((m) => m[0]),
+        JSON.stringify(text),
+      );
+    }
+    assert.deepEqual([...scanner.made].sort(), [...words].sort(), 'each word made once: the same word is hashed alike where it stands');
+  });
+
   it('tells apart different words of one length and one hash (FNV-1a collisions)', () => {
     // Pairs with the same 32-bit FNV-1a hash, found by search: only their characters tell them apart.
     const pairs = [
@@ -97,6 +117,8 @@ describe('WordScanner', () => {
       ['yzfzfa', 'geeppa'],
       ['yomzfa', 'gvlppa'],
     ];
+    const fnv1a = (word: string) => [...word].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 16777619), 0x811c9dc5 | 0);
+    for (const [a, b] of pairs) assert.equal(fnv1a(a!), fnv1a(b!), `${a} and ${b} collide`);
     const scanner = recording(100);
     for (const [a, b] of pairs) {
       assert.deepEqual(scanned(scanner, `${a} ${b} ${a} ${b}`), [a, b, a, b]);

@@ -1,5 +1,5 @@
 import { tagParts } from '../tags';
-import { distinctiveTerms, terms } from '../wordTerms';
+import { distinctiveTerms, termsInto } from '../wordTerms';
 
 // What the search index files a memory under, and the saved form of an index.
 
@@ -61,7 +61,7 @@ export function analyzeMemory(memory: Pick<MemoryToIndex, 'description' | 'tags'
 
 /** The distinct terms of a memory's description and of its tags' parts (Analysis.terms, as a set). */
 export function describedTerms(memory: Pick<IndexedMemory, 'description' | 'tags'>): Set<string> {
-  const out = new Set(terms(memory.description));
+  const out = termsInto(memory.description, new Set());
   for (const tag of memory.tags) for (const part of tagParts(tag)) out.add(part);
   return out;
 }
