@@ -5,12 +5,10 @@
  */
 export const FNV_OFFSET = 0x811c9dc5 | 0;
 export const FNV_PRIME = 16777619;
-const OFFSET = FNV_OFFSET;
-const PRIME = FNV_PRIME;
 
 /** FNV-1a of bytes[start, end). */
 export function fnv1aBytes(bytes: Uint8Array, start: number, end: number): number {
-  let h = OFFSET;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, PRIME);
+  let h = FNV_OFFSET;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i]!, FNV_PRIME);
   return h;
 }

@@ -86,13 +86,16 @@ export async function drive(request: DriverAction & { timeoutMs?: number }): Pro
   return answer.value;
 }
 
+/** What waitUntil throws when its check never held. */
+export class WaitTimeout extends Error {}
+
 /** Polls until check() returns a value other than undefined (explicit waits, never fixed sleeps). */
 export async function waitUntil<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
+    if (Date.now() > deadline) throw new WaitTimeout(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -142,14 +145,19 @@ export async function choose(placeholder: string, row: string): Promise<void> {
   for (let attempt = 1; attempt <= 3; attempt++) {
     if (attempt === 1) await drive({ action: 'type', text: row });
     else await drive({ action: 'fill', selector: input, value: row });
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline) {
-      seen = (await drive({ action: 'quickInput' })) as QuickInputState;
-      if (seen.placeholder?.includes(placeholder) && seen.rows.length === 1 && seen.rows[0]!.includes(row)) {
-        await drive({ action: 'press', key: 'Enter' });
-        return;
-      }
-      await new Promise((r) => setTimeout(r, 100));
+    try {
+      await waitUntil(
+        `"${row}" alone in the pick`,
+        async () => {
+          seen = (await drive({ action: 'quickInput' })) as QuickInputState;
+          return seen.placeholder?.includes(placeholder) && seen.rows.length === 1 && seen.rows[0]!.includes(row) ? true : undefined;
+        },
+        10_000,
+      );
+      await drive({ action: 'press', key: 'Enter' });
+      return;
+    } catch (err) {
+      if (!(err instanceof WaitTimeout)) throw err;
     }
     console.log(`choose: "${row}" not listed alone after try ${attempt}; the pick showed ${JSON.stringify(seen)}`);
   }
