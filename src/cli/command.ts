@@ -1,4 +1,4 @@
-import type { Services } from '../core/services';
+import type { MemoryServices, Services } from '../core/services';
 import type { Channel } from '../core/ports/origin';
 import type { Flags } from './flags';
 import type { CliIo } from './io';
@@ -19,8 +19,13 @@ interface RunContext {
 
 /** A command over the store the global flags name: main opens it and builds the services. */
 export interface CommandContext extends RunContext {
-  /** The services over that store (src/core/services.ts). */
-  services: Services;
+  /** The memory tier's services over that store (src/core/services.ts). */
+  services: MemoryServices;
+  /**
+   * Every service over that store, the playbook's tiers included: their modules are loaded on the
+   * first call, so a memory command (a one-shot search or create) does not build their schemas.
+   */
+  allServices: () => Promise<Services>;
   /** The store folder (absolute), or undefined when the store is a database. */
   storeDir: string | undefined;
   /** The folder the CLI was started in. */

@@ -1,10 +1,11 @@
 import { parseArgs } from 'node:util';
 import { MemoryError, ValidationError } from '../core/errors';
-import { buildServices } from '../core/services';
+import { buildMemoryServices, type MemoryServices, type ServicesOptions } from '../core/memoryTierServices';
+import type * as AllServices from '../core/services';
+import type * as PlaybookFiles from '../platform/playbookConfig';
 import { codebaseRoot } from '../platform/storeLocation';
 import { GitCodebase } from '../platform/gitCodebase';
 import { resolveAuthor } from '../platform/author';
-import { PlaybookConfig } from '../platform/playbookConfig';
 import { defaultStoreDir } from '../platform/storeLocation';
 import type { Store } from '../core/ports/store';
 import type { Command } from './command';
@@ -13,7 +14,7 @@ import { type CliIo, processIo } from './io';
 import { COMMANDS } from './registry';
 import { asksHelp, closest, type Options, prepareArgv } from './argv';
 import { cliVersion, commandHelp, fullUsage, GLOBAL_OPTIONS, groupHelp } from './usage';
-import { openStore, resolveStoreSpec } from '../platform/openStore';
+import { openStore, resolveStoreSpec, type StoreSpec } from '../platform/openStore';
 
 /** First words of two-word commands. */
 const GROUPS = new Set([...COMMANDS.keys()].filter((k) => k.includes(' ')).map((k) => k.split(' ')[0]!));
@@ -111,6 +112,26 @@ export function asFlags(message: string, flags: readonly string[]): string {
   return out;
 }
 
+/**
+ * Every service over the store, the playbook's tiers added to `memory`: loaded only by the
+ * commands that use them, since their modules (schemas, YAML) would slow every memory command.
+ * policy.yaml and ontology.yaml live in the store folder (for a database: the workspace's, found
+ * only when first read: finding it may ask git).
+ */
+async function withPlaybook(memory: MemoryServices, options: ServicesOptions, spec: StoreSpec, cwd: string): Promise<AllServices.Services> {
+  const [services, files]: [typeof AllServices, typeof PlaybookFiles] = await Promise.all([
+    import('../core/services'),
+    import('../platform/playbookConfig'),
+  ]);
+  let config: PlaybookFiles.PlaybookConfig | undefined;
+  const playbookConfig = () => (config ??= new files.PlaybookConfig(spec.kind === 'dir' ? spec.dir : defaultStoreDir(cwd)));
+  return services.withPlaybook(memory, {
+    ...options,
+    policy: () => playbookConfig().policy(),
+    ontology: () => playbookConfig().ontology(),
+  });
+}
+
 /** Runs the CLI; resolves to the exit code. */
 export async function main(
   argv: string[],
@@ -139,19 +160,17 @@ export async function main(
       onWarning: (w) => io.stderr(`warning: ${w.message}\n`),
       localIndex: command.longLived ? 'background' : 'off',
     });
-    // policy.yaml and ontology.yaml live in the store folder (for a database: the workspace's,
-    // found only by the commands that read them: finding it may ask git).
-    let config: PlaybookConfig | undefined;
-    const playbookConfig = () => (config ??= new PlaybookConfig(spec.kind === 'dir' ? spec.dir : defaultStoreDir(cwd)));
     // The author is resolved at the first write only: reading commands need not ask git.
-    const services = buildServices(store, {
+    const options: ServicesOptions = {
       author: () => resolveAuthor(str(flags, 'author') ?? env.AGENT_MEMORY_AUTHOR, cwd),
       channel: command.channel ?? 'cli',
       codebase: new GitCodebase(() => codebaseRoot(spec, cwd)),
-      policy: () => playbookConfig().policy(),
-      ontology: () => playbookConfig().ontology(),
-    });
-    const code = await command.run({ services, storeDir: spec.kind === 'dir' ? spec.dir : undefined, cwd, flags, args, json, io });
+    };
+    const services = buildMemoryServices(store, options);
+    let all: Promise<AllServices.Services> | undefined;
+    const allServices = () => (all ??= withPlaybook(services, options, spec, cwd));
+    const storeDir = spec.kind === 'dir' ? spec.dir : undefined;
+    const code = await command.run({ services, allServices, storeDir, cwd, flags, args, json, io });
     return typeof code === 'number' ? code : 0;
   } catch (err) {
     const refused = err instanceof MemoryError && err.refused;

@@ -3,7 +3,35 @@ import type { z } from 'zod';
 import type { ListCursor, Store, StoredVersion } from './ports/store';
 import { channelLabel, originOf, withChannel } from './ports/origin';
 import { type CitationChecker, STALE_NOTE, uncheckedViews } from './citations';
-import * as C from './contract';
+import type { CitationInput, Freshness, StoredCitation } from './contract/citations';
+import { LIMITS } from './contract/fields';
+import {
+  CheckInput,
+  type CheckOutput,
+  CreateInput,
+  type CreateOutput,
+  DeleteInput,
+  type DeleteOutput,
+  EditInput,
+  type EditOutput,
+  HistoryInput,
+  type HistoryOutput,
+  ListInput,
+  type ListOutput,
+  PurgeInput,
+  type PurgeOutput,
+  ReadInput,
+  type ReadOutput,
+  RestoreInput,
+  type RestoreOutput,
+  SearchInput,
+  type SearchOutput,
+  SeedMemoryLine,
+  TagsInput,
+  type TagsOutput,
+  VersionRow,
+} from './contract/memories';
+import { parseInput } from './contract/validate';
 import { ConflictError, NotFoundError, refusalAt, ValidationError } from './errors';
 import { analyzeQuery } from './search/query';
 import { duplicatePairs, mergedFields, nearDuplicates, type DuplicatePair, type SimilarMemory } from './duplicates';
@@ -99,7 +127,7 @@ export class MemoryService {
   }
 
   /** A version as read: its citations checked against the workspace, and a note when it is stale. */
-  private async record(v: StoredVersion): Promise<Out<typeof C.ReadOutput>> {
+  private async record(v: StoredVersion): Promise<Out<typeof ReadOutput>> {
     const base = {
       id: v.id,
       description: v.description,
@@ -119,27 +147,27 @@ export class MemoryService {
   }
 
   /** Marks the summaries of memories that cite code fresh or stale (one lookup for the page, a stat per cited file). */
-  private async withFreshness<T extends { id: string }>(items: T[]): Promise<Array<T & { freshness?: C.Freshness }>> {
+  private async withFreshness<T extends { id: string }>(items: T[]): Promise<Array<T & { freshness?: Freshness }>> {
     if (items.length === 0) return items;
     const cited = await this.store.citationsOf(items.map((i) => i.id));
     if (cited.size === 0) return items;
     return items.map((item) => {
       const citations = cited.get(item.id);
       if (!citations) return item;
-      const freshness: C.Freshness = !this.checker ? 'unchecked' : this.checker.isStale(citations) ? 'stale' : 'fresh';
+      const freshness: Freshness = !this.checker ? 'unchecked' : this.checker.isStale(citations) ? 'stale' : 'fresh';
       return { ...item, freshness };
     });
   }
 
-  async search(input: unknown): Promise<Out<typeof C.SearchOutput>> {
-    const q = C.parseInput(C.SearchInput, input);
-    const hits = await this.store.search(analyzeQuery(q.keywords, q.tags ?? [], q.limit ?? C.LIMITS.searchLimitDefault));
+  async search(input: unknown): Promise<Out<typeof SearchOutput>> {
+    const q = parseInput(SearchInput, input);
+    const hits = await this.store.search(analyzeQuery(q.keywords, q.tags ?? [], q.limit ?? LIMITS.searchLimitDefault));
     return this.withFreshness(
       hits.map(({ id, description, tags }) => ({ id, description, tags, ...instructionLikeField({ description }) })),
     );
   }
 
-  private anchor(citations: C.CitationInput[]): C.StoredCitation[] {
+  private anchor(citations: CitationInput[]): StoredCitation[] {
     if (citations.length === 0) return [];
     if (!this.checker) {
       throw new ValidationError(
@@ -155,10 +183,10 @@ export class MemoryService {
    * first: one likely-duplicate check per live memory, so a people's command, not a tool a model calls.
    */
   async likelyDuplicates(): Promise<DuplicatePair[]> {
-    const live: Out<typeof C.ListOutput>['items'] = [];
+    const live: Out<typeof ListOutput>['items'] = [];
     let cursor: string | undefined;
     do {
-      const page = await this.list({ limit: C.LIMITS.listLimitMax, ...(cursor ? { cursor } : {}) });
+      const page = await this.list({ limit: LIMITS.listLimitMax, ...(cursor ? { cursor } : {}) });
       live.push(...page.items);
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
@@ -194,16 +222,16 @@ export class MemoryService {
   }
 
   /** The checks of a create, before anything is written: the one rule for direct and queued creates. */
-  checkCreate(input: unknown): Out<typeof C.CreateInput> {
-    const data = C.parseInput(C.CreateInput, input);
+  checkCreate(input: unknown): Out<typeof CreateInput> {
+    const data = parseInput(CreateInput, input);
     MemoryService.checkSecrets(data);
     if (data.citations) this.anchor(data.citations); // refused now when a cited file or line does not exist
     return data;
   }
 
   /** The checks of an edit that need no store: the input, at least one field to change, secrets (direct and queued edits). */
-  checkEdit(input: unknown): Out<typeof C.EditInput> {
-    const e = C.parseInput(C.EditInput, input);
+  checkEdit(input: unknown): Out<typeof EditInput> {
+    const e = parseInput(EditInput, input);
     if (e.description === undefined && e.tags === undefined && e.content === undefined && e.citations === undefined) {
       throw new ValidationError('', 'give at least one of description, tags, content or citations to change');
     }
@@ -213,11 +241,11 @@ export class MemoryService {
   }
 
   /** The current version of a memory an edit may change; refused as an edit would be when it is missing or deleted. */
-  async editable(id: string): Promise<Out<typeof C.ReadOutput>> {
+  async editable(id: string): Promise<Out<typeof ReadOutput>> {
     return this.record(MemoryService.live(id, await this.store.current(id), 'edited'));
   }
 
-  async create(input: unknown): Promise<Out<typeof C.CreateOutput>> {
+  async create(input: unknown): Promise<Out<typeof CreateOutput>> {
     const data = this.checkCreate(input);
     // Not refused: the writer is told which memory to edit instead next time (searched before the write).
     const similar = await this.similarTo(data);
@@ -228,15 +256,15 @@ export class MemoryService {
   }
 
   /** An edit's citations: the ones given, anchored now, or the memory's own anchored again to the code as it is now. */
-  private editedCitations(given: C.CitationInput[] | undefined, cur: StoredVersion): C.StoredCitation[] {
+  private editedCitations(given: CitationInput[] | undefined, cur: StoredVersion): StoredCitation[] {
     if (given) return this.anchor(given);
     if (!cur.citations?.length) return [];
     return this.checker ? this.checker.reanchor(cur.citations) : cur.citations;
   }
 
-  async edit(input: unknown): Promise<Out<typeof C.EditOutput>> {
+  async edit(input: unknown): Promise<Out<typeof EditOutput>> {
     const e = this.checkEdit(input);
-    let result: Out<typeof C.EditOutput> | undefined;
+    let result: Out<typeof EditOutput> | undefined;
     await this.store.write(e.id, (current, maxVersion) => {
       const cur = MemoryService.live(e.id, current, 'edited');
       MemoryService.expect(e.id, cur, e.expectedVersion);
@@ -261,8 +289,8 @@ export class MemoryService {
     return result!;
   }
 
-  async read(input: unknown): Promise<Out<typeof C.ReadOutput>> {
-    const r = C.parseInput(C.ReadInput, input);
+  async read(input: unknown): Promise<Out<typeof ReadOutput>> {
+    const r = parseInput(ReadInput, input);
     const v =
       r.version === undefined ? MemoryService.existing(r.id, await this.store.current(r.id)) : await this.store.version(r.id, r.version);
     if (!v) {
@@ -272,8 +300,8 @@ export class MemoryService {
     return this.record(v);
   }
 
-  async delete(input: unknown): Promise<Out<typeof C.DeleteOutput>> {
-    const d = C.parseInput(C.DeleteInput, input);
+  async delete(input: unknown): Promise<Out<typeof DeleteOutput>> {
+    const d = parseInput(DeleteInput, input);
     const row = await this.store.write(d.id, (current, maxVersion) => {
       const cur = MemoryService.live(d.id, current, 'deleted again');
       MemoryService.expect(d.id, cur, d.expectedVersion);
@@ -283,8 +311,8 @@ export class MemoryService {
     return { id: d.id, version: row!.version, deletedAt: row!.deletedAt! };
   }
 
-  async history(input: unknown): Promise<Out<typeof C.HistoryOutput>> {
-    const h = C.parseInput(C.HistoryInput, input);
+  async history(input: unknown): Promise<Out<typeof HistoryOutput>> {
+    const h = parseInput(HistoryInput, input);
     const rows = await this.store.history(h.id);
     if (rows.length === 0) MemoryService.existing(h.id, undefined);
     return Promise.all(
@@ -297,8 +325,8 @@ export class MemoryService {
     );
   }
 
-  async restore(input: unknown): Promise<Out<typeof C.RestoreOutput>> {
-    const r = C.parseInput(C.RestoreInput, input);
+  async restore(input: unknown): Promise<Out<typeof RestoreOutput>> {
+    const r = parseInput(RestoreInput, input);
     const history = await this.store.history(r.id);
     let restoredFrom = 0;
     const row = await this.store.write(r.id, (current, maxVersion) => {
@@ -336,9 +364,9 @@ export class MemoryService {
     return { id: r.id, version: row!.version, restoredFrom };
   }
 
-  async list(input: unknown): Promise<Out<typeof C.ListOutput>> {
-    const l = C.parseInput(C.ListInput, input);
-    const limit = l.limit ?? C.LIMITS.listLimitDefault;
+  async list(input: unknown): Promise<Out<typeof ListOutput>> {
+    const l = parseInput(ListInput, input);
+    const limit = l.limit ?? LIMITS.listLimitDefault;
     const after = l.cursor === undefined ? undefined : decodeCursor(l.cursor);
     const rows = await this.store.list({ deleted: l.deleted ?? false, limit: limit + 1, after });
     const page = rows.slice(0, limit);
@@ -350,9 +378,9 @@ export class MemoryService {
   }
 
   /** Every live memory that cites code, checked against the workspace; the stale ones with their citations. */
-  async check(input: unknown = {}): Promise<Out<typeof C.CheckOutput>> {
-    C.parseInput(C.CheckInput, input);
-    const stale: Out<typeof C.CheckOutput>['stale'] = [];
+  async check(input: unknown = {}): Promise<Out<typeof CheckOutput>> {
+    parseInput(CheckInput, input);
+    const stale: Out<typeof CheckOutput>['stale'] = [];
     let checked = 0;
     let after: ListCursor | undefined;
     for (;;) {
@@ -383,8 +411,8 @@ export class MemoryService {
     return { checked, stale, workspace: this.checker !== undefined };
   }
 
-  async tags(input: unknown): Promise<Out<typeof C.TagsOutput>> {
-    const t = C.parseInput(C.TagsInput, input ?? {});
+  async tags(input: unknown): Promise<Out<typeof TagsOutput>> {
+    const t = parseInput(TagsInput, input ?? {});
     const vocabulary = await this.store.tagCounts();
     const suggestions = (t.proposed ?? []).map((proposed) => {
       const normalized = normalizeTag(proposed);
@@ -398,8 +426,8 @@ export class MemoryService {
     return { tags: vocabulary.slice(0, TAGS_ANSWER_MAX), totalTags: vocabulary.length, suggestions };
   }
 
-  async purge(input: unknown): Promise<Out<typeof C.PurgeOutput>> {
-    const p = C.parseInput(C.PurgeInput, input);
+  async purge(input: unknown): Promise<Out<typeof PurgeOutput>> {
+    const p = parseInput(PurgeInput, input);
     const versionsRemoved = await this.store.purge(p.id, this.writer.author);
     if (versionsRemoved === 0) MemoryService.existing(p.id, undefined);
     return { id: p.id, versionsRemoved };
@@ -426,7 +454,7 @@ export class MemoryService {
   checkVersions(rows: unknown[], describeRow: (index: number) => string = (i) => `rows[${i}]`): StoredVersion[] {
     return rows.map((r, i) =>
       named(describeRow(i), () => {
-        const row = C.parseInput(C.VersionRow, r);
+        const row = parseInput(VersionRow, r);
         MemoryService.checkSecrets(row);
         return { ...row, restoredFrom: row.restoredFrom ?? null };
       }),
@@ -442,7 +470,7 @@ export class MemoryService {
   async seedVersions(rows: unknown[], describeRow: (index: number) => string = (i) => `rows[${i}]`): Promise<StoredVersion[]> {
     const lines = rows.map((r, i) =>
       named(describeRow(i), () => {
-        const line = C.parseInput(C.SeedMemoryLine, r);
+        const line = parseInput(SeedMemoryLine, r);
         MemoryService.checkSecrets(line);
         return { line, where: describeRow(i) };
       }),
@@ -461,8 +489,8 @@ export class MemoryService {
 }
 
 /** Whether two citation lists point at different code (the commit they were taken at aside). */
-function citationsDiffer(a: readonly C.StoredCitation[], b: readonly C.StoredCitation[]): boolean {
-  const key = (c: C.StoredCitation) => JSON.stringify([c.path, c.startLine, c.endLine, c.fingerprint]);
+function citationsDiffer(a: readonly StoredCitation[], b: readonly StoredCitation[]): boolean {
+  const key = (c: StoredCitation) => JSON.stringify([c.path, c.startLine, c.endLine, c.fingerprint]);
   return a.length !== b.length || a.some((c, i) => key(c) !== key(b[i]!));
 }
 

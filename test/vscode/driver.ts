@@ -89,6 +89,12 @@ export async function drive(request: DriverAction & { timeoutMs?: number }): Pro
 /** What waitUntil throws when its check never held. */
 export class WaitTimeout extends Error {}
 
+/**
+ * A quick pick closed while `choose` was answering it: the workbench closes one when something else
+ * takes the focus (a webview that finished loading, say). The command that showed it has returned.
+ */
+export class PickClosed extends Error {}
+
 /** Polls until check() returns a value other than undefined (explicit waits, never fixed sleeps). */
 export async function waitUntil<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -146,14 +152,16 @@ export async function choose(placeholder: string, row: string): Promise<void> {
     if (attempt === 1) await drive({ action: 'type', text: row });
     else await drive({ action: 'fill', selector: input, value: row });
     try {
-      await waitUntil(
+      const state = await waitUntil(
         `"${row}" alone in the pick`,
         async () => {
           seen = (await drive({ action: 'quickInput' })) as QuickInputState;
-          return seen.placeholder?.includes(placeholder) && seen.rows.length === 1 && seen.rows[0]!.includes(row) ? true : undefined;
+          if (!seen.shown) return 'closed';
+          return seen.placeholder?.includes(placeholder) && seen.rows.length === 1 && seen.rows[0]!.includes(row) ? 'listed' : undefined;
         },
         10_000,
       );
+      if (state === 'closed') throw new PickClosed(`the pick "${placeholder}" closed before "${row}" was chosen`);
       await drive({ action: 'press', key: 'Enter' });
       return;
     } catch (err) {

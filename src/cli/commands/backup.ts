@@ -96,7 +96,7 @@ export const BACKUP_COMMANDS: CommandGroup = {
       });
       const at = (s: { lines: number[] }) => (i: number) => `line ${s.lines[i]}`;
       // Every line is checked (and the seeds' lines turned into rows) before anything is written.
-      const { memories, playbook } = ctx.services;
+      const { memories, playbook } = await ctx.allServices();
       const records = playbook.checkRecords(shapes.records.rows, at(shapes.records));
       const versions = memories.checkVersions(shapes.versions.rows, at(shapes.versions));
       const seedVersions = await memories.seedVersions(shapes.seedMemories.rows, at(shapes.seedMemories));

@@ -13,7 +13,9 @@ export const CONTEXT_COMMANDS: CommandGroup = {
       const max = int(ctx.flags, 'max-tokens');
       show(
         ctx,
-        await ctx.services.playbook.context.context({ task: ctx.args.join(' '), ...(max !== undefined ? { maxTokens: max } : {}) }),
+        await (
+          await ctx.allServices()
+        ).playbook.context.context({ task: ctx.args.join(' '), ...(max !== undefined ? { maxTokens: max } : {}) }),
       );
     },
   },

@@ -1,4 +1,4 @@
-import { PlaybookConfig } from '../../platform/playbookConfig';
+import type * as PlaybookFiles from '../../platform/playbookConfig';
 import { bundledWasm, describeStore, openStore, resolveStoreSpec, type StoreSpec } from '../../platform/openStore';
 import { defaultStoreDir } from '../../platform/storeLocation';
 import { SCHEMA_VERSION } from '../../store/postgres/schema';
@@ -13,8 +13,10 @@ import { show } from '../format';
 const FOUND_PROBLEMS = 3;
 
 /** policy.yaml and ontology.yaml of the store folder: read as every command reads them. */
-function inspectConfig(dir: string): Finding[] {
-  const config = new PlaybookConfig(dir);
+async function inspectConfig(dir: string): Promise<Finding[]> {
+  // Loaded here, not by every command: it brings the playbook's policy, ontology and YAML.
+  const files: typeof PlaybookFiles = await import('../../platform/playbookConfig');
+  const config = new files.PlaybookConfig(dir);
   const out: Finding[] = [];
   try {
     config.policy();
@@ -116,7 +118,7 @@ export const DOCTOR_COMMANDS: CommandGroup = {
           findings = await inspectWorkspaceStore(spec.dir, bundledWasm());
         }
       }
-      findings.push(...inspectConfig(configDir));
+      findings.push(...(await inspectConfig(configDir)));
       show(ctx, { store: describeStore(spec), findings, ...(repair ? { repaired: done } : {}) }, format(findings, done));
       return findings.some((f) => f.problem) ? FOUND_PROBLEMS : undefined;
     },

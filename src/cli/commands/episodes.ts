@@ -1,4 +1,4 @@
-import { SOURCE_TYPES as TYPES } from '../../core/contract';
+import { SOURCE_TYPES as TYPES } from '../../core/contract/sourceTypes';
 import { ValidationError } from '../../core/errors';
 import type { FoundEpisodeView } from '../../core/playbook/episodeService';
 import { escapeInvisible } from '../../core/invisibleText';
@@ -71,7 +71,9 @@ export const EPISODE_COMMANDS: CommandGroup = {
     run: async (ctx) => {
       const f = ctx.flags;
       const resolutionFile = str(f, 'resolution-file');
-      const out = await ctx.services.playbook.episodes.record({
+      const out = await (
+        await ctx.allServices()
+      ).playbook.episodes.record({
         ...given(f, { task: 'task', outcome: 'outcome', executor: 'executor', timestamp: 'timestamp', resolution: 'resolution' }),
         ...(resolutionFile !== undefined ? { resolution: readTextFile('resolution-file', resolutionFile) } : {}),
         ...(f.source !== undefined ? { source: source(str(f, 'source')) } : {}),
@@ -90,7 +92,9 @@ export const EPISODE_COMMANDS: CommandGroup = {
     options: { outcome: { type: 'string' }, skill: { type: 'string' }, limit: { type: 'string' }, cursor: { type: 'string' } },
     positionals: 'none',
     run: async (ctx) => {
-      const out = await ctx.services.playbook.episodes.list({
+      const out = await (
+        await ctx.allServices()
+      ).playbook.episodes.list({
         ...given(ctx.flags, { outcome: 'outcome', skill: 'skill' }),
         ...pageFlags(ctx.flags),
       });
@@ -123,7 +127,9 @@ export const EPISODE_COMMANDS: CommandGroup = {
     positionals: 'many',
     run: async (ctx) => {
       const query = ctx.args.join(' ');
-      const out = await ctx.services.playbook.episodes.find({
+      const out = await (
+        await ctx.allServices()
+      ).playbook.episodes.find({
         ...(ctx.args.length ? { query } : {}),
         ...given(ctx.flags, { outcome: 'outcome', skill: 'skill', since: 'since', until: 'until' }),
         ...(ctx.flags.tags !== undefined ? { tags: list(ctx.flags, 'tags') } : {}),
@@ -140,6 +146,6 @@ export const EPISODE_COMMANDS: CommandGroup = {
     summary: 'one episode in full',
     options: {},
     positionals: 'id',
-    run: async (ctx) => show(ctx, await ctx.services.playbook.episodes.show({ id: ctx.args[0] })),
+    run: async (ctx) => show(ctx, await (await ctx.allServices()).playbook.episodes.show({ id: ctx.args[0] })),
   },
 };

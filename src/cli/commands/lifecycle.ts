@@ -1,6 +1,6 @@
-import * as YAML from 'yaml';
+import type * as Yaml from 'yaml';
+import type * as PlaybookFiles from '../../platform/playbookConfig';
 import { defaultStoreDir } from '../../platform/storeLocation';
-import { PlaybookConfig } from '../../platform/playbookConfig';
 import type { CommandGroup } from '../command';
 import { int } from '../flags';
 import { show } from '../format';
@@ -12,7 +12,7 @@ export const LIFECYCLE_COMMANDS: CommandGroup = {
     summary: 'run the forgetting rules now (expire facts, forget or archive old episodes, propose skills) and print the report',
     options: {},
     positionals: 'none',
-    run: async (ctx) => show(ctx, await ctx.services.playbook.runForgetting('cli')),
+    run: async (ctx) => show(ctx, await (await ctx.allServices()).playbook.runForgetting('cli')),
   },
   'lifecycle report': {
     usage: 'lifecycle report [--limit N]',
@@ -21,7 +21,7 @@ export const LIFECYCLE_COMMANDS: CommandGroup = {
     positionals: 'none',
     run: async (ctx) => {
       const limit = int(ctx.flags, 'limit');
-      show(ctx, await ctx.services.playbook.lifecycle.reports(limit !== undefined ? { limit } : {}));
+      show(ctx, await (await ctx.allServices()).playbook.lifecycle.reports(limit !== undefined ? { limit } : {}));
     },
   },
   'policy show': {
@@ -33,8 +33,13 @@ export const LIFECYCLE_COMMANDS: CommandGroup = {
     options: {},
     positionals: 'none',
     run: async (ctx) => {
-      const policy = ctx.services.playbook.policy();
-      const notes = new PlaybookConfig(ctx.storeDir ?? defaultStoreDir(ctx.cwd)).policyNotes();
+      const policy = (await ctx.allServices()).playbook.policy();
+      // Loaded here, not by every command: they are loaded with the playbook's services.
+      const [YAML, files]: [typeof Yaml, typeof PlaybookFiles] = await Promise.all([
+        import('yaml'),
+        import('../../platform/playbookConfig'),
+      ]);
+      const notes = new files.PlaybookConfig(ctx.storeDir ?? defaultStoreDir(ctx.cwd)).policyNotes();
       const text =
         YAML.stringify(policy) +
         (notes.length ? `\nNot used:\n${notes.map((n) => `  ${n.key}${n.line ? ` (line ${n.line})` : ''}: ${n.why}\n`).join('')}` : '');
@@ -47,7 +52,7 @@ export const LIFECYCLE_COMMANDS: CommandGroup = {
     options: {},
     positionals: 'none',
     run: async (ctx) => {
-      const o = ctx.services.playbook.ontology();
+      const o = (await ctx.allServices()).playbook.ontology();
       if (!o)
         return show(ctx, { ontology: null }, 'No ontology.yaml in the store folder: facts are not checked against types and relations.\n');
       const relations = o.relations.map((r) => ({ name: r.name, from: r.from, to: r.to, cardinality: r.cardinality }));

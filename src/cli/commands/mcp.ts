@@ -24,7 +24,7 @@ export const MCP_COMMANDS: CommandGroup = {
         throw new ValidationError('review', `is ${JSON.stringify(review)}; it is one of ${REVIEW_MODES.join(', ')}`);
       }
       const server: typeof McpServer = await import('../mcp/server');
-      await server.serveMcp(ctx.services, { log: (line) => ctx.io.stderr(`${line}\n`), review: review as ReviewMode });
+      await server.serveMcp(await ctx.allServices(), { log: (line) => ctx.io.stderr(`${line}\n`), review: review as ReviewMode });
     },
   },
 };

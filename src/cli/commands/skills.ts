@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import { ValidationError } from '../../core/errors';
 import type { TagOutcomes } from '../../core/playbook/skillOutcomes';
-import { skillDocument } from '../../core/playbook/skillService';
+import type * as Skills from '../../core/playbook/skillService';
 import type { CommandContext, CommandGroup } from '../command';
 import { bool, int, pageFlags, str } from '../flags';
 import { show, showPage } from '../format';
@@ -34,7 +34,9 @@ export const SKILL_COMMANDS: CommandGroup = {
     positionals: 'many',
     run: async (ctx) => {
       const limit = int(ctx.flags, 'limit');
-      const out = await ctx.services.playbook.skills.find({ task: ctx.args.join(' '), ...(limit !== undefined ? { limit } : {}) });
+      const out = await (
+        await ctx.allServices()
+      ).playbook.skills.find({ task: ctx.args.join(' '), ...(limit !== undefined ? { limit } : {}) });
       const text = out.map((s) => `${s.name}@${s.version}  ${s.description}${s.trigger ? `  (trigger: ${s.trigger})` : ''}\n`).join('');
       show(ctx, out, text || 'No skill matches.\n');
     },
@@ -46,7 +48,11 @@ export const SKILL_COMMANDS: CommandGroup = {
     positionals: 'id',
     run: async (ctx) => {
       const version = int(ctx.flags, 'version');
-      const out = await ctx.services.playbook.skills.read({ name: ctx.args[0], ...(version !== undefined ? { version } : {}) });
+      const out = await (
+        await ctx.allServices()
+      ).playbook.skills.read({ name: ctx.args[0], ...(version !== undefined ? { version } : {}) });
+      // Loaded with the services above, not by every command (the skills' schemas).
+      const { skillDocument }: typeof Skills = await import('../../core/playbook/skillService');
       const o = out.outcomes;
       show(
         ctx,
@@ -63,7 +69,9 @@ export const SKILL_COMMANDS: CommandGroup = {
     options: { deleted: { type: 'boolean' }, limit: { type: 'string' }, cursor: { type: 'string' } },
     positionals: 'none',
     run: async (ctx) => {
-      const out = await ctx.services.playbook.skills.list({
+      const out = await (
+        await ctx.allServices()
+      ).playbook.skills.list({
         ...(bool(ctx.flags, 'deleted') ? { deleted: true } : {}),
         ...pageFlags(ctx.flags),
       });
@@ -79,10 +87,9 @@ export const SKILL_COMMANDS: CommandGroup = {
     positionals: 'id',
     run: async (ctx) => {
       const expected = int(ctx.flags, 'expect-version');
-      const out = await ctx.services.playbook.skills.importYaml(
-        await skillText(ctx),
-        expected !== undefined ? { expectedVersion: expected } : {},
-      );
+      const out = await (
+        await ctx.allServices()
+      ).playbook.skills.importYaml(await skillText(ctx), expected !== undefined ? { expectedVersion: expected } : {});
       const read = out.notes?.length ? `Read in the playbook seed's shape: ${out.notes.join('; ')}.\n` : '';
       show(
         ctx,
@@ -99,7 +106,7 @@ export const SKILL_COMMANDS: CommandGroup = {
     options: { version: { type: 'string' }, out: { type: 'string' } },
     positionals: 'id',
     run: async (ctx) => {
-      const yaml = await ctx.services.playbook.skills.exportYaml(ctx.args[0]!, int(ctx.flags, 'version'));
+      const yaml = await (await ctx.allServices()).playbook.skills.exportYaml(ctx.args[0]!, int(ctx.flags, 'version'));
       const out = str(ctx.flags, 'out');
       if (out === undefined) return show(ctx, { yaml }, yaml);
       fs.writeFileSync(out, yaml);
@@ -112,7 +119,7 @@ export const SKILL_COMMANDS: CommandGroup = {
     options: {},
     positionals: 'id',
     run: async (ctx) => {
-      const out = await ctx.services.playbook.skills.history(ctx.args[0]!);
+      const out = await (await ctx.allServices()).playbook.skills.history(ctx.args[0]!);
       show(
         ctx,
         out,
@@ -127,7 +134,9 @@ export const SKILL_COMMANDS: CommandGroup = {
     positionals: 'id',
     run: async (ctx) => {
       const expected = int(ctx.flags, 'expect-version');
-      const out = await ctx.services.playbook.skills.delete(ctx.args[0]!, expected !== undefined ? { expectedVersion: expected } : {});
+      const out = await (
+        await ctx.allServices()
+      ).playbook.skills.delete(ctx.args[0]!, expected !== undefined ? { expectedVersion: expected } : {});
       show(ctx, out, `Deleted ${out.name} (version ${out.version}).\n`);
     },
   },
@@ -137,7 +146,7 @@ export const SKILL_COMMANDS: CommandGroup = {
     options: {},
     positionals: 'none',
     run: async (ctx) => {
-      const out = await ctx.services.playbook.promoteExplained();
+      const out = await (await ctx.allServices()).playbook.promoteExplained();
       const ids = out.proposals;
       const why = [
         ...out.covered.map((c) => `  ${c.episodes.length} episodes: covered by ${c.skill}\n`),

@@ -5,6 +5,9 @@
  */
 import * as z from 'zod';
 import { Cursor, PageLimit, RecordId, Tag, Timestamp } from './fields';
+import { SOURCE_TYPES } from './sourceTypes';
+
+export { SOURCE_TYPES };
 
 export const OUTCOMES = ['success', 'failure', 'partial'] as const;
 
@@ -31,8 +34,6 @@ export const EPISODE_LIMITS = {
   findMax: 50,
   queryMax: 1000,
 } as const;
-
-export const SOURCE_TYPES = ['commit', 'issue', 'pull-request', 'chat', 'url', 'file', 'other'] as const;
 
 /**
  * Speaker markers, the turns of a chat log. At a line's start any of the speakers, in any case:
