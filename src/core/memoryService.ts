@@ -5,32 +5,7 @@ import { channelLabel, originOf, withChannel } from './ports/origin';
 import { type CitationChecker, STALE_NOTE, uncheckedViews } from './citations';
 import type { CitationInput, Freshness, StoredCitation } from './contract/citations';
 import { LIMITS } from './contract/fields';
-import {
-  CheckInput,
-  type CheckOutput,
-  CreateInput,
-  type CreateOutput,
-  DeleteInput,
-  type DeleteOutput,
-  EditInput,
-  type EditOutput,
-  HistoryInput,
-  type HistoryOutput,
-  ListInput,
-  type ListOutput,
-  PurgeInput,
-  type PurgeOutput,
-  ReadInput,
-  type ReadOutput,
-  RestoreInput,
-  type RestoreOutput,
-  SearchInput,
-  type SearchOutput,
-  SeedMemoryLine,
-  TagsInput,
-  type TagsOutput,
-  VersionRow,
-} from './contract/memories';
+import * as C from './contract/memories';
 import { parseInput } from './contract/validate';
 import { ConflictError, NotFoundError, refusalAt, ValidationError } from './errors';
 import { analyzeQuery } from './search/query';
@@ -127,7 +102,7 @@ export class MemoryService {
   }
 
   /** A version as read: its citations checked against the workspace, and a note when it is stale. */
-  private async record(v: StoredVersion): Promise<Out<typeof ReadOutput>> {
+  private async record(v: StoredVersion): Promise<Out<typeof C.ReadOutput>> {
     const base = {
       id: v.id,
       description: v.description,
@@ -159,8 +134,8 @@ export class MemoryService {
     });
   }
 
-  async search(input: unknown): Promise<Out<typeof SearchOutput>> {
-    const q = parseInput(SearchInput, input);
+  async search(input: unknown): Promise<Out<typeof C.SearchOutput>> {
+    const q = parseInput(C.SearchInput, input);
     const hits = await this.store.search(analyzeQuery(q.keywords, q.tags ?? [], q.limit ?? LIMITS.searchLimitDefault));
     return this.withFreshness(
       hits.map(({ id, description, tags }) => ({ id, description, tags, ...instructionLikeField({ description }) })),
@@ -183,7 +158,7 @@ export class MemoryService {
    * first: one likely-duplicate check per live memory, so a people's command, not a tool a model calls.
    */
   async likelyDuplicates(): Promise<DuplicatePair[]> {
-    const live: Out<typeof ListOutput>['items'] = [];
+    const live: Out<typeof C.ListOutput>['items'] = [];
     let cursor: string | undefined;
     do {
       const page = await this.list({ limit: LIMITS.listLimitMax, ...(cursor ? { cursor } : {}) });
@@ -222,16 +197,16 @@ export class MemoryService {
   }
 
   /** The checks of a create, before anything is written: the one rule for direct and queued creates. */
-  checkCreate(input: unknown): Out<typeof CreateInput> {
-    const data = parseInput(CreateInput, input);
+  checkCreate(input: unknown): Out<typeof C.CreateInput> {
+    const data = parseInput(C.CreateInput, input);
     MemoryService.checkSecrets(data);
     if (data.citations) this.anchor(data.citations); // refused now when a cited file or line does not exist
     return data;
   }
 
   /** The checks of an edit that need no store: the input, at least one field to change, secrets (direct and queued edits). */
-  checkEdit(input: unknown): Out<typeof EditInput> {
-    const e = parseInput(EditInput, input);
+  checkEdit(input: unknown): Out<typeof C.EditInput> {
+    const e = parseInput(C.EditInput, input);
     if (e.description === undefined && e.tags === undefined && e.content === undefined && e.citations === undefined) {
       throw new ValidationError('', 'give at least one of description, tags, content or citations to change');
     }
@@ -241,11 +216,11 @@ export class MemoryService {
   }
 
   /** The current version of a memory an edit may change; refused as an edit would be when it is missing or deleted. */
-  async editable(id: string): Promise<Out<typeof ReadOutput>> {
+  async editable(id: string): Promise<Out<typeof C.ReadOutput>> {
     return this.record(MemoryService.live(id, await this.store.current(id), 'edited'));
   }
 
-  async create(input: unknown): Promise<Out<typeof CreateOutput>> {
+  async create(input: unknown): Promise<Out<typeof C.CreateOutput>> {
     const data = this.checkCreate(input);
     // Not refused: the writer is told which memory to edit instead next time (searched before the write).
     const similar = await this.similarTo(data);
@@ -262,9 +237,9 @@ export class MemoryService {
     return this.checker ? this.checker.reanchor(cur.citations) : cur.citations;
   }
 
-  async edit(input: unknown): Promise<Out<typeof EditOutput>> {
+  async edit(input: unknown): Promise<Out<typeof C.EditOutput>> {
     const e = this.checkEdit(input);
-    let result: Out<typeof EditOutput> | undefined;
+    let result: Out<typeof C.EditOutput> | undefined;
     await this.store.write(e.id, (current, maxVersion) => {
       const cur = MemoryService.live(e.id, current, 'edited');
       MemoryService.expect(e.id, cur, e.expectedVersion);
@@ -289,8 +264,8 @@ export class MemoryService {
     return result!;
   }
 
-  async read(input: unknown): Promise<Out<typeof ReadOutput>> {
-    const r = parseInput(ReadInput, input);
+  async read(input: unknown): Promise<Out<typeof C.ReadOutput>> {
+    const r = parseInput(C.ReadInput, input);
     const v =
       r.version === undefined ? MemoryService.existing(r.id, await this.store.current(r.id)) : await this.store.version(r.id, r.version);
     if (!v) {
@@ -300,8 +275,8 @@ export class MemoryService {
     return this.record(v);
   }
 
-  async delete(input: unknown): Promise<Out<typeof DeleteOutput>> {
-    const d = parseInput(DeleteInput, input);
+  async delete(input: unknown): Promise<Out<typeof C.DeleteOutput>> {
+    const d = parseInput(C.DeleteInput, input);
     const row = await this.store.write(d.id, (current, maxVersion) => {
       const cur = MemoryService.live(d.id, current, 'deleted again');
       MemoryService.expect(d.id, cur, d.expectedVersion);
@@ -311,8 +286,8 @@ export class MemoryService {
     return { id: d.id, version: row!.version, deletedAt: row!.deletedAt! };
   }
 
-  async history(input: unknown): Promise<Out<typeof HistoryOutput>> {
-    const h = parseInput(HistoryInput, input);
+  async history(input: unknown): Promise<Out<typeof C.HistoryOutput>> {
+    const h = parseInput(C.HistoryInput, input);
     const rows = await this.store.history(h.id);
     if (rows.length === 0) MemoryService.existing(h.id, undefined);
     return Promise.all(
@@ -325,8 +300,8 @@ export class MemoryService {
     );
   }
 
-  async restore(input: unknown): Promise<Out<typeof RestoreOutput>> {
-    const r = parseInput(RestoreInput, input);
+  async restore(input: unknown): Promise<Out<typeof C.RestoreOutput>> {
+    const r = parseInput(C.RestoreInput, input);
     const history = await this.store.history(r.id);
     let restoredFrom = 0;
     const row = await this.store.write(r.id, (current, maxVersion) => {
@@ -364,8 +339,8 @@ export class MemoryService {
     return { id: r.id, version: row!.version, restoredFrom };
   }
 
-  async list(input: unknown): Promise<Out<typeof ListOutput>> {
-    const l = parseInput(ListInput, input);
+  async list(input: unknown): Promise<Out<typeof C.ListOutput>> {
+    const l = parseInput(C.ListInput, input);
     const limit = l.limit ?? LIMITS.listLimitDefault;
     const after = l.cursor === undefined ? undefined : decodeCursor(l.cursor);
     const rows = await this.store.list({ deleted: l.deleted ?? false, limit: limit + 1, after });
@@ -378,9 +353,9 @@ export class MemoryService {
   }
 
   /** Every live memory that cites code, checked against the workspace; the stale ones with their citations. */
-  async check(input: unknown = {}): Promise<Out<typeof CheckOutput>> {
-    parseInput(CheckInput, input);
-    const stale: Out<typeof CheckOutput>['stale'] = [];
+  async check(input: unknown = {}): Promise<Out<typeof C.CheckOutput>> {
+    parseInput(C.CheckInput, input);
+    const stale: Out<typeof C.CheckOutput>['stale'] = [];
     let checked = 0;
     let after: ListCursor | undefined;
     for (;;) {
@@ -411,8 +386,8 @@ export class MemoryService {
     return { checked, stale, workspace: this.checker !== undefined };
   }
 
-  async tags(input: unknown): Promise<Out<typeof TagsOutput>> {
-    const t = parseInput(TagsInput, input ?? {});
+  async tags(input: unknown): Promise<Out<typeof C.TagsOutput>> {
+    const t = parseInput(C.TagsInput, input ?? {});
     const vocabulary = await this.store.tagCounts();
     const suggestions = (t.proposed ?? []).map((proposed) => {
       const normalized = normalizeTag(proposed);
@@ -426,8 +401,8 @@ export class MemoryService {
     return { tags: vocabulary.slice(0, TAGS_ANSWER_MAX), totalTags: vocabulary.length, suggestions };
   }
 
-  async purge(input: unknown): Promise<Out<typeof PurgeOutput>> {
-    const p = parseInput(PurgeInput, input);
+  async purge(input: unknown): Promise<Out<typeof C.PurgeOutput>> {
+    const p = parseInput(C.PurgeInput, input);
     const versionsRemoved = await this.store.purge(p.id, this.writer.author);
     if (versionsRemoved === 0) MemoryService.existing(p.id, undefined);
     return { id: p.id, versionsRemoved };
@@ -454,7 +429,7 @@ export class MemoryService {
   checkVersions(rows: unknown[], describeRow: (index: number) => string = (i) => `rows[${i}]`): StoredVersion[] {
     return rows.map((r, i) =>
       named(describeRow(i), () => {
-        const row = parseInput(VersionRow, r);
+        const row = parseInput(C.VersionRow, r);
         MemoryService.checkSecrets(row);
         return { ...row, restoredFrom: row.restoredFrom ?? null };
       }),
@@ -470,7 +445,7 @@ export class MemoryService {
   async seedVersions(rows: unknown[], describeRow: (index: number) => string = (i) => `rows[${i}]`): Promise<StoredVersion[]> {
     const lines = rows.map((r, i) =>
       named(describeRow(i), () => {
-        const line = parseInput(SeedMemoryLine, r);
+        const line = parseInput(C.SeedMemoryLine, r);
         MemoryService.checkSecrets(line);
         return { line, where: describeRow(i) };
       }),
