@@ -118,7 +118,12 @@ export function asFlags(message: string, flags: readonly string[]): string {
  * policy.yaml and ontology.yaml live in the store folder (for a database: the workspace's, found
  * only when first read: finding it may ask git).
  */
-async function withPlaybook(memory: MemoryServices, options: ServicesOptions, spec: StoreSpec, cwd: string): Promise<AllServices.Services> {
+async function loadAllServices(
+  memory: MemoryServices,
+  options: ServicesOptions,
+  spec: StoreSpec,
+  cwd: string,
+): Promise<AllServices.Services> {
   const [services, files]: [typeof AllServices, typeof PlaybookFiles] = await Promise.all([
     import('../core/services'),
     import('../platform/playbookConfig'),
@@ -168,7 +173,7 @@ export async function main(
     };
     const services = buildMemoryServices(store, options);
     let all: Promise<AllServices.Services> | undefined;
-    const allServices = () => (all ??= withPlaybook(services, options, spec, cwd));
+    const allServices = () => (all ??= loadAllServices(services, options, spec, cwd));
     const storeDir = spec.kind === 'dir' ? spec.dir : undefined;
     const code = await command.run({ services, allServices, storeDir, cwd, flags, args, json, io });
     return typeof code === 'number' ? code : 0;

@@ -171,3 +171,26 @@ export async function choose(placeholder: string, row: string): Promise<void> {
   }
   throw new Error(`"${row}" was never listed alone in the pick "${placeholder}"; it showed ${JSON.stringify(seen)}`);
 }
+
+/**
+ * Runs a command that asks through quick picks (`start`) and answers them in order (`choose`),
+ * then waits for it. The workbench closes a pick that loses the focus (a webview that finished
+ * loading takes it): the command then returns having done nothing, and it is run once more.
+ */
+export async function answerPicks(
+  start: () => Thenable<unknown>,
+  picks: ReadonlyArray<readonly [placeholder: string, row: string]>,
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const running = start();
+    try {
+      for (const [placeholder, row] of picks) await choose(placeholder, row);
+      await running;
+      return;
+    } catch (err) {
+      if (!(err instanceof PickClosed) || attempt === 2) throw err;
+      await running;
+      console.log(`answerPicks: ${err.message}; running the command again`);
+    }
+  }
+}

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { EpisodeNode } from '../../src/vscode/episodes/episodesView';
-import { choose, driverAvailable, PickClosed } from './driver';
+import { answerPicks, driverAvailable } from './driver';
 import { api, invoke, markdownPreviewOpen, playbook } from './playbookSupport';
 import { until } from './seed';
 
@@ -153,23 +153,16 @@ describe('episodes in VS Code: the findEpisodes tool, context, and the Episodes 
   it('Filter Episodes… narrows by outcome (then skill) through quick picks; Clear Episode Filter shows all again', async function () {
     if (!driverAvailable()) this.skip(); // the picks are answered by run.mjs's driver
     const { playbook: views } = await api();
-    // The previous test's Markdown preview is a webview: one that finishes loading takes the focus,
-    // and the workbench closes a quick pick that loses it. Closed first; and should something else
-    // take the focus, the command (which returns when its pick closes) is run once more.
+    // The previous test's Markdown preview is a webview: one that finishes loading takes the focus
+    // and closes a quick pick (answerPicks runs the command again then). Closed first.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    for (let attempt = 1; ; attempt++) {
-      const filtering = vscode.commands.executeCommand('agentMemory.filterEpisodes');
-      try {
-        await choose('Show episodes that ended how?', 'failure'); // Any outcome, success, failure, partial
-        await choose('Only episodes that followed which skill?', 'Any skill, or none');
-        await filtering;
-        break;
-      } catch (err) {
-        if (!(err instanceof PickClosed) || attempt === 2) throw err;
-        await filtering;
-        console.log(`Filter Episodes: ${err.message}; running the command again`);
-      }
-    }
+    await answerPicks(
+      () => vscode.commands.executeCommand('agentMemory.filterEpisodes'),
+      [
+        ['Show episodes that ended how?', 'failure'], // Any outcome, success, failure, partial
+        ['Only episodes that followed which skill?', 'Any skill, or none'],
+      ],
+    );
     assert.deepEqual(views.episodes.filter, { outcome: 'failure' });
     const failures = await listed();
     assert.ok(failures.length >= 1 && failures.every((n) => n.episode.outcome === 'failure'));

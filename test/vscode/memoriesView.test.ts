@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
 import type { AgentMemoryApi } from '../../src/extension';
 import type { MemoriesTreeProvider, MemoryNode } from '../../src/vscode/memories/memoriesView';
-import { choose, drive, driverAvailable, pickShown } from './driver';
+import { answerPicks, drive, driverAvailable, pickShown } from './driver';
 import { cli, EXTENSION_ID, readSeed, until } from './seed';
 
 async function view(): Promise<MemoriesTreeProvider> {
@@ -215,10 +215,13 @@ describe('the Memories view', function () {
     if (!driverAvailable()) this.skip(); // the picks are answered by run.mjs's driver
     const { id } = cli<{ id: string }>('create', '--description', 'History in the view', '--tags', 'view-test', '--content', 'one');
     cli('edit', id, '--content', 'two');
-    const showing = vscode.commands.executeCommand('agentMemory.showHistory', { kind: 'memory', id });
-    await choose('pick a version', 'v2 · edit');
-    await choose('Version 2', 'Open this version');
-    await showing;
+    await answerPicks(
+      () => vscode.commands.executeCommand('agentMemory.showHistory', { kind: 'memory', id }),
+      [
+        ['pick a version', 'v2 · edit'],
+        ['Version 2', 'Open this version'],
+      ],
+    );
     await until(
       'the version to open',
       () => vscode.window.activeTextEditor?.document.uri.path === `/memories/${id}/history-in-the-view.v2.md`,
@@ -232,9 +235,10 @@ describe('the Memories view', function () {
     cli('delete', id);
     const tree = await view();
     assert.ok(!(await memories(tree)).some((n) => n.id === id), 'a deleted memory is not listed');
-    const restoring = vscode.commands.executeCommand('agentMemory.restoreDeleted');
-    await choose('Pick a deleted memory to restore', 'Deleted then restored');
-    await restoring;
+    await answerPicks(
+      () => vscode.commands.executeCommand('agentMemory.restoreDeleted'),
+      [['Pick a deleted memory to restore', 'Deleted then restored']],
+    );
     const m = cli<{ version: number; deletedAt?: string }>('read', id);
     assert.equal(m.version, 3);
     assert.equal(m.deletedAt, undefined);

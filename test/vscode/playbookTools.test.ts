@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { PLAYBOOK_TOOLS } from '../../src/core/contract';
 import type { FactNode } from '../../src/vscode/facts/factsView';
 import type { ProposalNode } from '../../src/vscode/pending/pendingView';
-import { choose, driverAvailable } from './driver';
+import { answerPicks, driverAvailable } from './driver';
 import { api, invoke, playbook, proposalId, skillYaml, storeFile } from './playbookSupport';
 import { readSeed, until } from './seed';
 
@@ -134,9 +134,11 @@ describe('the playbook tools in VS Code (vscode.lm.invokeTool)', function () {
       'disputed subjects come first',
     );
 
-    const resolving = vscode.commands.executeCommand('agentMemory.resolveDispute', await factNode('service:billing', 'team:payments'));
-    await choose('This fact says', 'Keep this one: team:payments');
-    await resolving;
+    const node = await factNode('service:billing', 'team:payments');
+    await answerPicks(
+      () => vscode.commands.executeCommand('agentMemory.resolveDispute', node),
+      [['This fact says', 'Keep this one: team:payments']],
+    );
     const after = await invoke('agent-memory_queryFacts', { subject: 'service:billing', predicate: 'owned_by', includeInactive: true });
     assert.match(after, /owned_by team:payments — active/);
     assert.match(after, /owned_by team:ledger — retracted/);

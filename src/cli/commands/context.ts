@@ -11,12 +11,8 @@ export const CONTEXT_COMMANDS: CommandGroup = {
     positionals: 'many',
     run: async (ctx) => {
       const max = int(ctx.flags, 'max-tokens');
-      show(
-        ctx,
-        await (
-          await ctx.allServices()
-        ).playbook.context.context({ task: ctx.args.join(' '), ...(max !== undefined ? { maxTokens: max } : {}) }),
-      );
+      const { playbook } = await ctx.allServices();
+      show(ctx, await playbook.context.context({ task: ctx.args.join(' '), ...(max !== undefined ? { maxTokens: max } : {}) }));
     },
   },
 };

@@ -71,9 +71,8 @@ export const EPISODE_COMMANDS: CommandGroup = {
     run: async (ctx) => {
       const f = ctx.flags;
       const resolutionFile = str(f, 'resolution-file');
-      const out = await (
-        await ctx.allServices()
-      ).playbook.episodes.record({
+      const { playbook } = await ctx.allServices();
+      const out = await playbook.episodes.record({
         ...given(f, { task: 'task', outcome: 'outcome', executor: 'executor', timestamp: 'timestamp', resolution: 'resolution' }),
         ...(resolutionFile !== undefined ? { resolution: readTextFile('resolution-file', resolutionFile) } : {}),
         ...(f.source !== undefined ? { source: source(str(f, 'source')) } : {}),
@@ -92,9 +91,8 @@ export const EPISODE_COMMANDS: CommandGroup = {
     options: { outcome: { type: 'string' }, skill: { type: 'string' }, limit: { type: 'string' }, cursor: { type: 'string' } },
     positionals: 'none',
     run: async (ctx) => {
-      const out = await (
-        await ctx.allServices()
-      ).playbook.episodes.list({
+      const { playbook } = await ctx.allServices();
+      const out = await playbook.episodes.list({
         ...given(ctx.flags, { outcome: 'outcome', skill: 'skill' }),
         ...pageFlags(ctx.flags),
       });
@@ -127,9 +125,8 @@ export const EPISODE_COMMANDS: CommandGroup = {
     positionals: 'many',
     run: async (ctx) => {
       const query = ctx.args.join(' ');
-      const out = await (
-        await ctx.allServices()
-      ).playbook.episodes.find({
+      const { playbook } = await ctx.allServices();
+      const out = await playbook.episodes.find({
         ...(ctx.args.length ? { query } : {}),
         ...given(ctx.flags, { outcome: 'outcome', skill: 'skill', since: 'since', until: 'until' }),
         ...(ctx.flags.tags !== undefined ? { tags: list(ctx.flags, 'tags') } : {}),
@@ -146,6 +143,9 @@ export const EPISODE_COMMANDS: CommandGroup = {
     summary: 'one episode in full',
     options: {},
     positionals: 'id',
-    run: async (ctx) => show(ctx, await (await ctx.allServices()).playbook.episodes.show({ id: ctx.args[0] })),
+    run: async (ctx) => {
+      const { playbook } = await ctx.allServices();
+      show(ctx, await playbook.episodes.show({ id: ctx.args[0] }));
+    },
   },
 };

@@ -24,9 +24,8 @@ export const FACT_COMMANDS: CommandGroup = {
       if (confidence !== undefined && !/^\s*(0(\.\d+)?|1(\.0+)?|\.\d+)\s*$/.test(confidence)) {
         throw new ValidationError('confidence', `must be a number from 0 to 1, got "${confidence}"`);
       }
-      const out = await (
-        await ctx.allServices()
-      ).playbook.facts.assert({
+      const { playbook } = await ctx.allServices();
+      const out = await playbook.facts.assert({
         ...given(f, {
           subject: 'subject',
           predicate: 'predicate',
@@ -59,9 +58,8 @@ export const FACT_COMMANDS: CommandGroup = {
     options: { ...TRIPLE, all: { type: 'boolean' }, limit: { type: 'string' }, cursor: { type: 'string' } },
     positionals: 'none',
     run: async (ctx) => {
-      const out = await (
-        await ctx.allServices()
-      ).playbook.facts.query({
+      const { playbook } = await ctx.allServices();
+      const out = await playbook.facts.query({
         ...given(ctx.flags, { subject: 'subject', predicate: 'predicate', object: 'object' }),
         ...(bool(ctx.flags, 'all') ? { includeInactive: true } : {}),
         ...pageFlags(ctx.flags),
@@ -80,14 +78,20 @@ export const FACT_COMMANDS: CommandGroup = {
     summary: 'one fact with its evidence and status',
     options: {},
     positionals: 'id',
-    run: async (ctx) => show(ctx, await (await ctx.allServices()).playbook.facts.show({ id: ctx.args[0] })),
+    run: async (ctx) => {
+      const { playbook } = await ctx.allServices();
+      show(ctx, await playbook.facts.show({ id: ctx.args[0] }));
+    },
   },
   'fact history': {
     usage: 'fact history ID',
     summary: 'every version of a fact, oldest first',
     options: {},
     positionals: 'id',
-    run: async (ctx) => show(ctx, await (await ctx.allServices()).playbook.facts.history({ id: ctx.args[0] })),
+    run: async (ctx) => {
+      const { playbook } = await ctx.allServices();
+      show(ctx, await playbook.facts.history({ id: ctx.args[0] }));
+    },
   },
   'fact retract': {
     usage: 'fact retract ID --reason R',
@@ -95,7 +99,8 @@ export const FACT_COMMANDS: CommandGroup = {
     options: { reason: { type: 'string' } },
     positionals: 'id',
     run: async (ctx) => {
-      const out = await (await ctx.allServices()).playbook.facts.retract({ id: ctx.args[0], ...given(ctx.flags, { reason: 'reason' }) });
+      const { playbook } = await ctx.allServices();
+      const out = await playbook.facts.retract({ id: ctx.args[0], ...given(ctx.flags, { reason: 'reason' }) });
       show(ctx, out, `Retracted ${out.id} (version ${out.version}).\n`);
     },
   },
@@ -106,9 +111,8 @@ export const FACT_COMMANDS: CommandGroup = {
     positionals: 'id',
     run: async (ctx) => {
       const by = str(ctx.flags, 'by') ?? ctx.services.author();
-      const out = await (
-        await ctx.allServices()
-      ).playbook.facts.verify({ id: ctx.args[0], by, ...given(ctx.flags, { evidence: 'evidence' }) });
+      const { playbook } = await ctx.allServices();
+      const out = await playbook.facts.verify({ id: ctx.args[0], by, ...given(ctx.flags, { evidence: 'evidence' }) });
       show(ctx, out, `Verified ${out.id} (version ${out.version}).\n`);
     },
   },
@@ -118,9 +122,8 @@ export const FACT_COMMANDS: CommandGroup = {
     options: { decision: { type: 'string' }, keep: { type: 'string' }, reason: { type: 'string' } },
     positionals: 'many',
     run: async (ctx) => {
-      const out = await (
-        await ctx.allServices()
-      ).playbook.facts.resolve({
+      const { playbook } = await ctx.allServices();
+      const out = await playbook.facts.resolve({
         ids: ctx.args,
         ...given(ctx.flags, { decision: 'decision', keep: 'keep', reason: 'reason' }),
       });

@@ -12,7 +12,10 @@ export const LIFECYCLE_COMMANDS: CommandGroup = {
     summary: 'run the forgetting rules now (expire facts, forget or archive old episodes, propose skills) and print the report',
     options: {},
     positionals: 'none',
-    run: async (ctx) => show(ctx, await (await ctx.allServices()).playbook.runForgetting('cli')),
+    run: async (ctx) => {
+      const { playbook } = await ctx.allServices();
+      show(ctx, await playbook.runForgetting('cli'));
+    },
   },
   'lifecycle report': {
     usage: 'lifecycle report [--limit N]',
@@ -21,7 +24,8 @@ export const LIFECYCLE_COMMANDS: CommandGroup = {
     positionals: 'none',
     run: async (ctx) => {
       const limit = int(ctx.flags, 'limit');
-      show(ctx, await (await ctx.allServices()).playbook.lifecycle.reports(limit !== undefined ? { limit } : {}));
+      const { playbook } = await ctx.allServices();
+      show(ctx, await playbook.lifecycle.reports(limit !== undefined ? { limit } : {}));
     },
   },
   'policy show': {
@@ -33,7 +37,8 @@ export const LIFECYCLE_COMMANDS: CommandGroup = {
     options: {},
     positionals: 'none',
     run: async (ctx) => {
-      const policy = (await ctx.allServices()).playbook.policy();
+      const { playbook } = await ctx.allServices();
+      const policy = playbook.policy();
       // Loaded here, not by every command: they are loaded with the playbook's services.
       const [YAML, files]: [typeof Yaml, typeof PlaybookFiles] = await Promise.all([
         import('yaml'),
@@ -52,7 +57,8 @@ export const LIFECYCLE_COMMANDS: CommandGroup = {
     options: {},
     positionals: 'none',
     run: async (ctx) => {
-      const o = (await ctx.allServices()).playbook.ontology();
+      const { playbook } = await ctx.allServices();
+      const o = playbook.ontology();
       if (!o)
         return show(ctx, { ontology: null }, 'No ontology.yaml in the store folder: facts are not checked against types and relations.\n');
       const relations = o.relations.map((r) => ({ name: r.name, from: r.from, to: r.to, cardinality: r.cardinality }));

@@ -10,9 +10,8 @@ export const PENDING_COMMANDS: CommandGroup = {
     options: { state: { type: 'string' }, limit: { type: 'string' }, cursor: { type: 'string' } },
     positionals: 'none',
     run: async (ctx) => {
-      const out = await (
-        await ctx.allServices()
-      ).playbook.proposals.list({ state: str(ctx.flags, 'state') ?? 'pending', ...pageFlags(ctx.flags) });
+      const { playbook } = await ctx.allServices();
+      const out = await playbook.proposals.list({ state: str(ctx.flags, 'state') ?? 'pending', ...pageFlags(ctx.flags) });
       showPage(
         ctx,
         out,
@@ -27,7 +26,10 @@ export const PENDING_COMMANDS: CommandGroup = {
     summary: 'one proposal: what approving writes, duplicates, warnings, the decision',
     options: {},
     positionals: 'id',
-    run: async (ctx) => show(ctx, await (await ctx.allServices()).playbook.proposals.get(ctx.args[0]!)),
+    run: async (ctx) => {
+      const { playbook } = await ctx.allServices();
+      show(ctx, await playbook.proposals.get(ctx.args[0]!));
+    },
   },
   'pending approve': {
     usage: 'pending approve ID',
@@ -35,7 +37,8 @@ export const PENDING_COMMANDS: CommandGroup = {
     options: {},
     positionals: 'id',
     run: async (ctx) => {
-      const out = await (await ctx.allServices()).playbook.proposals.approve({ id: ctx.args[0], by: ctx.services.author() });
+      const { playbook } = await ctx.allServices();
+      const out = await playbook.proposals.approve({ id: ctx.args[0], by: ctx.services.author() });
       show(ctx, out, `Approved ${out.proposalId}${out.resultId ? `: wrote ${out.resultId}` : ''}.\n${out.note ? `${out.note}.\n` : ''}`);
     },
   },
@@ -45,9 +48,8 @@ export const PENDING_COMMANDS: CommandGroup = {
     options: { reason: { type: 'string' } },
     positionals: 'id',
     run: async (ctx) => {
-      const out = await (
-        await ctx.allServices()
-      ).playbook.proposals.reject({
+      const { playbook } = await ctx.allServices();
+      const out = await playbook.proposals.reject({
         id: ctx.args[0],
         by: ctx.services.author(),
         reason: str(ctx.flags, 'reason') ?? '',

@@ -34,9 +34,8 @@ export const SKILL_COMMANDS: CommandGroup = {
     positionals: 'many',
     run: async (ctx) => {
       const limit = int(ctx.flags, 'limit');
-      const out = await (
-        await ctx.allServices()
-      ).playbook.skills.find({ task: ctx.args.join(' '), ...(limit !== undefined ? { limit } : {}) });
+      const { playbook } = await ctx.allServices();
+      const out = await playbook.skills.find({ task: ctx.args.join(' '), ...(limit !== undefined ? { limit } : {}) });
       const text = out.map((s) => `${s.name}@${s.version}  ${s.description}${s.trigger ? `  (trigger: ${s.trigger})` : ''}\n`).join('');
       show(ctx, out, text || 'No skill matches.\n');
     },
@@ -48,9 +47,8 @@ export const SKILL_COMMANDS: CommandGroup = {
     positionals: 'id',
     run: async (ctx) => {
       const version = int(ctx.flags, 'version');
-      const out = await (
-        await ctx.allServices()
-      ).playbook.skills.read({ name: ctx.args[0], ...(version !== undefined ? { version } : {}) });
+      const { playbook } = await ctx.allServices();
+      const out = await playbook.skills.read({ name: ctx.args[0], ...(version !== undefined ? { version } : {}) });
       // Loaded with the services above, not by every command (the skills' schemas).
       const { skillDocument }: typeof Skills = await import('../../core/playbook/skillService');
       const o = out.outcomes;
@@ -69,9 +67,8 @@ export const SKILL_COMMANDS: CommandGroup = {
     options: { deleted: { type: 'boolean' }, limit: { type: 'string' }, cursor: { type: 'string' } },
     positionals: 'none',
     run: async (ctx) => {
-      const out = await (
-        await ctx.allServices()
-      ).playbook.skills.list({
+      const { playbook } = await ctx.allServices();
+      const out = await playbook.skills.list({
         ...(bool(ctx.flags, 'deleted') ? { deleted: true } : {}),
         ...pageFlags(ctx.flags),
       });
@@ -87,9 +84,8 @@ export const SKILL_COMMANDS: CommandGroup = {
     positionals: 'id',
     run: async (ctx) => {
       const expected = int(ctx.flags, 'expect-version');
-      const out = await (
-        await ctx.allServices()
-      ).playbook.skills.importYaml(await skillText(ctx), expected !== undefined ? { expectedVersion: expected } : {});
+      const { playbook } = await ctx.allServices();
+      const out = await playbook.skills.importYaml(await skillText(ctx), expected !== undefined ? { expectedVersion: expected } : {});
       const read = out.notes?.length ? `Read in the playbook seed's shape: ${out.notes.join('; ')}.\n` : '';
       show(
         ctx,
@@ -106,7 +102,8 @@ export const SKILL_COMMANDS: CommandGroup = {
     options: { version: { type: 'string' }, out: { type: 'string' } },
     positionals: 'id',
     run: async (ctx) => {
-      const yaml = await (await ctx.allServices()).playbook.skills.exportYaml(ctx.args[0]!, int(ctx.flags, 'version'));
+      const { playbook } = await ctx.allServices();
+      const yaml = await playbook.skills.exportYaml(ctx.args[0]!, int(ctx.flags, 'version'));
       const out = str(ctx.flags, 'out');
       if (out === undefined) return show(ctx, { yaml }, yaml);
       fs.writeFileSync(out, yaml);
@@ -119,7 +116,8 @@ export const SKILL_COMMANDS: CommandGroup = {
     options: {},
     positionals: 'id',
     run: async (ctx) => {
-      const out = await (await ctx.allServices()).playbook.skills.history(ctx.args[0]!);
+      const { playbook } = await ctx.allServices();
+      const out = await playbook.skills.history(ctx.args[0]!);
       show(
         ctx,
         out,
@@ -134,9 +132,8 @@ export const SKILL_COMMANDS: CommandGroup = {
     positionals: 'id',
     run: async (ctx) => {
       const expected = int(ctx.flags, 'expect-version');
-      const out = await (
-        await ctx.allServices()
-      ).playbook.skills.delete(ctx.args[0]!, expected !== undefined ? { expectedVersion: expected } : {});
+      const { playbook } = await ctx.allServices();
+      const out = await playbook.skills.delete(ctx.args[0]!, expected !== undefined ? { expectedVersion: expected } : {});
       show(ctx, out, `Deleted ${out.name} (version ${out.version}).\n`);
     },
   },
@@ -146,7 +143,8 @@ export const SKILL_COMMANDS: CommandGroup = {
     options: {},
     positionals: 'none',
     run: async (ctx) => {
-      const out = await (await ctx.allServices()).playbook.promoteExplained();
+      const { playbook } = await ctx.allServices();
+      const out = await playbook.promoteExplained();
       const ids = out.proposals;
       const why = [
         ...out.covered.map((c) => `  ${c.episodes.length} episodes: covered by ${c.skill}\n`),

@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { Cursor, PageLimit, RecordId, Tag, Timestamp } from './fields';
 import { SOURCE_TYPES } from './sourceTypes';
+import { linesProblem, transcriptProblem } from './transcripts';
 
 export { SOURCE_TYPES };
 
@@ -35,57 +36,6 @@ export const EPISODE_LIMITS = {
   queryMax: 1000,
 } as const;
 
-/**
- * Speaker markers, the turns of a chat log. At a line's start any of the speakers, in any case:
- * `User:`, `**Assistant:**`, `> Human:`. Inside a line only the chat roles, capitalised and
- * followed by a space (`… User: hi Assistant: hello`): "invalid user: bob" or "model: gpt-4o"
- * in an error message are prose. Agents paste chats both ways, and spread them over fields.
- */
-const SPEAKERS = 'user|assistant|human|ai|system|copilot|model|agent|bot|me|you';
-const LINE_START_MARKER = new RegExp(`^[ \\t]*(?:>[ \\t]*)?(?:\\*\\*|__)?(${SPEAKERS})(?:\\*\\*|__)?[ \\t]*:`, 'gim');
-const IN_LINE_MARKER = /(?<![\p{L}\p{N}_])(?:\*\*|__)?(User|USER|Assistant|ASSISTANT|Human|HUMAN|AI)(?:\*\*|__)?:(?=\s|\*\*|__|$)/gmu;
-
-/** The speakers (lower case) of the markers in `text`, each marker once. */
-export function speakerMarkers(text: string): string[] {
-  const at = new Map<number, string>();
-  for (const re of [LINE_START_MARKER, IN_LINE_MARKER]) {
-    for (const m of text.matchAll(re)) at.set(m.index + m[0].length, m[1]!.toLowerCase());
-  }
-  return [...at.values()];
-}
-
-/** An episode field's path (`['errors', 3]`) and its text. */
-export type EpisodeText = readonly [path: ReadonlyArray<string | number>, text: string];
-
-const fieldName = (path: EpisodeText[0]) => path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${p}` : p)).join('');
-
-/**
- * Why an episode's text fields, taken together, look like a pasted conversation (two different
- * speakers, or more than speakerMarkersMax markers), with the path of the first field holding a
- * marker; or undefined. One incidental "User:" is prose.
- */
-function transcriptProblem(fields: readonly EpisodeText[]): { path: EpisodeText[0]; message: string } | undefined {
-  const found = fields.map(([path, text]) => ({ path, speakers: speakerMarkers(text) })).filter((f) => f.speakers.length > 0);
-  const all = found.flatMap((f) => f.speakers);
-  const distinct = [...new Set(all)];
-  if (distinct.length < 2 && all.length <= EPISODE_LIMITS.speakerMarkersMax) return undefined;
-  const names = found.map((f) => fieldName(f.path));
-  const where = names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more fields` : names.join(', ');
-  const who = distinct.map((s) => `"${s === 'ai' ? 'AI' : s[0]!.toUpperCase() + s.slice(1)}:"`).join(', ');
-  return {
-    path: found[0]!.path,
-    message: `looks like a pasted conversation (${all.length} speaker markers such as ${who} in ${where}); write a short summary and put a pointer to the conversation in source.ref`,
-  };
-}
-
-/** Why one text has too many lines for a summary, or undefined. */
-function linesProblem(text: string): string | undefined {
-  const lines = text.split('\n').length;
-  return lines > EPISODE_LIMITS.linesMax
-    ? `has ${lines} lines; an episode keeps a summary of at most ${EPISODE_LIMITS.linesMax} lines and points at the full text through source.ref`
-    : undefined;
-}
-
 const length = (what: string, max: number) => ({
   error: (iss: { input?: unknown }) => `${what} is ${String(iss.input ?? '').length} characters; the limit is ${max}`,
 });
@@ -98,7 +48,7 @@ const Summary = (what: string, max: number, min = 1) =>
     .min(min, { error: `${what} is empty` })
     .max(max, length(what, max))
     .superRefine((s, ctx) => {
-      const problem = linesProblem(s);
+      const problem = linesProblem(s, EPISODE_LIMITS.linesMax);
       if (problem) ctx.addIssue({ code: 'custom', message: `${what} ${problem}` });
     });
 
@@ -209,16 +159,19 @@ export const RecordEpisodeInput = z
   .strict()
   .superRefine((e, ctx) => {
     // Across every text field together: a chat spread over 20 errors is still a chat.
-    const problem = transcriptProblem([
-      [['task'], e.task],
-      ...e.tools.map((t, i) => [['tools', i], t] as const),
-      ...e.inputs.map((t, i) => [['inputs', i], t] as const),
-      ...e.errors.map((t, i) => [['errors', i], t] as const),
-      [['resolution'], e.resolution],
-      [['source', 'ref'], e.source.ref],
-      [['executor'], e.executor ?? ''],
-      [['skill', 'name'], e.skill?.name ?? ''],
-    ]);
+    const problem = transcriptProblem(
+      [
+        [['task'], e.task],
+        ...e.tools.map((t, i) => [['tools', i], t] as const),
+        ...e.inputs.map((t, i) => [['inputs', i], t] as const),
+        ...e.errors.map((t, i) => [['errors', i], t] as const),
+        [['resolution'], e.resolution],
+        [['source', 'ref'], e.source.ref],
+        [['executor'], e.executor ?? ''],
+        [['skill', 'name'], e.skill?.name ?? ''],
+      ],
+      EPISODE_LIMITS.speakerMarkersMax,
+    );
     if (problem) ctx.addIssue({ code: 'custom', path: [...problem.path], message: problem.message });
   });
 export type RecordEpisodeInput = z.output<typeof RecordEpisodeInput>;

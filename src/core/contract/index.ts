@@ -10,5 +10,6 @@ export * from './pending';
 export * from './playbookTools';
 export * from './skills';
 export * from './toolDefinition';
+export * from './transcripts';
 export * from './tools';
 export { parseInput } from './validate';
