@@ -27,6 +27,11 @@ export class Postings {
     return this.map.has(term);
   }
 
+  /** Whether `term`'s list is a set (a search asked for it), which countReached probes slot by slot; a saved list is walked. */
+  isSet(term: string): boolean {
+    return this.map.get(term) instanceof Set;
+  }
+
   /** The terms held by any memory. */
   terms(): IterableIterator<string> {
     return this.map.keys();
@@ -224,14 +229,13 @@ class GapBytes {
   next(): number {
     const bytes = this.bytes;
     if (this.at >= bytes.length) return -1;
-    let gap = 0;
-    let shift = 0;
-    let b: number;
-    do {
+    let b = bytes[this.at++]!;
+    // Most gaps of a common term's list are one byte.
+    let gap = b & 0x7f;
+    for (let shift = 7; b & 0x80; shift += 7) {
       b = bytes[this.at++]!;
       gap += (b & 0x7f) * 2 ** shift;
-      shift += 7;
-    } while (b & 0x80);
+    }
     this.slot = this.slot === -1 ? gap : this.slot + gap;
     return this.slot;
   }

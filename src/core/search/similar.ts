@@ -7,6 +7,13 @@ import type { Postings } from './postings';
  * (about 6 ns each here): below it, the memories left are checked by their own terms.
  */
 const READ_COST = 1500;
+/**
+ * What asking a set (a list a search has decoded: Postings.isSet) whether it holds one memory
+ * costs, in list entries walked (a hash probe, about 20–40 ns, against 6–18 ns an entry).
+ */
+const PROBE_COST = 3;
+/** Term counts up to which the least shared count is tabulated per call (a memory's description and tags hold a few dozen). */
+const LEAST_SIZES = 128;
 
 /** How many of the asked terms each slot holds: kept between calls, zeroed after each. */
 let held = new Uint16Array(0);
@@ -31,8 +38,9 @@ export function termsNeeded(size: number, min: number): number {
  * terms, rarest first, count only for the memories still in the running
  * (`Postings.countReached`), and after each term a memory that could not be alike enough even
  * holding every term left is dropped (its similarity at best, from the count and the number of
- * terms it holds, `DocSlots.termCounts`). Once few are left, their own terms are read instead of
- * walking the common lists. A memory is read only when it is alike enough or among those few.
+ * terms it holds, `DocSlots.termCounts`). Once few are left, their own terms are read, when that
+ * costs less than counting the rest: walking a saved list, or probing a set (a list a search
+ * decoded) once per memory left. A memory is read only when it is alike enough or among those few.
  * `termPostings` is an index's description-and-tag field, `docs` its memories.
  */
 export function similarIn(
@@ -55,11 +63,30 @@ export function similarIn(
   const sized = [...terms].map((term) => ({ term, size: termPostings.size(term) })).sort((a, b) => a.size - b.size);
   const byRarity = sized.map((t) => t.term);
   const prefix = n - need + 1;
-  // Entries of the lists from the k-th on: what walking them would cost.
-  const left = new Array<number>(n + 1).fill(0);
-  for (let k = n - 1; k >= 0; k--) left[k] = left[k + 1]! + sized[k]!.size;
+  const probed = sized.map((t) => termPostings.isSet(t.term));
+  // What counting the terms from the k-th on costs for `m` memories, in list entries: a set is
+  // probed once per memory (or walked, when that is less: Postings.countReached), a saved list walked.
+  const finish = (k: number, m: number) => {
+    let cost = 0;
+    for (let j = k; j < n; j++) cost += probed[j] ? Math.min(m * PROBE_COST, sized[j]!.size) : sized[j]!.size;
+    return cost;
+  };
   // Whether a memory holding `shared` of the terms, `size` terms in all, is alike enough.
   const alike = (shared: number, size: number) => shared / (n + size - shared) >= min;
+  // The least `shared` that is alike enough for a memory of `size` terms (n + 1: none), by size:
+  // the filters below compare counts with it instead of dividing (alike rises with `shared`).
+  const least = new Uint16Array(LEAST_SIZES);
+  const leastFor = (size: number) => {
+    let shared = 0;
+    while (shared <= n && !alike(shared, size)) shared++;
+    return shared;
+  };
+  for (let size = 0; size < LEAST_SIZES; size++) least[size] = leastFor(size);
+  // Whether a memory of `slot` may be alike enough holding `more` of the terms besides those counted.
+  const mayBe = (slot: number, more: number) => {
+    const size = sizes[slot] ?? 0;
+    return counts[slot]! + more >= (size < LEAST_SIZES ? least[size]! : leastFor(size));
+  };
 
   let m = 0;
   let counted = false;
@@ -70,12 +97,12 @@ export function similarIn(
     // The memories reached (each once) that could be alike holding every term left.
     for (let i = 0; i < r; i++) {
       const slot = reached[i]!;
-      if (alike(counts[slot]! + n - prefix, sizes[slot] ?? 0)) reached[m++] = slot;
+      if (mayBe(slot, n - prefix)) reached[m++] = slot;
       else counts[slot] = 0;
     }
     counted = true;
     for (let k = prefix; k < n && m > 0; k++) {
-      if (m * READ_COST < left[k]!) {
+      if (m * READ_COST < finish(k, m)) {
         // Few left: each one's own terms tell which of the rest it holds, for less than the lists would.
         const rest = new Set(byRarity.slice(k));
         for (let i = 0; i < m; i++) for (const t of describedTerms(docs.at(reached[i]!)!)) if (rest.has(t)) counts[reached[i]!]!++;
@@ -85,7 +112,7 @@ export function similarIn(
       let kept = 0;
       for (let i = 0; i < m; i++) {
         const slot = reached[i]!;
-        if (alike(counts[slot]! + n - k - 1, sizes[slot] ?? 0)) reached[kept++] = slot;
+        if (mayBe(slot, n - k - 1)) reached[kept++] = slot;
         else counts[slot] = 0;
       }
       m = kept;

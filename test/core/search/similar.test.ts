@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { describedTerms } from '../../../src/core/search/analysis';
 import { SearchIndex } from '../../../src/core/search/searchIndex';
+import { analyzeQuery } from '../../../src/core/search/query';
 import { jaccard } from '../../../src/core/playbook/skillMatch';
 import { corpusRows } from '../../helpers/builders';
 import { throughFile } from '../../helpers/packed';
@@ -106,13 +107,17 @@ describe('SearchIndex.similar: memories alike in description and tag terms', () 
     const index = new SearchIndex();
     for (const r of many) index.put(r);
     const restoredMany = SearchIndex.restore(throughFile(index.save()));
+    // A long-lived one, whose searches decoded the common words' lists into sets: those are
+    // probed once per memory still in the running instead of walked or read (Postings.isSet).
+    const searched = SearchIndex.restore(throughFile(index.save()));
+    for (const w of words.slice(0, 40)) assert.ok(searched.search(analyzeQuery([w], [], 1)).length > 0, w);
     const manyTerms = many.map((r) => [r.id, describedTerms(r)] as const);
     let found = 0;
     for (const min of [0.3, 0.595, 0.8]) {
       for (const r of many.filter((_, i) => i % 40 === 0)) {
         const mine = describedTerms(r);
         const expected = manyTerms.filter(([, t]) => jaccard(mine, t) >= min).map(([id]) => id);
-        for (const ix of [index, restoredMany]) {
+        for (const ix of [index, restoredMany, searched]) {
           const hits = ix.similar(mine, min, 100_000);
           assert.deepEqual(hits.map((h) => h.id).sort(), expected.sort(), `${r.description} at ${min}`);
         }
