@@ -53,14 +53,14 @@ export function activate(context: vscode.ExtensionContext): AgentMemoryApi {
   const { memoryFiles, skillFiles } = registerDocumentFileSystems(context, getService, access, changes);
   const playbook = registerPlaybookViews(context, access, changes, log);
   // Refresh (any view's toolbar) retries a store that failed to open and reloads every view.
-  const memoriesView = registerMemoriesView(context, getService, changes, log, () => {
+  const memoriesView = registerMemoriesView(context, getService, session.getUpkeep, changes, log, () => {
     session.retry();
     playbook.refresh();
   });
   registerSearchCommand(context, getService, memoriesView, log);
   registerMemoryCommands(context, getService, memoriesView, changes, log);
   registerHistoryCommands(context, getService, changes, log);
-  registerDuplicatesCommand(context, getService, changes, log);
+  registerDuplicatesCommand(context, getService, session.getUpkeep, changes, log);
   registerTeamCommands(context, session, log);
   registerInstructionsCommand(context, log);
   registerGetStartedCommand(context);

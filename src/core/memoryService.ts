@@ -1,20 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { ListCursor, Store, StoredVersion } from './ports/store';
-import { channelLabel, originOf, withChannel } from './ports/origin';
+import { channelLabel, originOf } from './ports/origin';
 import { type CitationChecker, STALE_NOTE, uncheckedViews } from './citations';
 import type { CitationInput, Freshness, StoredCitation } from './contract/citations';
 import { LIMITS } from './contract/fields';
 import * as C from './contract/memories';
 import { parseInput } from './contract/validate';
-import { ConflictError, NotFoundError, refusalAt, ValidationError } from './errors';
+import { ConflictError, NotFoundError, ValidationError } from './errors';
+import { assertNoSecretFields, mustBeAt, mustBeLive, mustExist } from './memoryRefusals';
 import { analyzeQuery } from './search/query';
-import { duplicatePairs, mergedFields, nearDuplicates, type DuplicatePair, type SimilarMemory } from './duplicates';
+import { nearDuplicates, type SimilarMemory } from './duplicates';
 import { instructionLikeField } from './screening';
-import { assertNoSecret } from './secrets';
 import { normalizeTag, suggestTags, tagProblem } from './tags';
 import { Writer, type WriterOptions } from './writer';
-import { type SeedLine, seedVersionsOf } from './seedLines';
 
 /** Who writes and by which clock (as every tier service), and the workspace citations are checked against. */
 export interface MemoryServiceOptions extends WriterOptions {
@@ -70,37 +69,6 @@ export class MemoryService {
     };
   }
 
-  private static checkSecrets(fields: Partial<Pick<StoredVersion, Field>>): void {
-    if (fields.description !== undefined) assertNoSecret('description', fields.description);
-    if (fields.tags !== undefined) fields.tags.forEach((t, i) => assertNoSecret(`tags[${i}]`, t));
-    if (fields.content !== undefined) assertNoSecret('content', fields.content);
-  }
-
-  private static existing(id: string, current: StoredVersion | undefined): StoredVersion {
-    if (!current) throw new NotFoundError(`memory ${id} does not exist; search to find the id of an existing memory`);
-    return current;
-  }
-
-  private static live(id: string, current: StoredVersion | undefined, action: string): StoredVersion {
-    const cur = MemoryService.existing(id, current);
-    if (cur.deletedAt) {
-      throw new ConflictError(
-        `memory ${id} was deleted at ${cur.deletedAt} (version ${cur.version}); it cannot be ${action} unless a person restores it`,
-        cur.version,
-      );
-    }
-    return cur;
-  }
-
-  private static expect(id: string, cur: StoredVersion, expected: number | undefined): void {
-    if (expected !== undefined && expected !== cur.version) {
-      throw new ConflictError(
-        `memory ${id} is at version ${cur.version}, not ${expected}: someone changed it since you read it; read it again and re-apply your change`,
-        cur.version,
-      );
-    }
-  }
-
   /** A version as read: its citations checked against the workspace, and a note when it is stale. */
   private async record(v: StoredVersion): Promise<Out<typeof C.ReadOutput>> {
     const base = {
@@ -153,44 +121,6 @@ export class MemoryService {
     return this.checker.anchor(citations);
   }
 
-  /**
-   * Every pair of live memories that are likely duplicates (core/duplicates.ts), most similar
-   * first: one likely-duplicate check per live memory, so a people's command, not a tool a model calls.
-   */
-  async likelyDuplicates(): Promise<DuplicatePair[]> {
-    const live: Out<typeof C.ListOutput>['items'] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.list({ limit: LIMITS.listLimitMax, ...(cursor ? { cursor } : {}) });
-      live.push(...page.items);
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
-    return duplicatePairs(this.store, live);
-  }
-
-  /**
-   * Merges `remove` into `keep`: an edit of `keep` (its content followed by the other's, the union
-   * of tags; core/duplicates.ts), then a delete of `remove`, each refused as a conflict if the
-   * memory changed since the versions given. Two writes, not one: if the delete is refused, the
-   * edit stands and the error says so; history keeps every version of both.
-   */
-  async merge(m: { keep: string; keepVersion: number; remove: string; removeVersion: number }): Promise<{ version: number }> {
-    const keep = await this.read({ id: m.keep, version: m.keepVersion });
-    const other = await this.read({ id: m.remove, version: m.removeVersion });
-    const edited = await this.edit({ id: keep.id, ...mergedFields(keep, other), expectedVersion: m.keepVersion });
-    try {
-      await this.delete({ id: other.id, expectedVersion: m.removeVersion });
-    } catch (err) {
-      if (err instanceof ConflictError)
-        throw new ConflictError(
-          `memory ${keep.id} now holds both (version ${edited.version}), but ${err.message}; delete it yourself once you have looked at it`,
-          err.currentVersion,
-        );
-      throw err;
-    }
-    return { version: edited.version };
-  }
-
   /** Live memories whose description and tags closely match these (core/duplicates.ts), `except` one id. */
   similarTo(m: { description: string; tags: string[] }, except: string | null = null, max = 5): Promise<SimilarMemory[]> {
     return nearDuplicates(this.store, m, except, max);
@@ -199,7 +129,7 @@ export class MemoryService {
   /** The checks of a create, before anything is written: the one rule for direct and queued creates. */
   checkCreate(input: unknown): Out<typeof C.CreateInput> {
     const data = parseInput(C.CreateInput, input);
-    MemoryService.checkSecrets(data);
+    assertNoSecretFields(data);
     if (data.citations) this.anchor(data.citations); // refused now when a cited file or line does not exist
     return data;
   }
@@ -210,14 +140,14 @@ export class MemoryService {
     if (e.description === undefined && e.tags === undefined && e.content === undefined && e.citations === undefined) {
       throw new ValidationError('', 'give at least one of description, tags, content or citations to change');
     }
-    MemoryService.checkSecrets(e);
+    assertNoSecretFields(e);
     if (e.citations) this.anchor(e.citations);
     return e;
   }
 
   /** The current version of a memory an edit may change; refused as an edit would be when it is missing or deleted. */
   async editable(id: string): Promise<Out<typeof C.ReadOutput>> {
-    return this.record(MemoryService.live(id, await this.store.current(id), 'edited'));
+    return this.record(mustBeLive(id, await this.store.current(id), 'edited'));
   }
 
   async create(input: unknown): Promise<Out<typeof C.CreateOutput>> {
@@ -241,8 +171,8 @@ export class MemoryService {
     const e = this.checkEdit(input);
     let result: Out<typeof C.EditOutput> | undefined;
     await this.store.write(e.id, (current, maxVersion) => {
-      const cur = MemoryService.live(e.id, current, 'edited');
-      MemoryService.expect(e.id, cur, e.expectedVersion);
+      const cur = mustBeLive(e.id, current, 'edited');
+      mustBeAt(e.id, cur, e.expectedVersion);
       const next = {
         description: e.description ?? cur.description,
         tags: e.tags ?? cur.tags,
@@ -266,10 +196,9 @@ export class MemoryService {
 
   async read(input: unknown): Promise<Out<typeof C.ReadOutput>> {
     const r = parseInput(C.ReadInput, input);
-    const v =
-      r.version === undefined ? MemoryService.existing(r.id, await this.store.current(r.id)) : await this.store.version(r.id, r.version);
+    const v = r.version === undefined ? mustExist(r.id, await this.store.current(r.id)) : await this.store.version(r.id, r.version);
     if (!v) {
-      const cur = MemoryService.existing(r.id, await this.store.current(r.id));
+      const cur = mustExist(r.id, await this.store.current(r.id));
       throw new NotFoundError(`memory ${r.id} has no version ${r.version}; its current version is ${cur.version}`);
     }
     return this.record(v);
@@ -278,8 +207,8 @@ export class MemoryService {
   async delete(input: unknown): Promise<Out<typeof C.DeleteOutput>> {
     const d = parseInput(C.DeleteInput, input);
     const row = await this.store.write(d.id, (current, maxVersion) => {
-      const cur = MemoryService.live(d.id, current, 'deleted again');
-      MemoryService.expect(d.id, cur, d.expectedVersion);
+      const cur = mustBeLive(d.id, current, 'deleted again');
+      mustBeAt(d.id, cur, d.expectedVersion);
       const next = this.row(d.id, maxVersion + 1, 'delete', cur, cur);
       return { ...next, deletedAt: next.changedAt };
     });
@@ -289,7 +218,7 @@ export class MemoryService {
   async history(input: unknown): Promise<Out<typeof C.HistoryOutput>> {
     const h = parseInput(C.HistoryInput, input);
     const rows = await this.store.history(h.id);
-    if (rows.length === 0) MemoryService.existing(h.id, undefined);
+    if (rows.length === 0) mustExist(h.id, undefined);
     return Promise.all(
       rows.map(async (v) => ({
         ...(await this.record(v)),
@@ -305,8 +234,8 @@ export class MemoryService {
     const history = await this.store.history(r.id);
     let restoredFrom = 0;
     const row = await this.store.write(r.id, (current, maxVersion) => {
-      const cur = MemoryService.existing(r.id, current);
-      MemoryService.expect(r.id, cur, r.expectedVersion);
+      const cur = mustExist(r.id, current);
+      mustBeAt(r.id, cur, r.expectedVersion);
       // History was read before the lock: if the memory changed since, its choice may be stale.
       if (!history.some((v) => v.rowId === cur.rowId)) {
         throw new ConflictError(
@@ -352,40 +281,6 @@ export class MemoryService {
     };
   }
 
-  /** Every live memory that cites code, checked against the workspace; the stale ones with their citations. */
-  async check(input: unknown = {}): Promise<Out<typeof C.CheckOutput>> {
-    parseInput(C.CheckInput, input);
-    const stale: Out<typeof C.CheckOutput>['stale'] = [];
-    let checked = 0;
-    let after: ListCursor | undefined;
-    for (;;) {
-      const page = await this.store.list({ deleted: false, limit: 500, after });
-      if (page.length === 0) break;
-      const cited = await this.store.citationsOf(page.map((m) => m.id));
-      for (const m of page) {
-        const citations = cited.get(m.id);
-        if (!citations) continue;
-        checked++;
-        if (!this.checker || !this.checker.isStale(citations)) continue;
-        const cur = await this.store.current(m.id);
-        if (!cur || cur.deletedAt) continue;
-        const view = await this.checker.check(cur.citations ?? []);
-        if (view.freshness !== 'stale') continue;
-        stale.push({
-          id: m.id,
-          description: m.description,
-          tags: m.tags,
-          version: cur.version,
-          freshness: 'stale',
-          citations: view.citations,
-        });
-      }
-      const last = page[page.length - 1]!;
-      after = { changedAt: last.changedAt, id: last.id };
-    }
-    return { checked, stale, workspace: this.checker !== undefined };
-  }
-
   async tags(input: unknown): Promise<Out<typeof C.TagsOutput>> {
     const t = parseInput(C.TagsInput, input ?? {});
     const vocabulary = await this.store.tagCounts();
@@ -399,67 +294,6 @@ export class MemoryService {
       };
     });
     return { tags: vocabulary.slice(0, TAGS_ANSWER_MAX), totalTags: vocabulary.length, suggestions };
-  }
-
-  async purge(input: unknown): Promise<Out<typeof C.PurgeOutput>> {
-    const p = parseInput(C.PurgeInput, input);
-    const versionsRemoved = await this.store.purge(p.id, this.writer.author);
-    if (versionsRemoved === 0) MemoryService.existing(p.id, undefined);
-    return { id: p.id, versionsRemoved };
-  }
-
-  /** Every stored version, for export. */
-  exportVersions(): AsyncIterable<StoredVersion> {
-    return this.store.exportVersions();
-  }
-
-  /**
-   * Imports version rows (an export of this or another store). Every row is validated
-   * and checked for secrets first; one bad row refuses the whole import. Rows already
-   * stored (same rowId) are skipped, so importing twice changes nothing.
-   */
-  async importVersions(
-    rows: unknown[],
-    describeRow: (index: number) => string = (i) => `rows[${i}]`,
-  ): Promise<{ added: number; skipped: number }> {
-    return this.store.importVersions(withChannel(this.checkVersions(rows, describeRow), this.writer.origin.channel));
-  }
-
-  /** The checks of importVersions, without writing: a refusal names the row. */
-  checkVersions(rows: unknown[], describeRow: (index: number) => string = (i) => `rows[${i}]`): StoredVersion[] {
-    return rows.map((r, i) =>
-      named(describeRow(i), () => {
-        const row = parseInput(C.VersionRow, r);
-        MemoryService.checkSecrets(row);
-        return { ...row, restoredFrom: row.restoredFrom ?? null };
-      }),
-    );
-  }
-
-  /**
-   * The version rows of the first seed's memory lines (`id`, `description`, `tags`, `content`,
-   * `changedAt`, optional `deletedAt`; several lines per id are its versions) that the store does
-   * not hold yet (seedLines.ts: identified by id and changedAt), written by this service's author.
-   * Checks every line before returning; writes nothing (importChecked does).
-   */
-  async seedVersions(rows: unknown[], describeRow: (index: number) => string = (i) => `rows[${i}]`): Promise<StoredVersion[]> {
-    const lines = rows.map((r, i) =>
-      named(describeRow(i), () => {
-        const line = parseInput(C.SeedMemoryLine, r);
-        MemoryService.checkSecrets(line);
-        return { line, where: describeRow(i) };
-      }),
-    );
-    const byId = new Map<string, SeedLine[]>();
-    for (const l of lines) byId.set(l.line.id, [...(byId.get(l.line.id) ?? []), l]);
-    const out: StoredVersion[] = [];
-    for (const [id, of] of byId) out.push(...seedVersionsOf(of, await this.store.history(id), this.writer.author));
-    return out;
-  }
-
-  /** Appends rows that checkVersions or seedVersions returned, skipping those stored already (by rowId). */
-  async importChecked(rows: StoredVersion[]): Promise<{ added: number; skipped: number }> {
-    return rows.length ? this.store.importVersions(withChannel(rows, this.writer.origin.channel)) : { added: 0, skipped: 0 };
   }
 }
 
@@ -481,13 +315,4 @@ export function decodeCursor(s: string): ListCursor {
     // fall through to the validation error
   }
   throw new ValidationError('cursor', 'is not a cursor returned by list; start without one');
-}
-
-/** Runs `check`, naming `where` in a refusal it throws. */
-function named<T>(where: string, check: () => T): T {
-  try {
-    return check();
-  } catch (err) {
-    throw refusalAt(where, err);
-  }
 }

@@ -1,5 +1,6 @@
 import { CitationChecker } from './citations';
 import { MemoryService } from './memoryService';
+import { MemoryUpkeep } from './memoryUpkeep';
 import type { Codebase } from './ports/codebase';
 import type { Ontology } from './playbook/ontology';
 import type { Policy } from './playbook/policy';
@@ -32,6 +33,8 @@ export interface ServicesOptions {
 export interface MemoryServices {
   store: Store;
   memories: MemoryService;
+  /** People's upkeep of the same memories: duplicates and merge, the citation check, purge, export and import. */
+  upkeep: MemoryUpkeep;
   /** Who this client writes as (resolved at the first call, once). */
   author: () => string;
   /**
@@ -49,9 +52,11 @@ export function buildMemoryServices(store: Store, options: ServicesOptions): Mem
   const author = () => (resolved ??= typeof given === 'function' ? given() : given);
   const { now, channel } = options;
   const citations = options.codebase && new CitationChecker(options.codebase);
+  const serviceOptions = { author, now, channel, citations };
   return {
     store,
-    memories: new MemoryService(store, { author, now, channel, citations }),
+    memories: new MemoryService(store, serviceOptions),
+    upkeep: new MemoryUpkeep(store, serviceOptions),
     author,
     memoriesFor: (who, proposedBy) => new MemoryService(store, { author: who, proposedBy, now, channel, citations }),
   };

@@ -1,4 +1,4 @@
-import { MemoryService } from './memoryService';
+import { MemoryUpkeep } from './memoryUpkeep';
 import type { StoredRecord } from './ports/records';
 import type { Store, StoredVersion } from './ports/store';
 
@@ -57,7 +57,7 @@ export async function copyStore(from: Store, to: Store, options: CopyOptions = {
   const result: CopyResult = { versions: { added: 0, skipped: 0 }, records: { added: 0, skipped: 0 } };
   const progress = () => options.onProgress?.({ versions: { ...result.versions }, records: { ...result.records } });
   // The author is never used: imported rows keep their own.
-  const target = new MemoryService(to, { author: 'copy' });
+  const target = new MemoryUpkeep(to, { author: 'copy' });
   await inBatches<StoredVersion>(
     from.exportVersions(),
     (batch, first) => target.importVersions(batch, (i) => `version row ${first + i + 1} of ${from.location}`),

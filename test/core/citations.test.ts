@@ -45,7 +45,7 @@ for (const backend of BACKENDS)
         assert.equal(r.citations![0]!.commit, head, m.key);
         assert.equal(r.note, undefined);
       }
-      assert.deepEqual((await services.memories.check()).stale, []);
+      assert.deepEqual((await services.upkeep.check()).stale, []);
       await close();
     });
 
@@ -79,7 +79,7 @@ for (const backend of BACKENDS)
       ]);
 
       // check lists exactly the stale ones; search and list mark them.
-      const check = await services.memories.check();
+      const check = await services.upkeep.check();
       assert.equal(check.checked, CITED.length);
       const staleKeys = CITED.filter((m) => reported.get(m.key)).map((m) => ids.get(m.key));
       assert.deepEqual(check.stale.map((s) => s.id).sort(), [...staleKeys].sort());

@@ -108,11 +108,11 @@ for (const backend of BACKENDS)
     });
 
     it('merges one memory into another: content appended, tags united, the other deleted, history kept; a changed memory is a conflict', async () => {
-      const { service, store } = await openService({ backend });
+      const { service, upkeep, store } = await openService({ backend });
       const keep = await service.create(memory({ ...VITE, content: 'Set clientPort.' }));
       const other = await service.create(memory({ ...DUPLICATES[2][1], tags: ['vite', 'websocket'], content: 'Use the proxy port.' }));
-      assert.deepEqual(await service.likelyDuplicates().then((p) => p.map((x) => [x.a.id, x.b.id].sort())), [[keep.id, other.id].sort()]);
-      const out = await service.merge({ keep: keep.id, keepVersion: 1, remove: other.id, removeVersion: 1 });
+      assert.deepEqual(await upkeep.likelyDuplicates().then((p) => p.map((x) => [x.a.id, x.b.id].sort())), [[keep.id, other.id].sort()]);
+      const out = await upkeep.merge({ keep: keep.id, keepVersion: 1, remove: other.id, removeVersion: 1 });
       const kept = await service.read({ id: keep.id });
       assert.equal(out.version, 2);
       assert.deepEqual(kept.tags, ['vite', 'hmr', 'proxy', 'websocket']);
@@ -122,11 +122,11 @@ for (const backend of BACKENDS)
       );
       assert.ok((await service.read({ id: other.id })).deletedAt);
       assert.equal((await service.history({ id: other.id })).length, 2);
-      assert.deepEqual(await service.likelyDuplicates(), []);
+      assert.deepEqual(await upkeep.likelyDuplicates(), []);
       // Versions other than the confirmed ones: refused before anything is written.
       const third = await service.create(memory({ ...DUPLICATES[2][1] }));
       await rejects(
-        service.merge({ keep: keep.id, keepVersion: 1, remove: third.id, removeVersion: 1 }),
+        upkeep.merge({ keep: keep.id, keepVersion: 1, remove: third.id, removeVersion: 1 }),
         ConflictError,
         /is at version 2, not 1/,
       );

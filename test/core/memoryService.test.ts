@@ -228,13 +228,13 @@ for (const backend of BACKENDS)
     });
 
     it('purges every version from wherever the store keeps it, and refuses later edits as not found', async () => {
-      const { service, store, persist, leftovers, purgedBy } = await open({ author: 'ana@example.com' });
+      const { service, upkeep, store, persist, leftovers, purgedBy } = await open({ author: 'ana@example.com' });
       const keep = await service.create(memory({ content: 'keep me' }));
       const { id } = await service.create(memory({ content: 'MARKER-leaked-value' }));
       await service.edit({ id, content: 'MARKER-leaked-value again' });
       await persist();
       assert.ok((await leftovers('MARKER-leaked-value')).length > 0, 'the marker is stored before the purge');
-      assert.deepEqual(await service.purge({ id }), { id, versionsRemoved: 2 });
+      assert.deepEqual(await upkeep.purge({ id }), { id, versionsRemoved: 2 });
       assert.equal(await purgedBy(id), 'ana@example.com', 'the tombstone names who purged');
       assert.deepEqual(await leftovers('MARKER-leaked-value'), [], 'still holds the purged content');
       await rejects(service.read({ id }), NotFoundError);
@@ -248,18 +248,18 @@ for (const backend of BACKENDS)
       await a.service.edit({ id, content: 'v2' });
       await a.service.delete({ id });
       const rows: unknown[] = [];
-      for await (const r of a.service.exportVersions()) rows.push(r);
+      for await (const r of a.upkeep.exportVersions()) rows.push(r);
       assert.equal(rows.length, 3);
       const b = await open();
-      assert.deepEqual(await b.service.importVersions(rows), { added: 3, skipped: 0 });
-      assert.deepEqual(await b.service.importVersions(rows), { added: 0, skipped: 3 });
+      assert.deepEqual(await b.upkeep.importVersions(rows), { added: 3, skipped: 0 });
+      assert.deepEqual(await b.upkeep.importVersions(rows), { added: 0, skipped: 3 });
       assert.deepEqual(
         (await b.service.history({ id })).map((h) => h.op),
         ['create', 'edit', 'delete'],
       );
       const bad = [{ ...(rows[0] as object), rowId: '11111111-1111-4111-8111-111111111111', tags: ['no spaces!'] }];
       await rejects(
-        b.service.importVersions(bad, (i) => `line ${i + 1}`),
+        b.upkeep.importVersions(bad, (i) => `line ${i + 1}`),
         ValidationError,
         /^line 1: tags\[0\]/,
       );

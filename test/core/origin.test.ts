@@ -67,7 +67,7 @@ for (const backend of BACKENDS)
       });
       const bare = row();
       const cli = row('cli');
-      assert.deepEqual(await importer.memories.importVersions([bare, cli]), { added: 2, skipped: 0 });
+      assert.deepEqual(await importer.upkeep.importVersions([bare, cli]), { added: 2, skipped: 0 });
       assert.equal((await importer.memories.history({ id: bare.id }))[0]!.channel, 'import');
       assert.equal((await importer.memories.history({ id: cli.id }))[0]!.channel, 'cli');
       await store.close();

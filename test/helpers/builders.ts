@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client } from 'pg';
 import { MemoryService } from '../../src/core/memoryService';
+import { MemoryUpkeep } from '../../src/core/memoryUpkeep';
 import type { LocalIndexMode } from '../../src/store/postgres/localIndex';
 import { PgStore } from '../../src/store/postgres/pgStore';
 import { SqlJsStore, type SqlJsStoreOptions } from '../../src/store/sqljs/sqljsStore';
@@ -47,6 +48,8 @@ export interface Opened<S extends Store = Store> {
   backend: Backend;
   store: S;
   service: MemoryService;
+  /** People's upkeep over the same store, author and clock (duplicates, merge, purge, export and import). */
+  upkeep: MemoryUpkeep;
   /** How much the store has written (journal lines, or version rows): "nothing was written" checks. */
   footprint(): Promise<number>;
   /** Writes the backend's caches where it keeps any (the sql.js snapshot), so leftovers can be looked for there too. */
@@ -60,13 +63,16 @@ export interface Opened<S extends Store = Store> {
 async function openSqlJs(options: Partial<SqlJsStoreOptions> & Common): Promise<Opened<SqlJsStore> & { dir: string }> {
   const dir = options.dir ?? tmpDir();
   const store = await SqlJsStore.open({ ...options, dir });
-  const service = new MemoryService(store, { author: options.author ?? 'tester@example.com', now: options.now });
+  const writer = { author: options.author ?? 'tester@example.com', now: options.now };
+  const service = new MemoryService(store, writer);
+  const upkeep = new MemoryUpkeep(store, writer);
   const file = (name: string) => path.join(dir, name);
   return {
     backend: 'sqljs',
     dir,
     store,
     service,
+    upkeep,
     footprint: async () =>
       fs.existsSync(file('journal.jsonl')) ? fs.readFileSync(file('journal.jsonl'), 'utf8').split('\n').filter(Boolean).length : 0,
     persist: async () => store.checkpoint(),
@@ -108,7 +114,9 @@ export async function openPg(options: Common & PgOptions = {}): Promise<Opened<P
     localIndex: options.localIndex,
     maxLocalIndex: options.maxLocalIndex,
   });
-  const service = new MemoryService(store, { author: options.author ?? 'tester@example.com', now: options.now });
+  const writer = { author: options.author ?? 'tester@example.com', now: options.now };
+  const service = new MemoryService(store, writer);
+  const upkeep = new MemoryUpkeep(store, writer);
   const sql = async <R extends object>(text: string, values: unknown[]) => {
     const client = new Client({ connectionString: url });
     await client.connect();
@@ -124,6 +132,7 @@ export async function openPg(options: Common & PgOptions = {}): Promise<Opened<P
     project,
     store,
     service,
+    upkeep,
     footprint: () => store.countVersions(),
     persist: async () => undefined,
     purgedBy: async (id, kind) => {

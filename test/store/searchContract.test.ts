@@ -115,8 +115,8 @@ for (const localIndex of BACKENDS.includes('postgres') ? ([undefined, 'eager', '
       it(`gives the same results in the same order for every query of ${set}, with and without a tag filter`, async () => {
         const rows = corpusRows(set);
         const [a, b] = [await openService({ backend: 'sqljs' }), await openService({ backend: 'postgres', localIndex })];
-        await a.service.importVersions(rows);
-        await b.service.importVersions(rows);
+        await a.upkeep.importVersions(rows);
+        await b.upkeep.importVersions(rows);
         const queries = fs
           .readFileSync(path.join(__dirname, '..', 'data', set, 'queries.jsonl'), 'utf8')
           .split('\n')

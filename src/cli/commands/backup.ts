@@ -30,7 +30,7 @@ export const BACKUP_COMMANDS: CommandGroup = {
       let versions = 0;
       let records = 0;
       try {
-        for await (const row of ctx.services.memories.exportVersions()) {
+        for await (const row of ctx.services.upkeep.exportVersions()) {
           out(row);
           versions++;
         }
@@ -96,12 +96,12 @@ export const BACKUP_COMMANDS: CommandGroup = {
       });
       const at = (s: { lines: number[] }) => (i: number) => `line ${s.lines[i]}`;
       // Every line is checked (and the seeds' lines turned into rows) before anything is written.
-      const { memories, playbook } = await ctx.allServices();
+      const { upkeep, playbook } = await ctx.allServices();
       const records = playbook.checkRecords(shapes.records.rows, at(shapes.records));
-      const versions = memories.checkVersions(shapes.versions.rows, at(shapes.versions));
-      const seedVersions = await memories.seedVersions(shapes.seedMemories.rows, at(shapes.seedMemories));
+      const versions = upkeep.checkVersions(shapes.versions.rows, at(shapes.versions));
+      const seedVersions = await upkeep.seedVersions(shapes.seedMemories.rows, at(shapes.seedMemories));
       const seedEpisodes = await playbook.episodes.seedRecords(shapes.seedEpisodes.rows, at(shapes.seedEpisodes));
-      const v = await memories.importChecked([...versions, ...seedVersions]);
+      const v = await upkeep.importChecked([...versions, ...seedVersions]);
       const recordRows = [...records, ...seedEpisodes];
       const r = await playbook.importChecked(recordRows);
       // Seed lines already stored were left out before the write: count them as skipped.

@@ -13,7 +13,7 @@ export const DUPLICATE_COMMANDS: CommandGroup = {
     // once it has loaded rather than by a server query each.
     longLived: true,
     run: async (ctx) => {
-      const pairs = await ctx.services.memories.likelyDuplicates();
+      const pairs = await ctx.services.upkeep.likelyDuplicates();
       show(ctx, pairs, formatDuplicates(pairs));
     },
   },

@@ -165,7 +165,7 @@ export const MEMORY_COMMANDS: CommandGroup = {
     options: { 'fail-on-stale': { type: 'boolean' } },
     positionals: 'none',
     run: async (ctx) => {
-      const out = await ctx.services.memories.check({});
+      const out = await ctx.services.upkeep.check({});
       show(ctx, out, formatCheck(out));
       return bool(ctx.flags, 'fail-on-stale') && out.stale.length > 0 ? 3 : undefined;
     },
@@ -225,7 +225,7 @@ export const MEMORY_COMMANDS: CommandGroup = {
     run: async (ctx) => {
       if (!bool(ctx.flags, 'yes'))
         throw new ValidationError('yes', 'purge erases every version for good and cannot be undone; add --yes to confirm');
-      const out = await ctx.services.memories.purge({ id: ctx.args[0] });
+      const out = await ctx.services.upkeep.purge({ id: ctx.args[0] });
       show(ctx, out, `Purged ${out.id}: ${out.versionsRemoved} version(s) erased.\n`);
     },
   },

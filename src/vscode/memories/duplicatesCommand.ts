@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { MemoryService } from '../../core/memoryService';
+import type { MemoryUpkeep } from '../../core/memoryUpkeep';
 import type { StoreChanges } from '../session/storeChanges';
 
 /**
@@ -11,16 +12,17 @@ import type { StoreChanges } from '../session/storeChanges';
 export function registerDuplicatesCommand(
   context: vscode.ExtensionContext,
   getService: () => Promise<MemoryService>,
+  getUpkeep: () => Promise<MemoryUpkeep>,
   changes: StoreChanges,
   log: vscode.LogOutputChannel,
 ): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('agentMemory.findDuplicates', async () => {
       try {
-        const service = await getService();
+        const [service, upkeep] = await Promise.all([getService(), getUpkeep()]);
         const pairs = await vscode.window.withProgress(
           { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Looking for likely duplicate memories…') },
-          () => service.likelyDuplicates(),
+          () => upkeep.likelyDuplicates(),
         );
         if (pairs.length === 0) {
           void vscode.window.showInformationMessage(vscode.l10n.t('No likely duplicate memories.'));
@@ -59,9 +61,7 @@ export function registerDuplicatesCommand(
           yes,
         );
         if (answer !== yes) return;
-        const out = await (
-          await getService()
-        ).merge({ keep: keep.id, keepVersion: keep.version, remove: remove.id, removeVersion: remove.version });
+        const out = await upkeep.merge({ keep: keep.id, keepVersion: keep.version, remove: remove.id, removeVersion: remove.version });
         changes.fireSoon(0);
         void vscode.window.setStatusBarMessage(vscode.l10n.t('Merged: version {0} of "{1}"', out.version, keep.description), 4000);
       } catch (err) {

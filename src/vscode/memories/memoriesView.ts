@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { md } from '../shared/markdownText';
 import type { MemoryService } from '../../core/memoryService';
+import type { MemoryUpkeep } from '../../core/memoryUpkeep';
 import { memoryUri } from './memoryUris';
 import type { StoreChanges } from '../session/storeChanges';
 import { type Group, type GroupBy, groupByRecency, groupByTag, OTHER_TAGS_KEY, type ViewMemory } from './memoryGrouping';
@@ -50,6 +51,7 @@ export class MemoriesTreeProvider implements vscode.TreeDataProvider<MemoryNode>
 
   constructor(
     private readonly getService: () => Promise<MemoryService>,
+    private readonly getUpkeep: () => Promise<MemoryUpkeep>,
     private readonly log: vscode.LogOutputChannel,
     private readonly state: vscode.Memento,
   ) {
@@ -104,7 +106,7 @@ export class MemoriesTreeProvider implements vscode.TreeDataProvider<MemoryNode>
     if (element) return [];
     try {
       const service = await this.getService();
-      if (this.staleOnly) return await this.withVersions(await this.stale(service));
+      if (this.staleOnly) return await this.withVersions(await this.stale(await this.getUpkeep()));
       if (this.filterText) return await this.withVersions(await this.filtered(service, this.filterText));
       const page = await service.list({ limit: LOAD });
       this.setMessage(undefined);
@@ -213,8 +215,8 @@ export class MemoriesTreeProvider implements vscode.TreeDataProvider<MemoryNode>
     return hits.map((h) => ({ kind: 'memory', ...h, changedAt: '' }));
   }
 
-  private async stale(service: MemoryService): Promise<MemoryNode[]> {
-    const check = await service.check();
+  private async stale(upkeep: MemoryUpkeep): Promise<MemoryNode[]> {
+    const check = await upkeep.check();
     this.setMessage(
       !check.workspace
         ? vscode.l10n.t('Open a folder to check the code memories cite.')
@@ -264,12 +266,13 @@ const RECENCY_LABELS = () => ({
 export function registerMemoriesView(
   context: vscode.ExtensionContext,
   getService: () => Promise<MemoryService>,
+  getUpkeep: () => Promise<MemoryUpkeep>,
   changes: StoreChanges,
   log: vscode.LogOutputChannel,
   /** Run by the Refresh button first (to retry a store that failed to open). */
   beforeRefresh: () => void = () => undefined,
 ): MemoriesTreeProvider {
-  const provider = new MemoriesTreeProvider(getService, log, context.workspaceState);
+  const provider = new MemoriesTreeProvider(getService, getUpkeep, log, context.workspaceState);
   const view = vscode.window.createTreeView('agentMemory.memories', { treeDataProvider: provider, showCollapseAll: true });
   provider.view = view;
   context.subscriptions.push(

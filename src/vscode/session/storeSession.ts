@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MemoryService } from '../../core/memoryService';
+import type { MemoryUpkeep } from '../../core/memoryUpkeep';
 import type { Playbook } from '../../core/playbook/playbook';
 import type { StoreWarning } from '../../core/ports/store';
 import type { Services } from '../../core/services';
@@ -64,6 +65,9 @@ export class StoreSession implements vscode.Disposable {
   getServices = (): Promise<Services> => this.get();
 
   getService = (): Promise<MemoryService> => this.get().then((o) => o.memories);
+
+  /** People's upkeep of the same memories (duplicates, merge, the citation check). */
+  getUpkeep = (): Promise<MemoryUpkeep> => this.get().then((o) => o.upkeep);
 
   /** The playbook over the same store and memory service (one instance per open, so search-read counts survive). */
   getPlaybook = (): Promise<Playbook> => this.get().then((o) => o.playbook);

@@ -129,7 +129,7 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
   });
 
   it('imports a row reusing a stored version number as a twin: both kept, the newer current, a write still numbered after both', async () => {
-    const { store, service } = await openPg();
+    const { store, service, upkeep } = await openPg();
     const { id } = await service.create(memory({ content: 'v1' }));
     await service.edit({ id, content: 'ours v2' });
     const ours = (await store.current(id))!;
@@ -140,8 +140,8 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
       content: 'theirs v2',
       changedAt: new Date(Date.parse(ours.changedAt) + 1).toISOString(),
     };
-    assert.deepEqual(await service.importVersions([theirs]), { added: 1, skipped: 0 });
-    assert.deepEqual(await service.importVersions([theirs, ours]), { added: 0, skipped: 2 }, 'idempotent by rowId');
+    assert.deepEqual(await upkeep.importVersions([theirs]), { added: 1, skipped: 0 });
+    assert.deepEqual(await upkeep.importVersions([theirs, ours]), { added: 0, skipped: 2 }, 'idempotent by rowId');
     assert.equal((await store.current(id))!.rowId, theirs.rowId);
     assert.equal((await store.version(id, 2))!.rowId, theirs.rowId, 'the newer twin answers for its number');
     assert.deepEqual(
@@ -168,12 +168,12 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
   });
 
   it('does not bring a purged memory back when an old export is imported', async () => {
-    const { store, service } = await openPg();
+    const { store, service, upkeep } = await openPg();
     const { id } = await service.create(memory());
     const rows: StoredVersion[] = [];
-    for await (const r of service.exportVersions()) rows.push(r);
-    await service.purge({ id });
-    assert.deepEqual(await service.importVersions(rows), { added: 0, skipped: 1 });
+    for await (const r of upkeep.exportVersions()) rows.push(r);
+    await upkeep.purge({ id });
+    assert.deepEqual(await upkeep.importVersions(rows), { added: 0, skipped: 1 });
     await assert.rejects(service.read({ id }), /does not exist/);
     await store.close();
   });
@@ -186,12 +186,12 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
       clients.flatMap((o, c) => Array.from({ length: 15 }, (_, i) => o.service.create(memory({ description: `counted ${c} ${i}` })))),
     );
     const exported: StoredVersion[] = [];
-    for await (const r of first.service.exportVersions()) exported.push(r);
+    for await (const r of first.upkeep.exportVersions()) exported.push(r);
     const other = await openPg();
     await Promise.all([
       ...created.slice(0, 12).map((m, i) => clients[i % 3]!.service.delete({ id: m.id })),
-      other.service.importVersions(exported),
-      first.service.importVersions(exported),
+      other.upkeep.importVersions(exported),
+      first.upkeep.importVersions(exported),
     ]);
     // Purges race restores, not imports: an import racing a purge can still bring the memory back
     // (it does not see the uncommitted purge), which is another matter than the count.

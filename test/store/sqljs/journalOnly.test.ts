@@ -29,7 +29,7 @@ async function stateOf(store: SqlJsStore) {
 
 describe('sql.js store: opening from the journal alone (a fresh clone)', () => {
   it('builds the search view first, the database when needed, and ends where building the database first ends', async () => {
-    const { dir, store, service } = await openService();
+    const { dir, store, service, upkeep } = await openService();
     const ids: string[] = [];
     for (let i = 0; i < 40; i++)
       ids.push((await service.create(memory({ description: `alpha note ${i} docker`, tags: [i % 2 ? 'cache' : 'retry'] }))).id);
@@ -38,7 +38,7 @@ describe('sql.js store: opening from the journal alone (a fresh clone)', () => {
     for (const id of ids.slice(5, 8)) await service.edit({ id, description: `delta edited twice` });
     for (const id of ids.slice(10, 14)) await service.delete({ id });
     await service.restore({ id: ids[10]!, version: 1 });
-    await service.purge({ id: ids[20]! });
+    await upkeep.purge({ id: ids[20]! });
     await store.close();
     const lines = fs.readFileSync(path.join(dir, 'journal.jsonl'), 'utf8').split('\n').filter(Boolean);
     // Later versions first: the current one is decided by the rows, not the file order.

@@ -33,8 +33,8 @@ describe('the search a person types (issue 14, item 8)', () => {
   });
 
   it('lists the connection-pool notes for "postgres connection pool", not every postgres note (the timezone ones)', async () => {
-    const { service } = await openService();
-    await service.importVersions(corpusRows('eval'));
+    const { service, upkeep } = await openService();
+    await upkeep.importVersions(corpusRows('eval'));
     const hits = await searchAsTyped(service, 'postgres connection pool');
     assert.ok(hits.length >= 3, `${hits.length} hits`);
     assert.ok(
