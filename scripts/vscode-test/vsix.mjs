@@ -4,7 +4,8 @@
 // development extension and no test payload, and drives the workbench with Playwright as a
 // person would: Restricted Mode first (workspace trust on, the folder not trusted), then trust,
 // the Memories view, the memory editor (edit, Ctrl+S), Compare with Previous Version, Delete
-// with its modal, Restore a Deleted Memory. What is stored is checked with the CLI after each
+// with its modal, Restore a Deleted Memory, Find Likely Duplicates and a merge through its modal
+// (host tests cannot answer a modal: VS Code cancels dialogs in test mode). What is stored is checked with the CLI after each
 // step; the extension host's log must hold no error of ours.
 // Prints one line per check, then a last line "N passed, N failed"; exits non-zero on failure.
 // Steps depend on each other: after a failure the rest are reported as skipped (not counted).
@@ -517,6 +518,36 @@ try {
       assert(!m.deletedAt, `still deleted: ${JSON.stringify(m)}`);
       assert(m.content.trimEnd().endsWith(ADDED), 'the restored memory lost the edit');
       await visible(ROW, SEED.description).waitFor({ timeout: TIMEOUT });
+    },
+  );
+
+  await check(
+    'Command Palette → "Find Likely Duplicates…" → the pair → "Merge into A" → Merge in the modal: the CLI reads one merged, the other deleted',
+    async () => {
+      const description = 'Vite dev server HMR websocket fails behind the corporate proxy';
+      const a = cli('create', '--description', description, '--tags', 'vite,hmr,proxy', '--content', 'Set server.hmr.clientPort to 443.');
+      const b = cli('create', '--description', `${description} again`, '--tags', 'vite,hmr,proxy', '--content', 'Use the proxy port.');
+      await page.keyboard.press('F1');
+      await visible(PALETTE_INPUT).waitFor({ timeout: TIMEOUT });
+      await page.keyboard.type('Agent Memory: Find Likely Duplicates');
+      await visible(PICK_ROW, 'Find Likely Duplicates').click({ timeout: TIMEOUT });
+      await visible(PICK_ROW, 'Vite dev server HMR').click({ timeout: TIMEOUT });
+      await visible(PICK_ROW, 'Merge into A').click({ timeout: TIMEOUT });
+      const dialog = visible(DIALOG, 'Merge');
+      await dialog.waitFor({ timeout: TIMEOUT });
+      await dialog
+        .locator('.dialog-buttons a.monaco-button')
+        .filter({ hasText: /^Merge$/ })
+        .click();
+      await page.locator(DIALOG).waitFor({ state: 'detached', timeout: TIMEOUT });
+      const [kept, removed] = await until('the merge in the store', () => {
+        const both = [cli('read', a.id), cli('read', b.id)];
+        const gone = both.findIndex((m) => m.deletedAt);
+        return gone === -1 ? undefined : [both[1 - gone], both[gone]];
+      });
+      assert(kept.version === 2 && !kept.deletedAt, `the kept one: ${JSON.stringify(kept)}`);
+      assert(kept.content.includes('Set server.hmr.clientPort') && kept.content.includes('Use the proxy port.'), 'both contents kept');
+      assert(removed.version === 2, `the removed one: ${JSON.stringify(removed)}`);
     },
   );
 
