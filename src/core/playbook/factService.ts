@@ -10,32 +10,17 @@
  *   ontology predicates are many-valued. A contradicting fact does not replace the other:
  *   both become disputed, pointing at each other, in one atomic write, and the answer shows
  *   both with their evidence for a person to resolve.
- * - verify and resolve are for people; the tool adapters never offers them to a model, and its
- *   retract refuses disputed and verified facts.
+ * - verify and resolve are for people; the tool adapters never offer them to a model, and their
+ *   retract refuses disputed and verified facts (factDisputes.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { RecordStore, StoredRecord } from '../ports/records';
 import { parseInput } from '../contract/validate';
-import { ConflictError, NotFoundError, ValidationError } from '../errors';
-import {
-  AssertFactInput,
-  FACT_LIMITS,
-  FactIdInput,
-  QueryFactsInput,
-  ResolveFactsInput,
-  RetractFactInput,
-  VerifyFactInput,
-} from '../contract/facts';
-import {
-  factView,
-  isPastDue,
-  LIVE_STATUSES,
-  nextFactVersion,
-  otherObjects,
-  releasePartners,
-  withoutDisputes,
-  type FactView,
-} from './factRules';
+import { ConflictError, NotFoundError } from '../errors';
+import { FACT_LIMITS, FactIdInput, QueryFactsInput, ResolveFactsInput, RetractFactInput, VerifyFactInput } from '../contract/facts';
+import { factView, isPastDue, LIVE_STATUSES, nextFactVersion, otherObjects, releasePartners, type FactView } from './factRules';
+import { checkAssertion, type CheckedAssertion } from './factAssertion';
+import { refuseModelRetraction, settleDispute } from './factDisputes';
 import { asFact, factColumns, normalizeKey, type FactData } from './kinds';
 import type { Ontology } from './ontology';
 import { DEFAULT_POLICY, type Policy } from './policy';
@@ -90,50 +75,8 @@ export class FactService {
   }
 
   /** Checks an assertion against every rule (schema, policy, clock, secrets, ontology) and builds its data; writes nothing. */
-  private validated(input: unknown): { data: FactData; keys: [string, string, string]; single: boolean; declared: boolean; now: Date } {
-    const f = parseInput(AssertFactInput, input);
-    const { semantic } = this.policy();
-    const missing: Array<[field: string, rule: string]> = [];
-    if (semantic.require_source && !f.source)
-      missing.push([
-        'source',
-        'required; name where this comes from (a URL, a file, a commit, a memory id) — the policy semantic.require_source is on',
-      ]);
-    if (semantic.require_confidence && (f.confidence === undefined || f.confidence === null))
-      missing.push(['confidence', 'required; say how sure the source is, from 0 to 1 — the policy semantic.require_confidence is on']);
-    if (missing.length)
-      throw new ValidationError(missing[0]![0], missing[0]![1], missing.map(([field, rule]) => `${field}: ${rule}`).join('; '));
-    const now = this.w.now();
-    const observedAt = f.observedAt ?? now.toISOString();
-    this.w.checkNotFuture('observedAt', observedAt, 'give when it was observed', now);
-    if (f.validUntil && f.validUntil <= observedAt)
-      throw new ValidationError('validUntil', `(${f.validUntil}) must be later than observedAt (${observedAt})`);
-    if (f.validUntil && Date.parse(f.validUntil) <= now.getTime())
-      throw new ValidationError('validUntil', `(${f.validUntil}) has already passed; the fact would be hidden at once`);
-    assertNoSecrets({ subject: f.subject, predicate: f.predicate, object: f.object, source: f.source });
-    const ontology = this.ontology();
-    const checked = ontology?.check(f) ?? { ...f, relation: undefined };
-    const data: FactData = {
-      subject: checked.subject,
-      predicate: checked.predicate,
-      object: checked.object,
-      source: f.source ?? null,
-      observedAt,
-      confidence: f.confidence ?? null,
-      validUntil: f.validUntil ?? null,
-      status: 'active',
-      verification: { state: 'unverified' },
-      disputedWith: [],
-      retraction: null,
-      assertedBy: this.w.author,
-    };
-    return {
-      data,
-      keys: factColumns(data).keys,
-      single: checked.relation?.cardinality === 'one',
-      declared: checked.relation !== undefined,
-      now,
-    };
+  private validated(input: unknown): CheckedAssertion {
+    return checkAssertion(input, this.policy(), this.ontology(), this.w);
   }
 
   /**
@@ -260,7 +203,7 @@ export class FactService {
           `fact ${id} was already retracted by ${d.retraction?.by} at ${d.retraction?.at}: ${d.retraction?.reason}`,
           cur.version,
         );
-      if (by === 'model') FactService.refuseModelRetraction(cur);
+      if (by === 'model') refuseModelRetraction(cur);
       const row = await nextFactVersion(this.w, r, cur, (at) => ({
         ...d,
         status: 'retracted',
@@ -282,46 +225,7 @@ export class FactService {
     if (res.reason) assertNoSecrets({ reason: res.reason });
     const rows = await this.records.write(await this.scopeOf(res.ids[0]!), async (r) => {
       const facts = await Promise.all(res.ids.map(async (id) => FactService.existing(id, await r.get('fact', id))));
-      const set = new Set(res.ids);
-      const about = (f: StoredRecord) => `"${asFact(f).subject} ${asFact(f).predicate}"`;
-      const stranger = facts.find((f) => f.keys[0] !== facts[0]!.keys[0] || f.keys[1] !== facts[0]!.keys[1]);
-      if (stranger)
-        throw new ValidationError(
-          'ids',
-          `fact ${stranger.id} is about ${about(stranger)}, not ${about(facts[0]!)}; resolve one dispute at a time`,
-        );
-      for (const f of facts) {
-        if (f.status !== 'disputed')
-          throw new ConflictError(`fact ${f.id} is ${f.status}, not disputed; there is nothing to resolve`, f.version);
-        if (!asFact(f).disputedWith.some((x) => set.has(x)))
-          throw new ValidationError(
-            'ids',
-            `fact ${f.id} is not disputed with any of the other facts given; its dispute is with ${asFact(f).disputedWith.join(', ')}`,
-          );
-      }
-      const retracted = facts.filter((f) => res.decision === 'retract-all' || (res.decision === 'keep-one' && f.id !== res.keep));
-      const gone = new Set(retracted.map((f) => f.id));
-      const reason =
-        res.reason ?? (res.decision === 'keep-one' ? `dispute resolved: kept fact ${res.keep}` : 'dispute resolved: all retracted');
-      const out: StoredRecord[] = [];
-      for (const f of facts) {
-        const d = asFact(f);
-        if (gone.has(f.id)) {
-          out.push(
-            await nextFactVersion(this.w, r, f, (at) => ({
-              ...d,
-              status: 'retracted',
-              disputedWith: [],
-              retraction: { by: this.w.author, at, reason },
-            })),
-          );
-          continue;
-        }
-        const kept = facts.filter((x) => x.id !== f.id && !gone.has(x.id)).map((x) => x.keys[2]);
-        const keptWith = [...new Set([...(d.keptWith ?? []), ...kept])];
-        out.push(await nextFactVersion(this.w, r, f, { ...withoutDisputes(d, set), ...(kept.length ? { keptWith } : {}) }));
-      }
-      return [...out, ...(await releasePartners(this.w, r, retracted, set))];
+      return settleDispute(this.w, r, res, facts);
     });
     return rows.map(factView);
   }
@@ -359,24 +263,6 @@ export class FactService {
 
   private async scopeOf(id: string): Promise<string> {
     return `fact:${(await this.current(id)).keys[0]}`;
-  }
-
-  /** A disputed or verified fact is a person's to retract: the model is told why and what to do instead. */
-  private static refuseModelRetraction(cur: StoredRecord): void {
-    const d = asFact(cur);
-    const tell = 'Do not retract it; tell the user why you think it is wrong.';
-    if (d.status === 'disputed') {
-      throw new ConflictError(
-        `fact ${cur.id} (status disputed, with ${d.disputedWith.join(', ')}) cannot be retracted by a model: a person resolves disputes in the Facts view (keep one, keep both, retract all). ${tell}`,
-        cur.version,
-      );
-    }
-    if (d.verification.state === 'verified') {
-      throw new ConflictError(
-        `fact ${cur.id} (status ${d.status}) was verified by ${d.verification.by} at ${d.verification.at}; only a person retracts a verified fact, in the Facts view. ${tell}`,
-        cur.version,
-      );
-    }
   }
 
   private static existing(id: string, r: StoredRecord | undefined): StoredRecord {
