@@ -264,11 +264,15 @@ export class SearchIndex {
       const score = scoring.score(tagMatch, share, r * n);
       const matched = scoring.matched;
       if (!which(scoring.passes(matched, score))) continue;
+      const slot = rowSlots[r]!;
       if (top.length === limit) {
         const worst = top[limit - 1]!;
         if (matched < worst.matchedKeywords || (matched === worst.matchedKeywords && score < worst.score)) continue;
+        // Tied with the worst kept, the newer wins (better): a broad query ties thousands of memories,
+        // and reading only the time of one that cannot displace it keeps the rest of it unread
+        // (a restored index reads a memory from its columns when first asked: DocSlots.at).
+        if (matched === worst.matchedKeywords && score === worst.score && this.docs.changedAt(slot)! < worst.changedAt) continue;
       }
-      const slot = rowSlots[r]!;
       if (required.length && required.some((p) => !p!.has(slot))) continue;
       const doc = this.docs.at(slot)!;
       const hit: SearchHit = {
