@@ -23,6 +23,22 @@ export class Postings {
     return set;
   }
 
+  /**
+   * The slots holding `term`, for a caller that goes over them once (a search crediting its
+   * memories): a saved list is decoded into an array the first time it is asked for, and into a
+   * set (kept, as `get` keeps it) only the second time. A one-shot process (the CLI) then never
+   * hashes the tens of thousands of slots of a common term it reads once.
+   */
+  slots(term: string): Iterable<number> | undefined {
+    const p = this.map.get(term);
+    if (p === undefined || p instanceof Set) return p;
+    if (p.walked) return this.get(term);
+    p.walked = true;
+    const out: number[] = [];
+    walk(p, (slot) => out.push(slot));
+    return out;
+  }
+
   has(term: string): boolean {
     return this.map.has(term);
   }
@@ -93,7 +109,7 @@ export class Postings {
     const p = this.map.get(term);
     // A new term starts as a gap list, and a slot past its end is appended to it: an index built
     // in slot order (a fresh clone's) makes no set at all until a search asks for the term.
-    if (p === undefined) this.map.set(term, { gaps: [slot], count: 1, last: slot, plus: undefined, minus: undefined });
+    if (p === undefined) this.map.set(term, { gaps: [slot], count: 1, last: slot, plus: undefined, minus: undefined, walked: false });
     else if (p instanceof Set) p.add(slot);
     else if (p.last !== undefined && slot > p.last && !p.plus && !p.minus && Array.isArray(p.gaps)) {
       p.gaps.push(slot - p.last);
@@ -159,7 +175,14 @@ export class Postings {
     let at = 0;
     for (let i = 0; i < names.length; i++) {
       const end = at + sizes[i]!;
-      postings.map.set(names[i]!, { gaps: lists.subarray(at, end), count: counts[i]!, last: undefined, plus: undefined, minus: undefined });
+      postings.map.set(names[i]!, {
+        gaps: lists.subarray(at, end),
+        count: counts[i]!,
+        last: undefined,
+        plus: undefined,
+        minus: undefined,
+        walked: false,
+      });
       at = end;
     }
     if (at !== lists.length) throw new Error('saved postings: the lists do not add up');
@@ -186,6 +209,8 @@ interface Saved {
   last: number | undefined;
   plus: Set<number> | undefined;
   minus: Set<number> | undefined;
+  /** Asked for once already by `slots`: the next ask makes the set. */
+  walked: boolean;
 }
 
 function sizeOf(p: Saved): number {

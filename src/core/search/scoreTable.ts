@@ -61,7 +61,7 @@ export class ScoreTable {
   }
 
   /** Adds `amount` to keyword i's share of each memory of `postings`; stamps them with `mark`, skips those stamped `skip`. */
-  credit(postings: Set<number> | undefined, i: number, amount: number, mark: number, skip: number): void {
+  credit(postings: Iterable<number> | undefined, i: number, amount: number, mark: number, skip: number): void {
     if (!postings) return;
     for (const slot of postings) {
       if (skip && this.stamp[slot] === skip) continue;
@@ -72,7 +72,7 @@ export class ScoreTable {
   }
 
   /** Raises keyword i's tag match of each memory of `postings` to `kind`, where it is lower. */
-  markTag(postings: Set<number> | undefined, kind: TagMatch, i: number): void {
+  markTag(postings: Iterable<number> | undefined, kind: TagMatch, i: number): void {
     if (!postings) return;
     for (const slot of postings) {
       const cell = this.cellOf(slot) + i;

@@ -182,27 +182,27 @@ export class SearchIndex {
       const w = weights[j]!;
       const alts = u.alts ?? [];
       const mark = u.parts.length > 0 || alts.length > 0 ? t.nextStamp() : 0;
-      t.credit(this.termPostings.get(u.term), i, w.whole * 1, mark, 0);
-      t.credit(this.contentPostings.get(u.term), i, w.whole * c, mark, 0);
+      t.credit(this.termPostings.slots(u.term), i, w.whole * 1, mark, 0);
+      t.credit(this.contentPostings.slots(u.term), i, w.whole * c, mark, 0);
       if (!mark) continue;
       for (let pj = 0; pj < u.parts.length; pj++) {
         // Skipping memories that hold the whole word: already credited for it.
-        t.credit(this.termPostings.get(u.parts[pj]!), i, w.parts[pj]! * 1, 0, mark);
-        t.credit(this.contentPostings.get(u.parts[pj]!), i, w.parts[pj]! * c, 0, mark);
+        t.credit(this.termPostings.slots(u.parts[pj]!), i, w.parts[pj]! * 1, 0, mark);
+        t.credit(this.contentPostings.slots(u.parts[pj]!), i, w.parts[pj]! * c, 0, mark);
       }
       // Other words for a plain word (alts are given for plain words only, never with parts):
       // the first one a memory holds counts, when it does not hold the word itself.
       for (const alt of alts) {
-        t.credit(this.termPostings.get(alt), i, w.alt * 1, mark, mark);
-        t.credit(this.contentPostings.get(alt), i, w.alt * c, mark, mark);
+        t.credit(this.termPostings.slots(alt), i, w.alt * 1, mark, mark);
+        t.credit(this.contentPostings.slots(alt), i, w.alt * c, mark, mark);
       }
     }
-    t.markTag(this.tagPostings.get(k.tag), TagMatch.Exact, i);
+    t.markTag(this.tagPostings.slots(k.tag), TagMatch.Exact, i);
     // A keyword of stop words only (`the`) may name a tag exactly, but is no word to inflect or complete.
     if (units.length === 0) return;
-    t.markTag(this.tagStemPostings.get(k.tagStem), TagMatch.Inflection, i);
+    t.markTag(this.tagStemPostings.slots(k.tagStem), TagMatch.Inflection, i);
     if (k.tag.length >= MIN_PREFIX) {
-      for (const tag of this.tagPostings.withPrefix(k.tag)) if (tag !== k.tag) t.markTag(this.tagPostings.get(tag), TagMatch.Prefix, i);
+      for (const tag of this.tagPostings.withPrefix(k.tag)) if (tag !== k.tag) t.markTag(this.tagPostings.slots(tag), TagMatch.Prefix, i);
     }
   }
 
