@@ -270,6 +270,17 @@ async function chooseFromMenu(label) {
   await page.locator('.context-view .monaco-menu').waitFor({ state: 'detached', timeout: TIMEOUT });
 }
 
+/** Clicks `button` in the modal dialog that shows `text`, and waits for the dialog to close. */
+async function answerDialog(text, button) {
+  const dialog = visible(DIALOG, text);
+  await dialog.waitFor({ timeout: TIMEOUT });
+  await dialog
+    .locator('.dialog-buttons a.monaco-button')
+    .filter({ hasText: new RegExp(`^${button}$`) })
+    .click();
+  await page.locator(DIALOG).waitFor({ state: 'detached', timeout: TIMEOUT });
+}
+
 /** Drags the element's right edge (the sash) by dx pixels. */
 async function dragRightEdge(selector, dx) {
   const box = await visible(selector).boundingBox();
@@ -486,13 +497,7 @@ try {
       padding: 6,
     });
     await chooseFromMenu('Delete Memory…');
-    const dialog = visible(DIALOG, SEED.description);
-    await dialog.waitFor({ timeout: TIMEOUT });
-    await dialog
-      .locator('.dialog-buttons a.monaco-button')
-      .filter({ hasText: /^Delete$/ })
-      .click();
-    await page.locator(DIALOG).waitFor({ state: 'detached', timeout: TIMEOUT });
+    await answerDialog(SEED.description, 'Delete');
     const m = await until('the delete in the store', () => {
       const r = cli('read', id);
       return r.deletedAt ? r : undefined;
@@ -533,13 +538,7 @@ try {
       await visible(PICK_ROW, 'Find Likely Duplicates').click({ timeout: TIMEOUT });
       await visible(PICK_ROW, 'Vite dev server HMR').click({ timeout: TIMEOUT });
       await visible(PICK_ROW, 'Merge into A').click({ timeout: TIMEOUT });
-      const dialog = visible(DIALOG, 'Merge');
-      await dialog.waitFor({ timeout: TIMEOUT });
-      await dialog
-        .locator('.dialog-buttons a.monaco-button')
-        .filter({ hasText: /^Merge$/ })
-        .click();
-      await page.locator(DIALOG).waitFor({ state: 'detached', timeout: TIMEOUT });
+      await answerDialog(description, 'Merge');
       const [kept, removed] = await until('the merge in the store', () => {
         const both = [cli('read', a.id), cli('read', b.id)];
         const gone = both.findIndex((m) => m.deletedAt);
