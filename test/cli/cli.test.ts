@@ -177,8 +177,8 @@ describe('CLI (dist/cli.js in a child process)', function () {
     );
 
     const b = tmpDir();
-    assert.match(ok(cli(b, ['import', out])), /Imported 2 version\(s\); 0 already present/);
-    assert.match(ok(cli(b, ['import', out])), /Imported 0 version\(s\); 2 already present/);
+    assert.match(ok(cli(b, ['import', out])), /Imported 2 version\(s\); 0 skipped \(already present, or of a purged memory\)/);
+    assert.match(ok(cli(b, ['import', out])), /Imported 0 version\(s\); 2 skipped \(already present, or of a purged memory\)/);
     assert.equal(JSON.parse(ok(cli(b, ['--json', 'read', id]))).content, 'c2');
 
     const bad = path.join(tmpDir(), 'bad.jsonl');
@@ -188,6 +188,9 @@ describe('CLI (dist/cli.js in a child process)', function () {
     assert.equal(journalBytes(a), before);
 
     assert.deepEqual(JSON.parse(ok(cli(b, ['--json', 'purge', id, '--yes']))), { id, versionsRemoved: 2 });
+    // The old backup cannot bring a purged memory back, and the summary says why its rows were skipped.
+    assert.match(ok(cli(b, ['import', out])), /Imported 0 version\(s\); 2 skipped \(already present, or of a purged memory\)/);
+    refused(cli(b, ['read', id]), /does not exist/);
 
     // A backup holds every tier: an episode and a fact go out and come back; --memories-only leaves them out.
     ok(cli(a, ['episode', 'record', '--task', 'Ship the hotfix', '--outcome', 'success', '--source', 'issue:#4']));
@@ -211,10 +214,10 @@ describe('CLI (dist/cli.js in a child process)', function () {
     const c = tmpDir();
     assert.match(
       ok(cli(c, ['import', all])),
-      /Imported 2 version\(s\); 0 already present\.\nImported 1 record\(s\) of the other tiers; 0 already present/,
+      /Imported 2 version\(s\); 0 skipped \(already present, or of a purged memory\)\.\nImported 1 record\(s\) of the other tiers; 0 skipped \(already present, or forgotten\)/,
     );
     assert.match(ok(cli(c, ['episode', 'list'])), /Ship the hotfix/);
-    assert.match(ok(cli(c, ['import', all])), /Imported 0 record\(s\) of the other tiers; 1 already present/);
+    assert.match(ok(cli(c, ['import', all])), /Imported 0 record\(s\) of the other tiers; 1 skipped \(already present, or forgotten\)/);
     const badRecord = path.join(tmpDir(), 'bad-record.jsonl');
     fs.writeFileSync(badRecord, `${JSON.stringify({ ...lines[2], kind: 'gossip' })}\n`);
     refused(cli(tmpDir(), ['import', badRecord]), /line 1: kind: is one of episode, fact, skill/);

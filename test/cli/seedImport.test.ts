@@ -18,7 +18,7 @@ describe("import of the seeds' JSON Lines (dist/cli.js)", function () {
 
   it('memory lines become versions in changedAt order, deletedAt a soft delete; list, read and history show them', () => {
     const s = tmpDir();
-    assert.equal(ok(cli(s, ['import', MEMORIES])), 'Imported 4 version(s); 0 already present.\n');
+    assert.equal(ok(cli(s, ['import', MEMORIES])), 'Imported 4 version(s); 0 skipped (already present, or of a purged memory).\n');
     const listed = JSON.parse(ok(cli(s, ['--json', 'list']))) as { items: Array<{ id: string }> };
     assert.deepEqual(
       listed.items.map((m) => m.id),
@@ -45,7 +45,10 @@ describe("import of the seeds' JSON Lines (dist/cli.js)", function () {
 
   it('the seed episode line (id evt_…, source conversation:abc) is shown by episode show under its own id', () => {
     const s = tmpDir();
-    assert.match(ok(cli(s, ['import', EPISODES])), /Imported 1 record\(s\) of the other tiers; 0 already present/);
+    assert.match(
+      ok(cli(s, ['import', EPISODES])),
+      /Imported 1 record\(s\) of the other tiers; 0 skipped \(already present, or forgotten\)/,
+    );
     const e = JSON.parse(ok(cli(s, ['--json', 'episode', 'show', 'evt_20260915_001']))) as Record<string, unknown>;
     assert.equal(e.importedId, 'evt_20260915_001');
     assert.deepEqual(e.source, { type: 'chat', ref: 'abc' });
@@ -67,14 +70,14 @@ describe("import of the seeds' JSON Lines (dist/cli.js)", function () {
     ok(cli(s, ['import', both]));
     assert.equal(
       ok(cli(s, ['import', both])),
-      'Imported 0 version(s); 4 already present.\nImported 0 record(s) of the other tiers; 1 already present.\n',
+      'Imported 0 version(s); 4 skipped (already present, or of a purged memory).\nImported 0 record(s) of the other tiers; 1 skipped (already present, or forgotten).\n',
     );
     // The same instant written another way is the same version.
     const same = fs.readFileSync(MEMORIES, 'utf8').split('\n')[0]!.replace('10:00:00Z', '11:00:00+01:00');
     const later = same.replace('"changedAt":"2026-01-05T11:00:00+01:00"', '"changedAt":"2026-03-01T00:00:00Z"').replace('nanoid', 'x');
     const more = path.join(path.dirname(both), 'more.jsonl');
     fs.writeFileSync(more, `${same}\n${later}\n`);
-    assert.equal(ok(cli(s, ['import', more])), 'Imported 1 version(s); 1 already present.\n');
+    assert.equal(ok(cli(s, ['import', more])), 'Imported 1 version(s); 1 skipped (already present, or of a purged memory).\n');
     const history = JSON.parse(ok(cli(s, ['--json', 'history', JEST]))) as Array<{ version: number; op: string }>;
     assert.deepEqual(
       history.map((v) => [v.version, v.op]),
@@ -122,9 +125,15 @@ describe("import of the seeds' JSON Lines (dist/cli.js)", function () {
 
     it('imports the same lines the same way, and again adds nothing', () => {
       const db = [url, '--project', freshProject()];
-      assert.equal(ok(cli(db[0]!, [...db.slice(1), 'import', MEMORIES])), 'Imported 4 version(s); 0 already present.\n');
+      assert.equal(
+        ok(cli(db[0]!, [...db.slice(1), 'import', MEMORIES])),
+        'Imported 4 version(s); 0 skipped (already present, or of a purged memory).\n',
+      );
       assert.match(ok(cli(db[0]!, [...db.slice(1), 'import', EPISODES])), /Imported 1 record/);
-      assert.equal(ok(cli(db[0]!, [...db.slice(1), 'import', MEMORIES])), 'Imported 0 version(s); 4 already present.\n');
+      assert.equal(
+        ok(cli(db[0]!, [...db.slice(1), 'import', MEMORIES])),
+        'Imported 0 version(s); 4 skipped (already present, or of a purged memory).\n',
+      );
       const history = JSON.parse(ok(cli(db[0]!, [...db.slice(1), '--json', 'history', VPN]))) as Array<{ op: string }>;
       assert.deepEqual(
         history.map((v) => v.op),

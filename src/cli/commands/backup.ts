@@ -116,9 +116,9 @@ export const BACKUP_COMMANDS: CommandGroup = {
       show(
         ctx,
         out,
-        `Imported ${out.added} version(s); ${out.skipped} already present.\n` +
+        `Imported ${out.added} version(s); ${out.skipped} skipped (already present, or of a purged memory).\n` +
           (recordRows.length || seedEpisodeLines
-            ? `Imported ${out.records.added} record(s) of the other tiers; ${out.records.skipped} already present.\n`
+            ? `Imported ${out.records.added} record(s) of the other tiers; ${out.records.skipped} skipped (already present, or forgotten).\n`
             : ''),
       );
     },

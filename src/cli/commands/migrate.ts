@@ -29,7 +29,7 @@ export const MIGRATE_COMMANDS: CommandGroup = {
           const { versions, records } = await copyStore(source, target);
           const out = { ...versions, records };
           const text =
-            `Migrated ${describeStore(from)} → ${describeStore(to)}: ${out.added} version(s) added, ${out.skipped} skipped (already present); ` +
+            `Migrated ${describeStore(from)} → ${describeStore(to)}: ${out.added} version(s) added, ${out.skipped} skipped (already present, or of a purged memory); ` +
             `${out.records.added} record(s) of episodes, facts, skills and proposals added, ${out.records.skipped} skipped.\n`;
           show(ctx, out, text);
         } finally {
