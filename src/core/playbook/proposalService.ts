@@ -5,8 +5,9 @@ import type { Store } from '../ports/store';
 import type { Channel } from '../ports/origin';
 import { parseInput } from '../contract/validate';
 import { ConflictError, NotFoundError, ValidationError } from '../errors';
-import { asProposal, normalizeKey, proposalColumns, type ProposalData, type ProposalState, type ProposalTarget } from './kinds';
+import { asProposal, proposalColumns, type ProposalData, type ProposalState, type ProposalTarget } from './kinds';
 import type { ApplyRequest, Duplicate, ProposalTargetHandler } from './proposalTargets';
+import { refuseDecided, refuseDecider } from './proposalDecisions';
 import { assertNoSecrets, decodeRecordCursor, encodeRecordCursor, RecordWriter } from './recordRows';
 
 export interface ProposalServiceOptions {
@@ -53,13 +54,6 @@ export interface DecideResult {
   /** Said when approving completed an interrupted approval whose write had already happened. */
   note?: string;
 }
-
-/**
- * How long an approval may hold its claim without recording a result before it counts as
- * interrupted (a crash, a lost connection): after that, approving again completes it. Writing
- * the item is one store write, so a live approval finishes well within this.
- */
-export const APPROVAL_STALE_MS = 60_000;
 
 /**
  * The pending queue of the write path: proposal → validation → a person's decision → the write.
@@ -170,29 +164,11 @@ export class ProposalService {
     return (await this.store.records.history('proposal', parseInput(ProposalId, id))).map(ProposalService.view);
   }
 
-  /**
-   * Refuses a decision by someone the policy does not name as an approver of the target (by the
-   * name they write as, or by the database role of this store's connection), and a decision by
-   * the proposal's own proposer unless the policy allows it (review.self_approval: allowed).
-   */
+  /** Refuses a decision by someone who may not decide `p` (proposalDecisions.ts). */
   private checkDecider(p: ProposalView, by: string): void {
     const a = this.options.approvers;
-    const allowed = (typeof a === 'function' ? a() : a)?.[p.target] ?? [];
-    const role = this.store.dbRole;
-    const named = (x: string) => normalizeKey(x) === normalizeKey(by) || (role !== null && x.trim() === role);
-    if (allowed.length && !allowed.some(named)) {
-      throw new ValidationError(
-        'by',
-        `${by}${role ? ` (database role ${role})` : ''} may not decide ${p.target} proposals; who may: ${allowed.join(', ')}`,
-      );
-    }
-    if (normalizeKey(p.proposedBy) === normalizeKey(by) && !this.options.selfApproval?.()) {
-      throw new ValidationError(
-        'by',
-        `${by} proposed ${p.id} and may not decide their own proposal (policy review.self_approval: refused); ` +
-          'another person decides it, or the team sets review.self_approval: allowed in policy.yaml',
-      );
-    }
+    const approvers = (typeof a === 'function' ? a() : a)?.[p.target] ?? [];
+    refuseDecider(p, by, { approvers, selfApproval: this.options.selfApproval?.() ?? false, dbRole: this.store.dbRole });
   }
 
   /** One decision version under the proposal's scope; `change` throws to refuse, or returns null to write nothing. */
@@ -208,22 +184,6 @@ export class ProposalService {
       return next ? [this.row(cur, id, (await reader.maxVersion('proposal', id)) + 1, next, who)] : [];
     });
     return row;
-  }
-
-  /** Refuses a decision unless the proposal is pending (or, for `approve`, an approval that was interrupted). */
-  private undecided(id: string, cur: StoredRecord, d: ProposalData, approve: boolean): void {
-    const dec = d.decision;
-    if (!dec) return;
-    if (dec.state === 'approved' && dec.resultId === null) {
-      const after = new Date(Date.parse(dec.at) + APPROVAL_STALE_MS);
-      if (approve && this.now() >= after) return;
-      throw new ConflictError(
-        `proposal ${id} is being approved by ${dec.by} since ${dec.at} and its result is not recorded yet; ` +
-          `if that approval was interrupted, approve it again${this.now() >= after ? '' : ` after ${after.toISOString()}`} to complete it (what it wrote is not written twice)`,
-        cur.version,
-      );
-    }
-    throw new ConflictError(`proposal ${id} was already ${dec.state} by ${dec.by} at ${dec.at}; a decision is final`, cur.version);
   }
 
   /** Every approval claim of a proposal, oldest first (a claim is a version approved without a result). */
@@ -249,7 +209,7 @@ export class ProposalService {
     const handler = this.handler(before.target);
     const at = this.now().toISOString();
     const claimed = (await this.transition(a.id, a.by, (cur, d) => {
-      this.undecided(a.id, cur, d, true);
+      refuseDecided(a.id, cur, d, true, this.now());
       return { ...d, decision: { state: 'approved', by: a.by, at, reason: '', resultId: null } };
     }))!;
     const data = asProposal(claimed);
@@ -306,7 +266,7 @@ export class ProposalService {
     this.checkDecider(before, r.by);
     const at = this.now().toISOString();
     await this.transition(r.id, r.by, (cur, d) => {
-      this.undecided(r.id, cur, d, false);
+      refuseDecided(r.id, cur, d, false, this.now());
       return { ...d, decision: { state: 'rejected', by: r.by, at, reason: r.reason, resultId: null } };
     });
     return { proposalId: r.id, state: 'rejected', by: r.by, at, resultId: null };
