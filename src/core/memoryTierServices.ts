@@ -53,10 +53,11 @@ export function buildMemoryServices(store: Store, options: ServicesOptions): Mem
   const { now, channel } = options;
   const citations = options.codebase && new CitationChecker(options.codebase);
   const serviceOptions = { author, now, channel, citations };
+  const memories = new MemoryService(store, serviceOptions);
   return {
     store,
-    memories: new MemoryService(store, serviceOptions),
-    upkeep: new MemoryUpkeep(store, serviceOptions),
+    memories,
+    upkeep: new MemoryUpkeep(store, serviceOptions, memories),
     author,
     memoriesFor: (who, proposedBy) => new MemoryService(store, { author: who, proposedBy, now, channel, citations }),
   };

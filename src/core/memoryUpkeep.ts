@@ -18,19 +18,19 @@ type Out<S extends z.ZodType> = z.output<S>;
  * People's upkeep of the memories, beside the operations agents call (MemoryService): likely
  * duplicates and merging them, the check of every memory's citations, purge, and version rows in
  * bulk (export, import, a seed's memory lines). The CLI's and VS Code's commands use it; no
- * tool a model calls does. A merge is an edit and a delete through a MemoryService of the same
- * options, refused and recorded as any other.
+ * tool a model calls does. A merge is an edit and a delete through `memories`, refused and
+ * recorded as any other.
  */
 export class MemoryUpkeep {
-  private readonly memories: MemoryService;
   private readonly writer: Writer;
   private readonly checker: CitationChecker | undefined;
 
+  /** `memories`: the MemoryService over the same store with the same options (a services' own); made here when not given. */
   constructor(
     private readonly store: Store,
     options: MemoryServiceOptions,
+    private readonly memories: MemoryService = new MemoryService(store, options),
   ) {
-    this.memories = new MemoryService(store, options);
     this.writer = new Writer(options);
     this.checker = options.citations;
   }

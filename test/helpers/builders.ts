@@ -65,7 +65,7 @@ async function openSqlJs(options: Partial<SqlJsStoreOptions> & Common): Promise<
   const store = await SqlJsStore.open({ ...options, dir });
   const writer = { author: options.author ?? 'tester@example.com', now: options.now };
   const service = new MemoryService(store, writer);
-  const upkeep = new MemoryUpkeep(store, writer);
+  const upkeep = new MemoryUpkeep(store, writer, service);
   const file = (name: string) => path.join(dir, name);
   return {
     backend: 'sqljs',
@@ -116,7 +116,7 @@ export async function openPg(options: Common & PgOptions = {}): Promise<Opened<P
   });
   const writer = { author: options.author ?? 'tester@example.com', now: options.now };
   const service = new MemoryService(store, writer);
-  const upkeep = new MemoryUpkeep(store, writer);
+  const upkeep = new MemoryUpkeep(store, writer, service);
   const sql = async <R extends object>(text: string, values: unknown[]) => {
     const client = new Client({ connectionString: url });
     await client.connect();

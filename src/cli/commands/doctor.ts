@@ -1,7 +1,7 @@
 import type * as PlaybookFiles from '../../platform/playbookConfig';
 import { bundledWasm, describeStore, openStore, resolveStoreSpec, type StoreSpec } from '../../platform/openStore';
 import { defaultStoreDir } from '../../platform/storeLocation';
-import { SCHEMA_VERSION } from '../../store/postgres/schema';
+import { SCHEMA_VERSION } from '../../store/postgres/migrations';
 import type { SqlJsStore } from '../../store/sqljs/sqljsStore';
 import type { JournalRepair } from '../../store/sqljs/journalRepair';
 import { type Finding, inspectWorkspaceStore, note, problem } from '../../store/sqljs/storeDoctor';

@@ -5,7 +5,7 @@ import { ConflictError, StorageError } from '../../../src/core/errors';
 import { MemoryService } from '../../../src/core/memoryService';
 import { analyzeQuery } from '../../../src/core/search/query';
 import { PgStore } from '../../../src/store/postgres/pgStore';
-import { MIGRATIONS } from '../../../src/store/postgres/schema';
+import { MIGRATIONS } from '../../../src/store/postgres/migrations';
 import { advanceHeads, insertVersions } from '../../../src/store/postgres/versionRows';
 import type { StoredVersion } from '../../../src/core/ports/store';
 import { memory, openPg } from '../../helpers/builders';

@@ -6,7 +6,7 @@ import { MemoryService } from '../../../src/core/memoryService';
 import { analyzeQuery } from '../../../src/core/search/query';
 import { PgStore } from '../../../src/store/postgres/pgStore';
 import { advanceRecordHeads, insertRecords } from '../../../src/store/postgres/recordRows';
-import { MIGRATIONS } from '../../../src/store/postgres/schema';
+import { MIGRATIONS } from '../../../src/store/postgres/migrations';
 import { advanceHeads } from '../../../src/store/postgres/versionRows';
 import type { StoredRecord } from '../../../src/core/ports/records';
 import type { StoredVersion } from '../../../src/core/ports/store';
