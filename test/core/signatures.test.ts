@@ -1,42 +1,12 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { analyzeMemory, type MemoryToIndex } from '../../src/core/search/analysis';
+import type { MemoryToIndex } from '../../src/core/search/analysis';
 import { analyzeQuery, type SearchQuery } from '../../src/core/search/query';
 import { SearchIndex } from '../../src/core/search/searchIndex';
-import { Held, mayPrefixTag, queryTerms, rankSignatures, type Signature } from '../../src/core/search/signatures';
+import { Held, rankSignatures } from '../../src/core/search/signatures';
 import { liveMemories, SYNTHETIC_QUERIES, syntheticRows } from '../helpers/builders';
-
-/** Each memory's analysis, made once (the server keeps it in search_vector). */
-const analyses = new WeakMap<MemoryToIndex, ReturnType<typeof analyzeMemory>>();
-function analysisOf(m: MemoryToIndex): ReturnType<typeof analyzeMemory> {
-  let a = analyses.get(m);
-  if (!a) analyses.set(m, (a = analyzeMemory(m)));
-  return a;
-}
-
-/** What the team store's server does, done here in memory: group the reached memories by signature. */
-function groupBySignature(query: SearchQuery, memories: MemoryToIndex[]): Array<Signature & { members: MemoryToIndex[] }> {
-  const terms = queryTerms(query);
-  const groups = new Map<string, Signature & { members: MemoryToIndex[] }>();
-  for (const m of memories) {
-    const a = analysisOf(m);
-    const held = terms.map((t) => (a.terms.includes(t) ? Held.Text : a.contentTerms.includes(t) ? Held.Content : Held.No));
-    const tagMatch = query.keywords.map((kw, k) => {
-      if (m.tags.includes(kw.tag)) return 3;
-      if (kw.units.length > 0 && a.tagStems.includes(kw.tagStem)) return 2;
-      if (mayPrefixTag(query, k) && m.tags.some((t) => t !== kw.tag && t.startsWith(kw.tag))) return 1;
-      return 0;
-    });
-    if (held.every((h) => h === Held.No) && tagMatch.every((x) => x === 0)) continue;
-    const key = JSON.stringify([held, tagMatch]);
-    const g = groups.get(key) ?? { terms: held, tagMatch, count: 0, members: [] };
-    g.count++;
-    g.members.push(m);
-    groups.set(key, g);
-  }
-  return [...groups.values()];
-}
+import { groupBySignature, newestFirst } from '../helpers/signatureGroups';
 
 /** The ids the team store returns: blocks best first, each block's eligible memories newest first, then by id. */
 function signatureSearch(query: SearchQuery, memories: MemoryToIndex[]): string[] {
@@ -48,7 +18,7 @@ function signatureSearch(query: SearchQuery, memories: MemoryToIndex[]): string[
   const out: string[] = [];
   for (const b of blocks) {
     const members = b.signatures.flatMap((s) => s.members).filter((m) => query.tags.every((t) => m.tags.includes(t)));
-    members.sort((x, y) => (x.changedAt !== y.changedAt ? (x.changedAt > y.changedAt ? -1 : 1) : x.id < y.id ? -1 : 1));
+    members.sort(newestFirst);
     out.push(...members.map((m) => m.id));
     if (out.length >= limit) break;
   }

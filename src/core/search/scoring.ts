@@ -131,7 +131,6 @@ export class Scoring {
    * keyword i); sets `matched`. Compare with `minScore` and `matched > 0` before returning it.
    */
   score(tagMatch: ArrayLike<number>, share: ArrayLike<number>, first: number): number {
-    const o = this.o;
     const n = this.keywords.length;
     let matched = 0;
     let touched = 0;
@@ -141,24 +140,26 @@ export class Scoring {
       const sh = share[cell]!;
       if (kind === TagMatch.None && sh === 0) continue;
       touched++;
-      const full = sh >= this.threshold[i]!;
-      let s: number;
-      if (kind !== TagMatch.None) {
-        // A tag match, plus a bonus when the description also holds the keyword.
-        s = Math.max(this.tagBase[kind]! + o.tagAndDescriptionBonus * sh, full ? o.description * sh : 0);
-        matched++;
-      } else if (full) {
-        s = o.description * sh;
-        matched++;
-      } else {
-        // Some words of a keyword: not a match, but it orders memories that match as many keywords.
-        s = o.description * sh * o.partialFactor;
-      }
-      score += this.weight[i]! * s;
+      if (this.matches(i, kind, sh)) matched++;
+      score += this.weight[i]! * this.strength(i, kind, sh);
     }
     this.matched = matched;
     this.touched = touched;
     return score;
+  }
+
+  /**
+   * What keyword `i` is worth to a memory before its weight, from its tag match and share:
+   * a tag match plus a bonus when the description also holds the keyword; a full share of
+   * its words; some words of it (not a match, but it orders memories that match as many
+   * keywords).
+   */
+  strength(i: number, kind: number, sh: number): number {
+    const o = this.o;
+    const full = sh >= this.threshold[i]!;
+    if (kind !== TagMatch.None) return Math.max(this.tagBase[kind]! + o.tagAndDescriptionBonus * sh, full ? o.description * sh : 0);
+    if (full) return o.description * sh;
+    return o.description * sh * o.partialFactor;
   }
 
   /** A memory that matches no keyword, or too small a share of what was asked, is not returned. */

@@ -1,6 +1,7 @@
 import type { SearchQuery } from '../../core/search/query';
 import { CONTENT_MARK } from '../../core/search/analysis';
 import { Held, mayPrefixTag, queryTerms, type Signature } from '../../core/search/signatures';
+import type { Shape } from '../../core/search/uncounted';
 
 /**
  * The statements of a search on the server, ranked by match signature (core's signatures.ts):
@@ -31,9 +32,18 @@ export interface FetchBlock {
   want: number;
 }
 
+// Each distinct tag is found by one index descent (the next tag after the last one found, within
+// the prefix's range), not by reading every row of the range: a common tag (`error-handling`) has
+// a row per memory carrying it.
 const PREFIXED_SQL = `
-SELECT DISTINCT k.k, t.tag FROM unnest($2::int[], $3::text[]) AS k(k, tag) JOIN memory_head_tags t
-  ON t.project = $1 AND t.tag >= k.tag AND t.tag < k.tag || '~' AND left(t.tag, length(k.tag)) = k.tag AND t.tag <> k.tag`;
+WITH RECURSIVE found AS (
+  SELECT k.k, k.tag AS prefix, (SELECT min(t.tag) FROM memory_head_tags t WHERE t.project = $1 AND t.tag > k.tag AND t.tag < k.tag || '~') AS tag
+  FROM unnest($2::int[], $3::text[]) AS k(k, tag)
+  UNION ALL
+  SELECT f.k, f.prefix, (SELECT min(t.tag) FROM memory_head_tags t WHERE t.project = $1 AND t.tag > f.tag AND t.tag < f.prefix || '~')
+  FROM found f WHERE f.tag IS NOT NULL
+)
+SELECT k, tag FROM found WHERE tag IS NOT NULL AND left(tag, length(prefix)) = prefix`;
 
 /** The query for the tags the keywords are prefixes of; undefined when no keyword can be one. */
 export function prefixedTagsStatement(project: string, query: SearchQuery): { text: string; values: unknown[] } | undefined {
@@ -148,17 +158,21 @@ export class SearchStatements {
   /**
    * Every live memory a keyword reaches, counted per signature (all of them: the document
    * frequencies are summed from these counts), with how many carry the required tags, and the
-   * number of live memories of the project (memory_live_counts, kept by triggers).
+   * number of live memories of the project (memory_live_counts, kept by triggers). With `cap`,
+   * at most that many reached memories are counted: a sample of a broad query's, or all of a
+   * narrow one's when the counts add up to less.
    */
-  groups(): { text: string; values: unknown[] } {
+  groups(cap?: number): { text: string; values: unknown[] } {
     const p = new Params(this.project);
+    // LIMIT, like OFFSET 0, keeps the subquery apart; with a cap only that many reached rows are counted.
+    const fence = cap === undefined ? 'OFFSET 0' : `LIMIT ${p.add(cap)}`;
     // OFFSET 0 keeps the key a column of its own: grouping by the expression, the planner would
     // expect as many groups as rows (one per distinct search_vector) and sort them.
     const text = `
       SELECT (SELECT coalesce(sum(n), 0) FROM memory_live_counts WHERE project = $1)::float8 AS live, g.key::text AS key, g.count, g.eligible
       FROM (
         SELECT c.key, count(*)::float8 AS count, count(*) FILTER (WHERE c.eligible)::float8 AS eligible
-        FROM (SELECT ${this.key(p)} AS key, h.tags @> ${p.add(this.query.tags)}::text[] AS eligible FROM memory_heads h WHERE ${this.candidate(p)} OFFSET 0) c
+        FROM (SELECT ${this.key(p)} AS key, h.tags @> ${p.add(this.query.tags)}::text[] AS eligible FROM memory_heads h WHERE ${this.candidate(p)} ${fence}) c
         GROUP BY c.key
       ) g`;
     return { text, values: p.values };
@@ -194,37 +208,107 @@ export class SearchStatements {
     const p = new Params(this.project);
     // Written once, referred to by every block (a value no statement refers to has no type: an error).
     const key = this.key(p);
-    let candidate: string | undefined;
     const parts = blocks.map((b, i) => {
-      // Per term, how every signature of the block holds it (Held.No when they differ).
-      const terms = this.terms.map((_, t) =>
-        b.signatures.every((s) => s.terms[t] === b.signatures[0]!.terms[t]) ? b.signatures[0]!.terms[t]! : Held.No,
-      );
-      const exact = this.query.keywords.map((_, k) => b.signatures.every((s) => s.tagMatch[k] === 3));
+      // The memories reached that hold what every signature of the block holds.
+      const { terms, tagMin } = this.common(b.signatures);
       const reach = groups.filter(
-        (g) => terms.every((held, t) => held === Held.No || g.terms[t] === held) && exact.every((e, k) => !e || g.tagMatch[k] === 3),
+        (g) => terms.every((held, t) => held === Held.No || g.terms[t] === held) && tagMin.every((m, k) => m !== 3 || g.tagMatch[k] === 3),
       );
       const eligible = b.signatures.reduce((a, s) => a + s.eligible, 0);
       const walk = (b.want * live) / eligible <= reach.reduce((a, g) => a + g.eligible, 0);
-      const inBlock = `${key} = ANY (${p.add(b.signatures.map((s) => s.key))}::${this.keyType}[])`;
-      const columns = `${i} AS block, h.id, h.description, h.tags, h.changed_at`;
-      if (walk) {
-        const required = this.query.tags.length > 0 ? [`h.tags @> ${p.add(this.query.tags)}::text[]`] : [];
-        return `(SELECT ${columns} FROM memory_heads h WHERE ${['h.project = $1 AND NOT h.deleted', ...required, inBlock].join(' AND ')}
-          ORDER BY h.changed_at DESC, h.id LIMIT ${p.add(b.want)})`;
-      }
-      const heldTerms = this.terms.flatMap((term, t) =>
-        terms[t] === Held.Text ? [lexeme(term)] : terms[t] === Held.Content ? [contentLexeme(term)] : [],
-      );
-      const tags = [...new Set([...this.query.tags, ...this.query.keywords.filter((_, k) => exact[k]).map((kw) => kw.tag)])];
-      // No empty conditions: `tags @> '{}'` would make the GIN index read every entry.
-      const held = [
-        ...(heldTerms.length > 0 ? [`h.search_vector @@ ${p.add(heldTerms.join(' & '))}::tsquery`] : []),
-        ...(tags.length > 0 ? [`h.tags @> ${p.add(tags)}::text[]`] : []),
-      ];
-      return `(SELECT * FROM (SELECT ${columns} FROM memory_heads h WHERE ${[(candidate ??= this.candidate(p)), ...held, inBlock].join(' AND ')} OFFSET 0) s
-          ORDER BY s.changed_at DESC, s.id LIMIT ${p.add(b.want)})`;
+      return this.blockRows(p, key, i, b.signatures, b.want, walk ? 'walk' : 'index');
     });
     return { text: `SELECT * FROM (${parts.join(' UNION ALL ')}) r ORDER BY block, changed_at DESC, id`, values: p.values };
+  }
+
+  /**
+   * The rows of blocks of signatures (uncounted.ts: a query ranked without counts), in order,
+   * each block's most recently changed first, at most `want` of each: a block with a `budget`
+   * by walking only the `budget` most recent live memories (fewer than `want` rows then says
+   * nothing about older ones), the others through the GIN indexes.
+   */
+  blocks(blocks: Array<{ shapes: Shape[]; budget?: number }>, want: number): { text: string; values: unknown[] } {
+    const p = new Params(this.project);
+    const key = this.key(p);
+    const parts = blocks.map((b, i) =>
+      this.blockRows(
+        p,
+        key,
+        i,
+        b.shapes.map((s) => ({ ...s, key: this.keyOf(s) })),
+        want,
+        b.budget === undefined ? 'index' : { budget: b.budget },
+      ),
+    );
+    return { text: `SELECT * FROM (${parts.join(' UNION ALL ')}) r ORDER BY block, changed_at DESC, id`, values: p.values };
+  }
+
+  /** The key `groups()` reports for a signature. */
+  keyOf(shape: Shape): string {
+    const values = [...shape.terms, ...shape.tagMatch];
+    const digits: bigint[] = [];
+    this.fields.forEach((f, i) => (digits[f.digit] = (digits[f.digit] ?? 0n) + (BigInt(values[i]!) << BigInt(f.shift))));
+    return digits.map(String).join(',');
+  }
+
+  /** Per term, how every signature holds it (Held.No when they differ); per keyword, the weakest tag match among them. */
+  private common(signatures: Shape[]): { terms: number[]; tagMin: number[] } {
+    const first = signatures[0]!;
+    return {
+      terms: this.terms.map((_, t) => (signatures.every((s) => s.terms[t] === first.terms[t]) ? first.terms[t]! : Held.No)),
+      tagMin: this.query.keywords.map((_, k) => Math.min(...signatures.map((s) => s.tagMatch[k]!))),
+    };
+  }
+
+  /**
+   * One block's rows, read one of three ways:
+   * - `walk`: the most recent live memories (the changed_at index) until `want` of the block are found;
+   * - `{ budget }`: the same walk over the `budget` most recent live memories only;
+   * - `index`: through the GIN indexes, on what every memory of the block holds (its common terms
+   *   and exact tags), then a top-N sort.
+   * The planner cannot tell which is cheaper (it does not know how many memories a signature
+   * has), so the statement's shape decides: the walk has no indexable condition but the project,
+   * the other has no order an index could give.
+   */
+  private blockRows(
+    p: Params,
+    key: string,
+    i: number,
+    signatures: Array<Shape & { key: string }>,
+    want: number,
+    how: 'walk' | 'index' | { budget: number },
+  ): string {
+    const inBlock = `${key} = ANY (${p.add(signatures.map((s) => s.key))}::${this.keyType}[])`;
+    const columns = `${i} AS block, h.id, h.description, h.tags, h.changed_at`;
+    // Every value added is referred to (a value no statement refers to has no type: an error).
+    const required = () => (this.query.tags.length > 0 ? [`h.tags @> ${p.add(this.query.tags)}::text[]`] : []);
+    if (how === 'walk')
+      return `(SELECT ${columns} FROM memory_heads h WHERE ${['h.project = $1 AND NOT h.deleted', ...required(), inBlock].join(' AND ')}
+          ORDER BY h.changed_at DESC, h.id LIMIT ${p.add(want)})`;
+    if (how !== 'index')
+      return `(SELECT ${columns} FROM (SELECT * FROM memory_heads h WHERE h.project = $1 AND NOT h.deleted ORDER BY h.changed_at DESC, h.id LIMIT ${p.add(how.budget)}) h
+          WHERE ${[...required(), inBlock].join(' AND ')} ORDER BY h.changed_at DESC, h.id LIMIT ${p.add(want)})`;
+    const { terms, tagMin } = this.common(signatures);
+    const heldTerms = this.terms.flatMap((term, t) =>
+      terms[t] === Held.Text ? [lexeme(term)] : terms[t] === Held.Content ? [contentLexeme(term)] : [],
+    );
+    const tags = [...new Set([...this.query.tags, ...this.query.keywords.filter((_, k) => tagMin[k] === 3).map((kw) => kw.tag)])];
+    // A tag match weaker than exact, shared by the block: an inflection (the keyword's stem among
+    // the tag stems, which an exact tag also has) or any match (exact, stem or a prefixed tag).
+    const tagMatches = this.query.keywords.flatMap((kw, k) => {
+      if (tagMin[k] !== 1 && tagMin[k] !== 2) return [];
+      const stem = kw.units.length > 0 ? `h.tag_stems @> ARRAY[${p.add(kw.tagStem)}::text]` : undefined;
+      if (tagMin[k] === 2) return stem ? [stem] : [];
+      const tagged = `h.tags && ${p.add([kw.tag, ...this.prefixed.filter((x) => x.k === k).map((x) => x.tag)])}::text[]`;
+      return [stem ? `(${tagged} OR ${stem})` : tagged];
+    });
+    // No empty conditions: `tags @> '{}'` would make the GIN index read every entry.
+    const held = [
+      ...(heldTerms.length > 0 ? [`h.search_vector @@ ${p.add(heldTerms.join(' & '))}::tsquery`] : []),
+      ...(tags.length > 0 ? [`h.tags @> ${p.add(tags)}::text[]`] : []),
+      ...tagMatches,
+    ];
+    return `(SELECT * FROM (SELECT ${columns} FROM memory_heads h WHERE ${[this.candidate(p), ...held, inBlock].join(' AND ')} OFFSET 0) s
+          ORDER BY s.changed_at DESC, s.id LIMIT ${p.add(want)})`;
   }
 }

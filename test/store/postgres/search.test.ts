@@ -53,6 +53,67 @@ describe('PostgreSQL search on the server: ranked by match signature', function 
     await pg.store.close();
   });
 
+  it('reads a broad one-word query’s best blocks without counting what it reaches, as SearchIndex ranks them', async () => {
+    const rows = syntheticRows(3000);
+    const pg = await openPg({ localIndex: 'off' });
+    await pg.store.importVersions(rows);
+    const memories = liveMemories(rows);
+    const index = indexOf(memories);
+    const words = new Set(['type', 'indexes', 'tested', 'unknownword', 'c#']);
+    for (const m of memories) for (const w of [...m.description.split(/\s+/), ...m.tags]) words.add(w);
+    const client = new Client({ connectionString: pg.url });
+    await client.connect();
+    const texts: string[] = [];
+    const spy = {
+      query: (...args: Parameters<Client['query']>) => {
+        texts.push(typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text);
+        return (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
+      },
+    } as unknown as PoolClient;
+    // A sample of 20 makes every common word broad; a walk over the 40 most recent memories rarely
+    // fills a block (then its index is read), one over all of them always does.
+    const walk = 'FROM (SELECT * FROM memory_heads h WHERE h.project = $1 AND NOT h.deleted ORDER BY';
+    const fallbacks = new Map<number, number>();
+    for (const tuning of [
+      { sample: 20, walkBudget: 40 },
+      { sample: 20, walkBudget: 100_000 },
+    ]) {
+      texts.length = 0;
+      for (const word of words)
+        for (const [limit, tags] of [
+          [1, []],
+          [10, []],
+          [50, []],
+          [10, ['cache']],
+        ] as Array<[number, string[]]>) {
+          const q = analyzeQuery([word], tags, limit);
+          await client.query(SEARCH_TRANSACTION);
+          const hits = await searchOnServer(spy, pg.project, q, tuning);
+          await client.query('COMMIT');
+          assert.deepEqual(
+            hits.map((h) => h.id),
+            index.search(q).map((h) => h.id),
+            `${word} limit ${limit} tags ${tags.join(',')} budget ${tuning.walkBudget}`,
+          );
+        }
+      // Statements read right after a walk: a block read by index when the walk came up short.
+      fallbacks.set(
+        tuning.walkBudget,
+        texts.filter(
+          (t, i) => i > 0 && texts[i - 1]!.includes(walk) && !t.includes(walk) && !t.includes('UNION ALL') && !t.includes('DISTINCT'),
+        ).length,
+      );
+      assert.ok(texts.filter((t) => t.includes(walk)).length > 100, 'blocks are read by a bounded walk');
+    }
+    await client.end();
+    // (The count also holds statements of trailing blocks the sample did not see, alike in both runs.)
+    assert.ok(
+      fallbacks.get(40)! > fallbacks.get(100_000)! + 20,
+      `a short walk is followed by an index read: ${fallbacks.get(40)} with 40, ${fallbacks.get(100_000)} with every memory`,
+    );
+    await pg.store.close();
+  });
+
   it('breaks ties at the limit by time, then id, within a group and across groups of equal score', async () => {
     const pg = await openPg({ localIndex: 'off' });
     const ids = Array.from({ length: 30 }, () => randomUUID());

@@ -1,0 +1,88 @@
+import type { SearchQuery } from './query';
+import { DEFAULT_RANKING, type RankingOptions, TagMatch } from './ranking';
+import { Scoring, shareOf, unitWeights } from './scoring';
+import { Held, mayPrefixTag, queryTerms, type Signature } from './signatures';
+
+// Ranking a query without counting the memories it reaches. rankSignatures needs counts for two
+// things: each term's document frequency (how a keyword's words weigh against each other) and
+// how many memories match each keyword (how the keywords weigh against each other, and the
+// relevance floor). A query of one keyword of one word (not a compound) needs neither: the word
+// weighs all of the keyword, another word for it a fixed share (the synonym weight), and the
+// keyword's own weight multiplies every score and the floor alike. So the order of the possible
+// signatures is known before reading a memory, and a store can read the best blocks' rows
+// directly, newest first, however many memories the word reaches.
+
+/** A match signature without counts: how a memory holds each query term, and its tag match per keyword. */
+export type Shape = Pick<Signature, 'terms' | 'tagMatch'>;
+
+/** The blocks of an uncounted query, best first: each block's memories are ordered by changedAt, then id. */
+export interface UncountedRanking {
+  /** Blocks that pass the relevance floor: return their memories, best block first, up to the query's limit. */
+  passing: Shape[][];
+  /**
+   * Blocks of memories that match the keyword but fall below the floor: returned, best first and
+   * at most `partialLimit` of them, only when no passing block holds a memory that may be returned.
+   */
+  partial: Shape[][];
+  partialLimit: number;
+}
+
+/**
+ * Two strengths this close (relative) might round to one score once multiplied by the keyword's
+ * weight, or fall on either side of the floor: such a query is ranked with counts instead.
+ */
+const MARGIN = 1e-9;
+
+/**
+ * The blocks of `query` as SearchIndex would rank them, when that order needs no counts: one
+ * keyword, not of stop words only, of at most one word that is not a compound. Undefined for any
+ * other query, or when two strengths are too close to be told apart without the keyword's weight.
+ * `prefixed`: whether some live memory carries a tag the keyword is a prefix of (else no
+ * signature has a prefix match).
+ */
+export function rankUncounted(
+  query: SearchQuery,
+  prefixed: boolean,
+  options: RankingOptions = DEFAULT_RANKING,
+): UncountedRanking | undefined {
+  if (query.keywords.length !== 1 || query.limit <= 0) return undefined;
+  const kw = query.keywords[0]!;
+  if (kw.stopWordsOnly || kw.units.length > 1 || kw.units.some((u) => u.parts.length > 0)) return undefined;
+  const terms = queryTerms(query);
+  const position = new Map(terms.map((t, i) => [t, i]));
+  // One word weighs 1 whatever its document frequency (its weight over the sum of its weight).
+  const weights = unitWeights(kw.units, () => 0, 1, options.synonym);
+  const strength = [0, options.content, 1];
+  const scoring = new Scoring(query.keywords, options);
+  const kinds = [TagMatch.None, TagMatch.Exact];
+  if (kw.units.length > 0) kinds.push(TagMatch.Inflection);
+  if (prefixed && mayPrefixTag(query, 0)) kinds.push(TagMatch.Prefix);
+
+  const byStrength = new Map<number, Shape[]>();
+  const held = new Array<number>(terms.length).fill(Held.No);
+  for (;;) {
+    const share = shareOf(kw.units, weights, (term) => strength[held[position.get(term)!]!]!);
+    for (const kind of kinds) {
+      if (!scoring.matches(0, kind, share)) continue;
+      const s = scoring.strength(0, kind, share);
+      const block = byStrength.get(s) ?? [];
+      block.push({ terms: [...held], tagMatch: [kind] });
+      byStrength.set(s, block);
+    }
+    // The next combination of held states (base 3), or done.
+    let t = 0;
+    while (t < held.length && held[t] === Held.Text) held[t++] = Held.No;
+    if (t === held.length) break;
+    held[t]!++;
+  }
+
+  const floor = options.minCoverage * options.description;
+  const strengths = [...byStrength.keys()].sort((a, b) => b - a);
+  const close = (a: number, b: number) => Math.abs(a - b) <= MARGIN * Math.max(Math.abs(a), Math.abs(b));
+  if (strengths.some((s, i) => close(s, floor) || (i > 0 && close(s, strengths[i - 1]!)))) return undefined;
+  return {
+    passing: strengths.filter((s) => s >= floor).map((s) => byStrength.get(s)!),
+    partial: strengths.filter((s) => s < floor).map((s) => byStrength.get(s)!),
+    partialLimit: Math.min(query.limit, options.weakLimit),
+  };
+}

@@ -1,0 +1,136 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { MemoryToIndex } from '../../src/core/search/analysis';
+import { analyzeQuery, type SearchQuery } from '../../src/core/search/query';
+import { SearchIndex } from '../../src/core/search/searchIndex';
+import { DEFAULT_RANKING, type RankingOptions } from '../../src/core/search/ranking';
+import { rankUncounted, type Shape } from '../../src/core/search/uncounted';
+import { liveMemories, syntheticRows } from '../helpers/builders';
+import { groupBySignature, newestFirst } from '../helpers/signatureGroups';
+
+const sameShape = (a: Shape, b: Shape) => JSON.stringify([a.terms, a.tagMatch]) === JSON.stringify([b.terms, b.tagMatch]);
+
+/**
+ * What a store does with an uncounted ranking: each block's returnable memories newest first,
+ * blocks best first, up to the limit; the partial blocks (up to their limit) only when the
+ * passing blocks return nothing. Undefined when the query needs counts.
+ */
+function uncountedSearch(query: SearchQuery, memories: MemoryToIndex[], options: RankingOptions = DEFAULT_RANKING): string[] | undefined {
+  const groups = groupBySignature(query, memories);
+  const prefixed = groups.some((g) => g.tagMatch[0] === 1);
+  const ranked = rankUncounted(query, prefixed, options);
+  if (!ranked) return undefined;
+  const read = (blocks: Shape[][], limit: number) => {
+    const out: string[] = [];
+    for (const block of blocks) {
+      if (out.length >= limit) break;
+      const members = groups
+        .filter((g) => block.some((s) => sameShape(s, g)))
+        .flatMap((g) => g.members)
+        .filter((m) => query.tags.every((t) => m.tags.includes(t)))
+        .sort(newestFirst);
+      out.push(...members.slice(0, limit - out.length).map((m) => m.id));
+    }
+    return out;
+  };
+  const passing = read(ranked.passing, query.limit);
+  return passing.length > 0 ? passing : read(ranked.partial, ranked.partialLimit);
+}
+
+function indexOf(memories: MemoryToIndex[], options: Partial<RankingOptions> = {}): SearchIndex {
+  const index = new SearchIndex(options);
+  for (const m of memories) index.put(m);
+  return index;
+}
+
+function evalMemories(set: string): { memories: MemoryToIndex[]; keywords: string[][] } {
+  const read = (file: string) =>
+    fs
+      .readFileSync(path.join(__dirname, '..', 'data', set, file), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { keywords: string[]; description: string; tags: string[]; content: string });
+  const memories = read('memories.jsonl').map((m, i) => ({
+    id: `m${String(i).padStart(4, '0')}`,
+    description: m.description,
+    tags: m.tags,
+    content: m.content,
+    changedAt: new Date(Date.UTC(2025, 0, 1, 0, i % 200)).toISOString(),
+  }));
+  return { memories, keywords: read('queries.jsonl').map((q) => q.keywords) };
+}
+
+describe('ranking a one-word query without counts (uncounted.ts)', () => {
+  it('is given only for one keyword of one plain word, or of words too short to be terms', () => {
+    for (const keywords of [['cache'], ['caching'], ['Error'], ['c#'], ['n+1'], ['fix']])
+      assert.ok(rankUncounted(analyzeQuery(keywords, [], 10), true), keywords.join(' '));
+    for (const keywords of [['cache', 'build'], ['keep-alive'], ['getByRole'], ['docker compose'], ['the'], []])
+      assert.equal(rankUncounted(analyzeQuery(keywords, [], 10), true), undefined, keywords.join(' '));
+    assert.equal(rankUncounted(analyzeQuery(['cache'], [], 0), true), undefined, 'nothing to return');
+  });
+
+  it('gives SearchIndex’s ids for every word and tag of a synthetic corpus, at every limit and under tag filters', () => {
+    const memories = liveMemories(syntheticRows(3000));
+    const index = indexOf(memories);
+    const words = new Set<string>();
+    for (const m of memories) {
+      for (const w of m.description.split(/\s+/)) words.add(w);
+      for (const t of m.tags) words.add(t);
+    }
+    let ranked = 0;
+    for (const word of [...words, 'type', 'unknownword', 'indexes', 'tested']) {
+      for (const limit of [1, 3, 10, 50, 5000]) {
+        const q = analyzeQuery([word], [], limit);
+        const ids = uncountedSearch(q, memories);
+        if (!ids) continue;
+        ranked++;
+        assert.deepEqual(
+          ids,
+          index.search(q).map((h) => h.id),
+          `${word} limit ${limit}`,
+        );
+      }
+      for (const tags of [['cache'], ['test', 'ci'], ['nowhere']]) {
+        const q = analyzeQuery([word], tags, 10);
+        const ids = uncountedSearch(q, memories);
+        if (ids)
+          assert.deepEqual(
+            ids,
+            index.search(q).map((h) => h.id),
+            `${word} tags ${tags.join(',')}`,
+          );
+      }
+    }
+    assert.ok(ranked >= 5 * 30, `most one-word queries are ranked without counts (${ranked})`);
+  });
+
+  for (const set of ['eval', 'eval2'])
+    it(`gives SearchIndex’s ids for every word of ${set}'s queries and every tag of its memories, with the fallback below the floor`, () => {
+      const { memories, keywords } = evalMemories(set);
+      const words = new Set([...keywords.flat().flatMap((k) => k.split(/\s+/)), ...memories.flatMap((m) => m.tags)]);
+      // With the floor above a description match of the word (0.75), only exact and inflected tags pass: the rest is the fallback.
+      const strict = { ...DEFAULT_RANKING, minCoverage: 1.1 };
+      for (const options of [DEFAULT_RANKING, strict]) {
+        const index = indexOf(memories, options);
+        let ranked = 0;
+        let partial = 0;
+        for (const word of words)
+          for (const limit of [1, 3, 10]) {
+            const q = analyzeQuery([word], [], limit);
+            const ids = uncountedSearch(q, memories, options);
+            if (!ids) continue;
+            ranked++;
+            const hits = index.search(q);
+            if (hits.length > 0 && hits.every((h) => h.coverage < options.minCoverage)) partial++;
+            assert.deepEqual(
+              ids,
+              hits.map((h) => h.id),
+              `${word} limit ${limit} minCoverage ${options.minCoverage}`,
+            );
+          }
+        assert.ok(ranked > 300, `${ranked} ranked`);
+        if (options === strict) assert.ok(partial > 10, `words answered only below the floor: ${partial}`);
+      }
+    });
+});

@@ -1,0 +1,42 @@
+import { analyzeMemory, type MemoryToIndex } from '../../src/core/search/analysis';
+import type { SearchQuery } from '../../src/core/search/query';
+import { Held, mayPrefixTag, queryTerms, type Signature } from '../../src/core/search/signatures';
+
+// What the team store's server does, done in memory: how each memory meets a query (its match
+// signature), for the tests of the signature rankings (signatures.ts, uncounted.ts).
+
+/** Each memory's analysis, made once (the server keeps it in search_vector). */
+const analyses = new WeakMap<MemoryToIndex, ReturnType<typeof analyzeMemory>>();
+function analysisOf(m: MemoryToIndex): ReturnType<typeof analyzeMemory> {
+  let a = analyses.get(m);
+  if (!a) analyses.set(m, (a = analyzeMemory(m)));
+  return a;
+}
+
+/** What the team store's server does, done here in memory: group the reached memories by signature. */
+export function groupBySignature(query: SearchQuery, memories: MemoryToIndex[]): Array<Signature & { members: MemoryToIndex[] }> {
+  const terms = queryTerms(query);
+  const groups = new Map<string, Signature & { members: MemoryToIndex[] }>();
+  for (const m of memories) {
+    const a = analysisOf(m);
+    const held = terms.map((t) => (a.terms.includes(t) ? Held.Text : a.contentTerms.includes(t) ? Held.Content : Held.No));
+    const tagMatch = query.keywords.map((kw, k) => {
+      if (m.tags.includes(kw.tag)) return 3;
+      if (kw.units.length > 0 && a.tagStems.includes(kw.tagStem)) return 2;
+      if (mayPrefixTag(query, k) && m.tags.some((t) => t !== kw.tag && t.startsWith(kw.tag))) return 1;
+      return 0;
+    });
+    if (held.every((h) => h === Held.No) && tagMatch.every((x) => x === 0)) continue;
+    const key = JSON.stringify([held, tagMatch]);
+    const g = groups.get(key) ?? { terms: held, tagMatch, count: 0, members: [] };
+    g.count++;
+    g.members.push(m);
+    groups.set(key, g);
+  }
+  return [...groups.values()];
+}
+
+/** SearchIndex's order within a block: most recently changed first, then by id. */
+export function newestFirst(x: MemoryToIndex, y: MemoryToIndex): number {
+  return x.changedAt !== y.changedAt ? (x.changedAt > y.changedAt ? -1 : 1) : x.id < y.id ? -1 : 1;
+}
