@@ -19,7 +19,8 @@ export const SEARCH_TRANSACTION = 'BEGIN ISOLATION LEVEL REPEATABLE READ, READ O
  * the best groups are read, `limit` at most. A query of one word whose order needs no counts
  * (uncounted.ts) counts only a sample of what it reaches when it reaches many: its blocks are
  * read best first without counting. Run it in a SEARCH_TRANSACTION on `client`, so the counts
- * and the rows come from the same snapshot.
+ * and the rows come from the same snapshot. `tuning`: the sample's size and the walk's budget
+ * (SAMPLE, WALK_BUDGET; tests make them small).
  */
 export async function searchOnServer(
   client: PoolClient,
