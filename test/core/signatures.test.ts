@@ -3,10 +3,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { MemoryToIndex } from '../../src/core/search/analysis';
 import { analyzeQuery, type SearchQuery } from '../../src/core/search/query';
-import { SearchIndex } from '../../src/core/search/searchIndex';
 import { Held, rankSignatures } from '../../src/core/search/signatures';
 import { liveMemories, SYNTHETIC_QUERIES, syntheticRows } from '../helpers/builders';
-import { groupBySignature, newestFirst } from '../helpers/signatureGroups';
+import { groupBySignature, indexOf, newestFirst } from '../helpers/signatureGroups';
 
 /** The ids the team store returns: blocks best first, each block's eligible memories newest first, then by id. */
 function signatureSearch(query: SearchQuery, memories: MemoryToIndex[]): string[] {
@@ -23,12 +22,6 @@ function signatureSearch(query: SearchQuery, memories: MemoryToIndex[]): string[
     if (out.length >= limit) break;
   }
   return out.slice(0, limit);
-}
-
-function indexOf(memories: MemoryToIndex[]): SearchIndex {
-  const index = new SearchIndex();
-  for (const m of memories) index.put(m);
-  return index;
 }
 
 describe('ranking by match signature (signatures.ts)', () => {

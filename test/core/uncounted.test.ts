@@ -1,13 +1,10 @@
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { MemoryToIndex } from '../../src/core/search/analysis';
 import { analyzeQuery, type SearchQuery } from '../../src/core/search/query';
-import { SearchIndex } from '../../src/core/search/searchIndex';
 import { DEFAULT_RANKING, type RankingOptions } from '../../src/core/search/ranking';
 import { rankUncounted, type Shape } from '../../src/core/search/uncounted';
-import { liveMemories, syntheticRows } from '../helpers/builders';
-import { groupBySignature, newestFirst } from '../helpers/signatureGroups';
+import { corpusQueries, corpusRows, liveMemories, syntheticRows } from '../helpers/builders';
+import { groupBySignature, indexOf, newestFirst } from '../helpers/signatureGroups';
 
 const sameShape = (a: Shape, b: Shape) => JSON.stringify([a.terms, a.tagMatch]) === JSON.stringify([b.terms, b.tagMatch]);
 
@@ -38,27 +35,13 @@ function uncountedSearch(query: SearchQuery, memories: MemoryToIndex[], options:
   return passing.length > 0 ? passing : read(ranked.partial, ranked.partialLimit);
 }
 
-function indexOf(memories: MemoryToIndex[], options: Partial<RankingOptions> = {}): SearchIndex {
-  const index = new SearchIndex(options);
-  for (const m of memories) index.put(m);
-  return index;
-}
-
+/** An evaluation corpus's live memories, their times on 200 distinct minutes (so blocks tie on time), and its queries' keywords. */
 function evalMemories(set: string): { memories: MemoryToIndex[]; keywords: string[][] } {
-  const read = (file: string) =>
-    fs
-      .readFileSync(path.join(__dirname, '..', 'data', set, file), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as { keywords: string[]; description: string; tags: string[]; content: string });
-  const memories = read('memories.jsonl').map((m, i) => ({
-    id: `m${String(i).padStart(4, '0')}`,
-    description: m.description,
-    tags: m.tags,
-    content: m.content,
+  const memories = liveMemories(corpusRows(set)).map((m, i) => ({
+    ...m,
     changedAt: new Date(Date.UTC(2025, 0, 1, 0, i % 200)).toISOString(),
   }));
-  return { memories, keywords: read('queries.jsonl').map((q) => q.keywords) };
+  return { memories, keywords: corpusQueries(set).map((q) => q.keywords) };
 }
 
 describe('ranking a one-word query without counts (uncounted.ts)', () => {

@@ -328,6 +328,15 @@ export const SYNTHETIC_QUERIES: string[][] = [
   ['cache', 'unknownword'],
 ];
 
+/** The keywords of every query of an evaluation corpus (test/data/<set>/queries.jsonl), in file order. */
+export function corpusQueries(set: string): Array<{ id: string; keywords: string[] }> {
+  return fs
+    .readFileSync(path.join(__dirname, '..', 'data', set, 'queries.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { id: string; keywords: string[] });
+}
+
 /** An evaluation corpus (test/data/<set>) as version rows with fixed ids and times, so both stores hold the same data. */
 export function corpusRows(set: string): StoredVersion[] {
   const file = path.join(__dirname, '..', 'data', set, 'memories.jsonl');

@@ -1,5 +1,7 @@
 import { analyzeMemory, type MemoryToIndex } from '../../src/core/search/analysis';
 import type { SearchQuery } from '../../src/core/search/query';
+import type { RankingOptions } from '../../src/core/search/ranking';
+import { SearchIndex } from '../../src/core/search/searchIndex';
 import { Held, mayPrefixTag, queryTerms, type Signature } from '../../src/core/search/signatures';
 
 // What the team store's server does, done in memory: how each memory meets a query (its match
@@ -39,4 +41,11 @@ export function groupBySignature(query: SearchQuery, memories: MemoryToIndex[]):
 /** SearchIndex's order within a block: most recently changed first, then by id. */
 export function newestFirst(x: MemoryToIndex, y: MemoryToIndex): number {
   return x.changedAt !== y.changedAt ? (x.changedAt > y.changedAt ? -1 : 1) : x.id < y.id ? -1 : 1;
+}
+
+/** SearchIndex over `memories`: the order the signature rankings must give. */
+export function indexOf(memories: MemoryToIndex[], options: Partial<RankingOptions> = {}): SearchIndex {
+  const index = new SearchIndex(options);
+  for (const m of memories) index.put(m);
+  return index;
 }

@@ -1,9 +1,7 @@
 import { strict as assert } from 'node:assert';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { LocalIndexMode } from '../../src/store/postgres/localIndex';
 import type { PgStore } from '../../src/store/postgres/pgStore';
-import { type Backend, BACKENDS, corpusRows, memory, openService, prepareBackend, type Opened } from '../helpers/builders';
+import { type Backend, BACKENDS, corpusQueries, corpusRows, memory, openService, prepareBackend, type Opened } from '../helpers/builders';
 
 /**
  * Every backend, and PostgreSQL once more with each way it can rank: `eager` always through
@@ -117,11 +115,7 @@ for (const localIndex of BACKENDS.includes('postgres') ? ([undefined, 'eager', '
         const [a, b] = [await openService({ backend: 'sqljs' }), await openService({ backend: 'postgres', localIndex })];
         await a.upkeep.importVersions(rows);
         await b.upkeep.importVersions(rows);
-        const queries = fs
-          .readFileSync(path.join(__dirname, '..', 'data', set, 'queries.jsonl'), 'utf8')
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => JSON.parse(l) as { id: string; keywords: string[] });
+        const queries = corpusQueries(set);
         let nonEmpty = 0;
         for (const q of queries) {
           const sqljs = await a.service.search({ keywords: q.keywords, limit: 20 });

@@ -1,23 +1,19 @@
 import type { SearchQuery } from '../../core/search/query';
 import { CONTENT_MARK } from '../../core/search/analysis';
-import { Held, mayPrefixTag, queryTerms, type Signature } from '../../core/search/signatures';
+import { Held, queryTerms, type Signature } from '../../core/search/signatures';
 import type { Shape } from '../../core/search/uncounted';
+import type { PrefixedTag } from './prefixedTags';
 
 /**
  * The statements of a search on the server, ranked by match signature (core's signatures.ts):
- * - `prefixedTagsStatement`: the tags each keyword is a prefix of (a btree range on memory_head_tags);
+ * - (before them, prefixedTags.ts: the tags each keyword is a prefix of);
  * - `groups`: the live memories any keyword reaches (GIN on search_vector, tags, tag_stems),
  *   counted per signature: which query terms each holds, and per keyword its best tag match;
- * - `fetch`: the rows of the best groups only, most recently changed first, with LIMIT.
+ * - `fetch`: the rows of the best groups only, most recently changed first, with LIMIT;
+ * - `blocks`: the rows of blocks of a query ranked without counts (uncounted.ts).
  * Every value is a parameter; only the shape (how many terms, keywords and blocks, the bit
  * positions) is in the text.
  */
-
-/** A tag a keyword (by its position in the query) is a prefix of, carried by a live memory. */
-export interface PrefixedTag {
-  k: number;
-  tag: string;
-}
 
 /** A signature as the server counted it; `key` names it in `fetch`. */
 export interface PgSignature extends Signature {
@@ -32,26 +28,6 @@ export interface FetchBlock {
   want: number;
 }
 
-// Each distinct tag is found by one index descent (the next tag after the last one found, within
-// the prefix's range), not by reading every row of the range: a common tag (`error-handling`) has
-// a row per memory carrying it.
-const PREFIXED_SQL = `
-WITH RECURSIVE found AS (
-  SELECT k.k, k.tag AS prefix, (SELECT min(t.tag) FROM memory_head_tags t WHERE t.project = $1 AND t.tag > k.tag AND t.tag < k.tag || '~') AS tag
-  FROM unnest($2::int[], $3::text[]) AS k(k, tag)
-  UNION ALL
-  SELECT f.k, f.prefix, (SELECT min(t.tag) FROM memory_head_tags t WHERE t.project = $1 AND t.tag > f.tag AND t.tag < f.prefix || '~')
-  FROM found f WHERE f.tag IS NOT NULL
-)
-SELECT k, tag FROM found WHERE tag IS NOT NULL AND left(tag, length(prefix)) = prefix`;
-
-/** The query for the tags the keywords are prefixes of; undefined when no keyword can be one. */
-export function prefixedTagsStatement(project: string, query: SearchQuery): { text: string; values: unknown[] } | undefined {
-  const ks = query.keywords.flatMap((_, k) => (mayPrefixTag(query, k) ? [k] : []));
-  if (ks.length === 0) return undefined;
-  return { text: PREFIXED_SQL, values: [project, ks, ks.map((k) => query.keywords[k]!.tag)] };
-}
-
 /** A term as a one-lexeme tsquery, quoted (as `to_tsquery` would not). */
 export function lexeme(term: string): string {
   return `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
@@ -61,6 +37,12 @@ export function lexeme(term: string): string {
 function contentLexeme(term: string): string {
   return lexeme(CONTENT_MARK + term);
 }
+
+/** A signature with the key `groups()` reports for it. */
+export type Keyed = Shape & { key: string };
+
+/** How a block's rows are read (SearchStatements.blockRows). */
+type How = 'walk' | 'index' | { budget: number };
 
 /** Bits per digit of a signature key (a bigint, sign bit unused). */
 const DIGIT_BITS = 62;
@@ -205,41 +187,41 @@ export class SearchStatements {
    * has no order an index could give.
    */
   fetch(blocks: FetchBlock[], groups: PgSignature[], live: number): { text: string; values: unknown[] } {
-    const p = new Params(this.project);
-    // Written once, referred to by every block (a value no statement refers to has no type: an error).
-    const key = this.key(p);
-    const parts = blocks.map((b, i) => {
-      // The memories reached that hold what every signature of the block holds.
-      const { terms, tagMin } = this.common(b.signatures);
-      const reach = groups.filter(
-        (g) => terms.every((held, t) => held === Held.No || g.terms[t] === held) && tagMin.every((m, k) => m !== 3 || g.tagMatch[k] === 3),
-      );
-      const eligible = b.signatures.reduce((a, s) => a + s.eligible, 0);
-      const walk = (b.want * live) / eligible <= reach.reduce((a, g) => a + g.eligible, 0);
-      return this.blockRows(p, key, i, b.signatures, b.want, walk ? 'walk' : 'index');
-    });
-    return { text: `SELECT * FROM (${parts.join(' UNION ALL ')}) r ORDER BY block, changed_at DESC, id`, values: p.values };
+    return this.union(
+      blocks.map((b) => {
+        // The memories reached that hold what every signature of the block holds.
+        const { terms, tagMin } = this.common(b.signatures);
+        const reach = groups.filter(
+          (g) =>
+            terms.every((held, t) => held === Held.No || g.terms[t] === held) && tagMin.every((m, k) => m !== 3 || g.tagMatch[k] === 3),
+        );
+        const eligible = b.signatures.reduce((a, s) => a + s.eligible, 0);
+        const walk = (b.want * live) / eligible <= reach.reduce((a, g) => a + g.eligible, 0);
+        return { signatures: b.signatures, want: b.want, how: walk ? 'walk' : 'index' };
+      }),
+    );
   }
 
   /**
-   * The rows of blocks of signatures (uncounted.ts: a query ranked without counts), in order,
-   * each block's most recently changed first, at most `want` of each: a block with a `budget`
-   * by walking only the `budget` most recent live memories (fewer than `want` rows then says
-   * nothing about older ones), the others through the GIN indexes.
+   * The rows of blocks of signatures (uncounted.ts: a query ranked without counts; each
+   * signature with its `keyOf`), in order, each block's most recently changed first, at most
+   * `want` of each: a block with a `budget` by walking only the `budget` most recent live
+   * memories (fewer than `want` rows then says nothing about older ones), the others through
+   * the GIN indexes.
    */
-  blocks(blocks: Array<{ shapes: Shape[]; budget?: number }>, want: number): { text: string; values: unknown[] } {
-    const p = new Params(this.project);
-    const key = this.key(p);
-    const parts = blocks.map((b, i) =>
-      this.blockRows(
-        p,
-        key,
-        i,
-        b.shapes.map((s) => ({ ...s, key: this.keyOf(s) })),
-        want,
-        b.budget === undefined ? 'index' : { budget: b.budget },
-      ),
+  blocks(blocks: Array<{ signatures: Keyed[]; budget?: number }>, want: number): { text: string; values: unknown[] } {
+    return this.union(
+      blocks.map((b) => ({ signatures: b.signatures, want, how: b.budget === undefined ? 'index' : { budget: b.budget } })),
     );
+  }
+
+  /** One statement reading each block's rows (blockRows), numbered in `block` and ordered block by block. */
+  private union(blocks: Array<{ signatures: Keyed[]; want: number; how: How }>): { text: string; values: unknown[] } {
+    const p = new Params(this.project);
+    // Written once, referred to by every block (a value no statement refers to has no type: an error).
+    const key = this.key(p);
+    let candidate: string | undefined;
+    const parts = blocks.map((b, i) => this.blockRows(p, key, () => (candidate ??= this.candidate(p)), i, b.signatures, b.want, b.how));
     return { text: `SELECT * FROM (${parts.join(' UNION ALL ')}) r ORDER BY block, changed_at DESC, id`, values: p.values };
   }
 
@@ -270,14 +252,7 @@ export class SearchStatements {
    * has), so the statement's shape decides: the walk has no indexable condition but the project,
    * the other has no order an index could give.
    */
-  private blockRows(
-    p: Params,
-    key: string,
-    i: number,
-    signatures: Array<Shape & { key: string }>,
-    want: number,
-    how: 'walk' | 'index' | { budget: number },
-  ): string {
+  private blockRows(p: Params, key: string, candidate: () => string, i: number, signatures: Keyed[], want: number, how: How): string {
     const inBlock = `${key} = ANY (${p.add(signatures.map((s) => s.key))}::${this.keyType}[])`;
     const columns = `${i} AS block, h.id, h.description, h.tags, h.changed_at`;
     // Every value added is referred to (a value no statement refers to has no type: an error).
@@ -308,7 +283,7 @@ export class SearchStatements {
       ...(tags.length > 0 ? [`h.tags @> ${p.add(tags)}::text[]`] : []),
       ...tagMatches,
     ];
-    return `(SELECT * FROM (SELECT ${columns} FROM memory_heads h WHERE ${[this.candidate(p), ...held, inBlock].join(' AND ')} OFFSET 0) s
+    return `(SELECT * FROM (SELECT ${columns} FROM memory_heads h WHERE ${[candidate(), ...held, inBlock].join(' AND ')} OFFSET 0) s
           ORDER BY s.changed_at DESC, s.id LIMIT ${p.add(want)})`;
   }
 }

@@ -3,7 +3,8 @@ import type { SearchQuery } from '../../core/search/query';
 import { rankSignatures } from '../../core/search/signatures';
 import { rankUncounted, type Shape, type UncountedRanking } from '../../core/search/uncounted';
 import type { StoredHit } from '../../core/ports/store';
-import { type FetchBlock, type PgSignature, type PrefixedTag, prefixedTagsStatement, SearchStatements } from './searchSql';
+import { type PrefixedTag, prefixedTagsStatement } from './prefixedTags';
+import { type FetchBlock, type Keyed, type PgSignature, SearchStatements } from './searchSql';
 
 /**
  * How a search's transaction begins: one snapshot for its statements, nothing written, and
@@ -74,8 +75,9 @@ async function readBlocks(
   budget: number,
 ): Promise<StoredHit[]> {
   const seen = new Set(sample.map((s) => s.key));
-  const sampled = (block: Shape[]) => block.some((s) => seen.has(statements.keyOf(s)));
-  const read = async (blocks: Shape[][], want: number) => {
+  const keyed = (blocks: Shape[][]) => blocks.map((b) => b.map((s): Keyed => ({ ...s, key: statements.keyOf(s) })));
+  const sampled = (block: Keyed[]) => block.some((s) => seen.has(s.key));
+  const read = async (blocks: Keyed[][], want: number) => {
     const hits: StoredHit[] = [];
     let next = 0;
     while (next < blocks.length && hits.length < want) {
@@ -83,22 +85,22 @@ async function readBlocks(
       // and including the next one it saw, read by a walk over the most recent memories.
       let end = next;
       while (end < blocks.length - 1 && !sampled(blocks[end]!)) end++;
-      const batch = blocks.slice(next, end + 1).map((shapes) => ({ shapes, budget: sampled(shapes) ? budget : undefined }));
+      const batch = blocks.slice(next, end + 1).map((signatures) => ({ signatures, budget: sampled(signatures) ? budget : undefined }));
       const left = want - hits.length;
       const rows = await rowsOf(client, statements.blocks(batch, left));
       for (let b = 0; b < batch.length && hits.length < want; b++) {
         let got = rows.filter((r) => r.block === b);
         // A walk that found fewer than it could use says nothing of older memories: read the block by index.
         if (batch[b]!.budget !== undefined && got.length < want - hits.length && budget < live)
-          got = await rowsOf(client, statements.blocks([{ shapes: batch[b]!.shapes }], want - hits.length));
+          got = await rowsOf(client, statements.blocks([{ signatures: batch[b]!.signatures }], want - hits.length));
         hits.push(...got.slice(0, want - hits.length).map(({ block: _, ...hit }) => hit));
       }
       next = end + 1;
     }
     return hits;
   };
-  const passing = await read(ranked.passing, limit);
-  return passing.length > 0 ? passing : read(ranked.partial, ranked.partialLimit);
+  const passing = await read(keyed(ranked.passing), limit);
+  return passing.length > 0 ? passing : read(keyed(ranked.partial), ranked.partialLimit);
 }
 
 /** The hits of a statement's rows, each with the block it was read for. */
