@@ -1,12 +1,27 @@
 import { strict as assert } from 'node:assert';
-import type { MemoryToIndex } from '../../src/core/search/analysis';
+import { analyzeMemory, type MemoryToIndex } from '../../src/core/search/analysis';
 import { analyzeQuery, type SearchQuery } from '../../src/core/search/query';
 import { DEFAULT_RANKING, type RankingOptions } from '../../src/core/search/ranking';
-import { rankUncounted, type Shape } from '../../src/core/search/uncounted';
+import { rankUncounted, type Shape, type TermStats } from '../../src/core/search/uncounted';
 import { corpusQueries, corpusRows, liveMemories, syntheticRows } from '../helpers/builders';
 import { groupBySignature, indexOf, newestFirst } from '../helpers/signatureGroups';
 
 const sameShape = (a: Shape, b: Shape) => JSON.stringify([a.terms, a.tagMatch]) === JSON.stringify([b.terms, b.tagMatch]);
+
+/** How many of `memories` hold each term in any field, as a store keeps it (TermStats), computed once per list. */
+const statsCache = new WeakMap<MemoryToIndex[], TermStats>();
+function statsOf(memories: MemoryToIndex[]): TermStats {
+  let stats = statsCache.get(memories);
+  if (stats) return stats;
+  const df = new Map<string, number>();
+  for (const m of memories) {
+    const a = analyzeMemory(m);
+    for (const t of new Set([...a.terms, ...a.contentTerms])) df.set(t, (df.get(t) ?? 0) + 1);
+  }
+  stats = { df: (t) => df.get(t) ?? 0, live: memories.length };
+  statsCache.set(memories, stats);
+  return stats;
+}
 
 /**
  * What a store does with an uncounted ranking: each block's returnable memories newest first,
@@ -16,7 +31,7 @@ const sameShape = (a: Shape, b: Shape) => JSON.stringify([a.terms, a.tagMatch]) 
 function uncountedSearch(query: SearchQuery, memories: MemoryToIndex[], options: RankingOptions = DEFAULT_RANKING): string[] | undefined {
   const groups = groupBySignature(query, memories);
   const prefixed = groups.some((g) => g.tagMatch[0] === 1);
-  const ranked = rankUncounted(query, prefixed, options);
+  const ranked = rankUncounted(query, prefixed, statsOf(memories), options);
   if (!ranked) return undefined;
   const read = (blocks: Shape[][], limit: number) => {
     const out: string[] = [];
@@ -45,29 +60,40 @@ function evalMemories(set: string): { memories: MemoryToIndex[]; keywords: strin
 }
 
 describe('ranking a one-word query without counts (uncounted.ts)', () => {
-  it('is given only for one keyword of one plain word, or of words too short to be terms', () => {
+  it('is given for one keyword of one plain word; for any other single keyword only with its terms’ document frequencies', () => {
+    const stats: TermStats = { df: (t) => t.length, live: 100 };
     for (const keywords of [['cache'], ['caching'], ['Error'], ['c#'], ['n+1'], ['fix']])
       assert.ok(rankUncounted(analyzeQuery(keywords, [], 10), true), keywords.join(' '));
-    for (const keywords of [['cache', 'build'], ['keep-alive'], ['getByRole'], ['docker compose'], ['the'], []])
-      assert.equal(rankUncounted(analyzeQuery(keywords, [], 10), true), undefined, keywords.join(' '));
+    for (const keywords of [['keep-alive'], ['getByRole'], ['docker compose']]) {
+      assert.equal(rankUncounted(analyzeQuery(keywords, [], 10), true), undefined, `${keywords.join(' ')} without stats`);
+      assert.ok(rankUncounted(analyzeQuery(keywords, [], 10), true, stats), `${keywords.join(' ')} with stats`);
+      assert.equal(rankUncounted(analyzeQuery(keywords, [], 10), true, { ...stats, live: 0 }), undefined, 'no live memory');
+    }
+    for (const keywords of [['cache', 'build'], ['the'], [], ['one two three four five six seven eight nine']])
+      assert.equal(rankUncounted(analyzeQuery(keywords, [], 10), true, stats), undefined, keywords.join(' '));
     assert.equal(rankUncounted(analyzeQuery(['cache'], [], 0), true), undefined, 'nothing to return');
   });
 
-  it('gives SearchIndex’s ids for every word and tag of a synthetic corpus, at every limit and under tag filters', () => {
+  it('gives SearchIndex’s ids for every word, tag and pair of words of a synthetic corpus, at every limit and under tag filters', () => {
     const memories = liveMemories(syntheticRows(3000));
     const index = indexOf(memories);
     const words = new Set<string>();
+    const pairs = new Set<string>();
     for (const m of memories) {
-      for (const w of m.description.split(/\s+/)) words.add(w);
+      const ws = m.description.split(/\s+/);
+      for (const w of ws) words.add(w);
+      for (let i = 0; i + 1 < ws.length; i += 3) pairs.add(`${ws[i]} ${ws[i + 1]}`);
       for (const t of m.tags) words.add(t);
     }
     let ranked = 0;
-    for (const word of [...words, 'type', 'unknownword', 'indexes', 'tested']) {
+    let compound = 0;
+    for (const word of [...words, ...[...pairs].slice(0, 60), 'type', 'unknownword', 'indexes', 'tested', 'cache-build', 'testIndexes']) {
       for (const limit of [1, 3, 10, 50, 5000]) {
         const q = analyzeQuery([word], [], limit);
         const ids = uncountedSearch(q, memories);
         if (!ids) continue;
         ranked++;
+        if (q.keywords[0]!.units.length > 1 || q.keywords[0]!.units.some((u) => u.parts.length > 0)) compound++;
         assert.deepEqual(
           ids,
           index.search(q).map((h) => h.id),
@@ -86,12 +112,13 @@ describe('ranking a one-word query without counts (uncounted.ts)', () => {
       }
     }
     assert.ok(ranked >= 5 * 30, `most one-word queries are ranked without counts (${ranked})`);
+    assert.ok(compound >= 5 * 50, `keywords of several words or a compound, ranked without counts: ${compound}`);
   });
 
   for (const set of ['eval', 'eval2'])
-    it(`gives SearchIndex’s ids for every word of ${set}'s queries and every tag of its memories, with the fallback below the floor`, () => {
+    it(`gives SearchIndex’s ids for every keyword and word of ${set}'s queries and every tag of its memories, with the fallback below the floor`, () => {
       const { memories, keywords } = evalMemories(set);
-      const words = new Set([...keywords.flat().flatMap((k) => k.split(/\s+/)), ...memories.flatMap((m) => m.tags)]);
+      const words = new Set([...keywords.flat(), ...keywords.flat().flatMap((k) => k.split(/\s+/)), ...memories.flatMap((m) => m.tags)]);
       // With the floor above a description match of the word (0.75), only exact and inflected tags pass: the rest is the fallback.
       const strict = { ...DEFAULT_RANKING, minCoverage: 1.1 };
       for (const options of [DEFAULT_RANKING, strict]) {

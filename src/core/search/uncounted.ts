@@ -1,4 +1,4 @@
-import type { SearchQuery } from './query';
+import type { AnalyzedKeyword, SearchQuery } from './query';
 import { DEFAULT_RANKING, type RankingOptions, TagMatch } from './ranking';
 import { Scoring, shareOf, unitWeights } from './scoring';
 import { Held, mayPrefixTag, queryTerms, type Signature } from './signatures';
@@ -6,11 +6,14 @@ import { Held, mayPrefixTag, queryTerms, type Signature } from './signatures';
 // Ranking a query without counting the memories it reaches. rankSignatures needs counts for two
 // things: each term's document frequency (how a keyword's words weigh against each other) and
 // how many memories match each keyword (how the keywords weigh against each other, and the
-// relevance floor). A query of one keyword of one word (not a compound) needs neither: the word
-// weighs all of the keyword, another word for it a fixed share (the synonym weight), and the
-// keyword's own weight multiplies every score and the floor alike. So the order of the possible
-// signatures is known before reading a memory, and a store can read the best blocks' rows
-// directly, newest first, however many memories the word reaches.
+// relevance floor). A query of one keyword needs only the first: the keyword's own weight
+// multiplies every score and the floor alike. A keyword of one plain word (not a compound) needs
+// neither: the word weighs all of the keyword, another word for it a fixed share (the synonym
+// weight). Any other single keyword (several words, a compound whose parts weigh by their own
+// document frequencies) needs the document frequencies of its terms, which a store may keep as
+// it writes (TermStats). Either way the order of the possible signatures is known before reading
+// a memory, and a store can read the best blocks' rows directly, newest first, however many
+// memories the keyword reaches.
 
 /** A match signature without counts: how a memory holds each query term, and its tag match per keyword. */
 export type Shape = Pick<Signature, 'terms' | 'tagMatch'>;
@@ -27,6 +30,30 @@ export interface UncountedRanking {
   partialLimit: number;
 }
 
+/** How many live memories hold each term (in any field), and how many memories are live. */
+export interface TermStats {
+  df(term: string): number;
+  live: number;
+}
+
+/**
+ * Most terms (words, parts, other words) a keyword may have to be ranked without counts: the
+ * signatures enumerated are 3^terms (times the tag matches).
+ */
+const MAX_TERMS = 8;
+
+/** Whether rankUncounted may rank `query` when given its terms' document frequencies (it needs them unless the keyword is one plain word). */
+export function rankableUncounted(query: SearchQuery): boolean {
+  if (query.keywords.length !== 1 || query.limit <= 0) return false;
+  const kw = query.keywords[0]!;
+  return !kw.stopWordsOnly && (isPlain(kw) || queryTerms(query).length <= MAX_TERMS);
+}
+
+/** One word, not a compound (or no word: a keyword of characters only a tag holds). */
+function isPlain(kw: AnalyzedKeyword): boolean {
+  return kw.units.length <= 1 && kw.units.every((u) => u.parts.length === 0);
+}
+
 /**
  * Two strengths this close (relative) might round to one score once multiplied by the keyword's
  * weight, or fall on either side of the floor: such a query is ranked with counts instead.
@@ -35,23 +62,29 @@ const MARGIN = 1e-9;
 
 /**
  * The blocks of `query` as SearchIndex would rank them, when that order needs no counts: one
- * keyword, not of stop words only, of at most one word that is not a compound. Undefined for any
- * other query, or when two strengths are too close to be told apart without the keyword's weight.
- * `prefixed`: whether some live memory carries a tag the keyword is a prefix of (else no
- * signature has a prefix match).
+ * keyword, not of stop words only, of at most one word that is not a compound, or, given the
+ * terms' document frequencies (`stats`), any such keyword of at most MAX_TERMS terms. Undefined
+ * for any other query, or when two strengths are too close to be told apart without the
+ * keyword's weight. `prefixed`: whether some live memory carries a tag the keyword is a prefix
+ * of (else no signature has a prefix match).
  */
 export function rankUncounted(
   query: SearchQuery,
   prefixed: boolean,
+  stats?: TermStats,
   options: RankingOptions = DEFAULT_RANKING,
 ): UncountedRanking | undefined {
   if (query.keywords.length !== 1 || query.limit <= 0) return undefined;
   const kw = query.keywords[0]!;
-  if (kw.stopWordsOnly || kw.units.length > 1 || kw.units.some((u) => u.parts.length > 0)) return undefined;
+  if (kw.stopWordsOnly) return undefined;
   const terms = queryTerms(query);
+  const plain = isPlain(kw);
+  if (!plain && (!stats || stats.live <= 0 || terms.length > MAX_TERMS)) return undefined;
   const position = new Map(terms.map((t, i) => [t, i]));
-  // One word weighs 1 whatever its document frequency (its weight over the sum of its weight).
-  const weights = unitWeights(kw.units, () => 0, 1, options.synonym);
+  // One plain word weighs 1 whatever its document frequency (its weight over the sum of its weight).
+  const weights = plain
+    ? unitWeights(kw.units, () => 0, 1, options.synonym)
+    : unitWeights(kw.units, stats!.df, stats!.live, options.synonym);
   const strength = [0, options.content, 1];
   const scoring = new Scoring(query.keywords, options);
   const kinds = [TagMatch.None, TagMatch.Exact];

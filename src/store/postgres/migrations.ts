@@ -1,3 +1,5 @@
+import { TERM_COUNTS_SCHEMA } from './termCounts';
+
 /**
  * The PostgreSQL schema, versioned in `agent_memory_schema`. Every table carries the
  * project key, so one database holds many repositories' memories apart. Ids and row ids
@@ -260,6 +262,12 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
       CREATE TRIGGER record_heads_decision BEFORE INSERT OR UPDATE ON record_heads
         FOR EACH ROW EXECUTE FUNCTION agent_memory_check_decision();
     `,
+  },
+  {
+    // How many live memories hold each search term, kept by the heads' triggers (termCounts.ts),
+    // so a search weighs a keyword's words without counting the memories they reach.
+    version: 8,
+    sql: TERM_COUNTS_SCHEMA,
   },
 ];
 

@@ -13,6 +13,7 @@ import { grantMember, type GrantResult } from './roles';
 import { SEARCH_TRANSACTION, searchOnServer } from './serverSearch';
 import { similarOnServer } from './serverSimilar';
 import { type PgSession, runQuery, runTransaction } from './session';
+import { FOLD_SHARE, foldTermChanges } from './termCounts';
 import {
   advanceHeads,
   analyseNewest,
@@ -250,6 +251,7 @@ export class PgStore implements Store {
           const inserted = await insertVersions(client, this.project, [row]);
           if (inserted.length === 0) throw new StorageError(`memory ${id} was purged; it cannot be written again`);
           await advanceHeads(client, this.project, inserted);
+          if (Math.random() < FOLD_SHARE) await foldTermChanges(client, this.project);
           const { seq: _seq, ...stored } = inserted[0]!;
           return stored;
         });
@@ -283,6 +285,7 @@ export class PgStore implements Store {
             await advanceHeads(client, this.project, inserted, analysed);
             n += inserted.length;
           }
+          await foldTermChanges(client, this.project);
           return n;
         });
         return { added, skipped: rows.length - added };

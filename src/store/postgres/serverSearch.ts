@@ -1,10 +1,12 @@
 import type { PoolClient } from 'pg';
 import type { SearchQuery } from '../../core/search/query';
 import { rankSignatures } from '../../core/search/signatures';
-import { rankUncounted, type Shape, type UncountedRanking } from '../../core/search/uncounted';
+import { rankableUncounted, rankUncounted, type Shape, type UncountedRanking } from '../../core/search/uncounted';
 import type { StoredHit } from '../../core/ports/store';
 import { type PrefixedTag, prefixedTagsStatement } from './prefixedTags';
 import { type FetchBlock, type Keyed, type PgSignature, SearchStatements } from './searchSql';
+import { termStats } from './termCounts';
+import type { TermStats } from '../../core/search/uncounted';
 
 /**
  * How a search's transaction begins: one snapshot for its statements, nothing written, and
@@ -17,23 +19,27 @@ export const SEARCH_TRANSACTION = 'BEGIN ISOLATION LEVEL REPEATABLE READ, READ O
  * A search answered by the server, ranked as SearchIndex ranks, without scoring every memory a
  * broad keyword reaches: the server counts the reached memories per match signature, core
  * ranks the signatures (signatures.ts, the formulas SearchIndex uses), and only the rows of
- * the best groups are read, `limit` at most. A query of one word whose order needs no counts
- * (uncounted.ts) counts only a sample of what it reaches when it reaches many: its blocks are
- * read best first without counting. Run it in a SEARCH_TRANSACTION on `client`, so the counts
- * and the rows come from the same snapshot. `tuning`: the sample's size and the walk's budget
- * (SAMPLE, WALK_BUDGET; tests make them small).
+ * the best groups are read, `limit` at most. A query of one keyword, whose order needs no counts
+ * but its terms' document frequencies (uncounted.ts; kept by the write path, termCounts.ts),
+ * counts only a sample of what it reaches when it reaches many: its blocks are read best first
+ * without counting. Run it in a SEARCH_TRANSACTION on `client`, so the counts
+ * and the rows come from the same snapshot. `tuning`: the sample's size, the walk's budget and
+ * when a block is walked (tests make the first two small).
  */
 export async function searchOnServer(
   client: PoolClient,
   project: string,
   query: SearchQuery,
-  tuning: { sample: number; walkBudget: number } = { sample: SAMPLE, walkBudget: WALK_BUDGET },
+  tuning: Tuning = { sample: SAMPLE, walkBudget: WALK_BUDGET, walkYield: WALK_YIELD },
 ): Promise<StoredHit[]> {
   if (query.keywords.length === 0 || query.limit <= 0) return [];
   const prefixes = prefixedTagsStatement(project, query);
   const prefixed = prefixes ? (await client.query<PrefixedTag>(prefixes.text, prefixes.values)).rows : [];
   const statements = new SearchStatements(project, query, prefixed);
-  const uncounted = rankUncounted(query, prefixed.length > 0);
+  // A keyword of several words or a compound weighs them by the counts the write path keeps
+  // (termCounts.ts); a plain word's tell how many memories it may reach.
+  const stats = rankableUncounted(query) ? await termStats(client, project, statements.terms) : undefined;
+  const uncounted = rankUncounted(query, prefixed.length > 0, stats);
   const groups = await client.query<{ live: number; key: string; count: number; eligible: number }>(
     statements.groups(uncounted ? tuning.sample + 1 : undefined),
   );
@@ -41,7 +47,7 @@ export async function searchOnServer(
   const live = Number(groups.rows[0]!.live);
   const signatures = statements.signatures(groups.rows);
   if (uncounted && signatures.reduce((a, s) => a + s.count, 0) > tuning.sample)
-    return readBlocks(client, statements, uncounted, signatures, live, query.limit, tuning.walkBudget);
+    return readBlocks(client, statements, uncounted, signatures, live, reachedAtMost(statements.terms, stats!, live), query.limit, tuning);
   const ranked = rankSignatures(query, signatures, live);
   const blocks = pickBlocks(ranked.blocks, ranked.limit);
   if (blocks.length === 0) return [];
@@ -58,12 +64,33 @@ const SAMPLE = 1000;
 /** How many of the most recent live memories a block seen in the sample is looked for among, before its index is read. */
 const WALK_BUDGET = 5000;
 
+/** A block is walked when the sample says the walk may meet this many times the rows wanted. */
+const WALK_YIELD = 2;
+
+/** How a broad one-keyword search reads its blocks (SAMPLE, WALK_BUDGET, WALK_YIELD; tests change them). */
+export interface Tuning {
+  sample: number;
+  walkBudget: number;
+  walkYield: number;
+}
+
+/**
+ * How many memories a one-keyword query may reach: those holding one of its terms (a tag it
+ * matches holds them too, but for a prefixed tag of another word: then this may be short).
+ */
+function reachedAtMost(terms: readonly string[], stats: TermStats, live: number): number {
+  return Math.min(
+    live,
+    terms.reduce((a, t) => a + stats.df(t), 0),
+  );
+}
+
 /**
  * The hits of a query ranked without counts (uncounted.ts): the blocks best first, each
  * block's rows newest first, until `limit` are read; the fallback blocks (below the floor) when
- * the passing ones return nothing. A block the sample holds is looked for among the most recent
- * memories first (cheap when it is large); one the sample does not hold, or that walk did not
- * fill, is read through the GIN indexes (cheap when it is small).
+ * the passing ones return nothing. A block the sample holds much of is looked for among the most
+ * recent memories first (cheap when it is large); any other, or one that walk did not fill, is
+ * read through the GIN indexes (cheap when it is small).
  */
 async function readBlocks(
   client: PoolClient,
@@ -71,22 +98,29 @@ async function readBlocks(
   ranked: UncountedRanking,
   sample: PgSignature[],
   live: number,
+  reached: number,
   limit: number,
-  budget: number,
+  { walkBudget: budget, walkYield }: Tuning,
 ): Promise<StoredHit[]> {
-  const seen = new Set(sample.map((s) => s.key));
+  // A block's size, estimated from its share of the sample and how many memories the keyword
+  // may reach. A statement reads blocks until they likely hold the rows wanted (the sample's
+  // unseen blocks are likely small: read together); each block by a walk over the `budget` most
+  // recent memories when the walk is likely to meet the rows wanted, else by index.
+  const inSample = new Map(sample.map((s) => [s.key, s.count]));
+  const sampled = sample.reduce((a, s) => a + s.count, 0);
   const keyed = (blocks: Shape[][]) => blocks.map((b) => b.map((s): Keyed => ({ ...s, key: statements.keyOf(s) })));
-  const sampled = (block: Keyed[]) => block.some((s) => seen.has(s.key));
+  const estimate = (block: Keyed[]) => (block.reduce((a, s) => a + (inSample.get(s.key) ?? 0), 0) / sampled) * reached;
   const read = async (blocks: Keyed[][], want: number) => {
     const hits: StoredHit[] = [];
     let next = 0;
     while (next < blocks.length && hits.length < want) {
-      // One statement: the blocks the sample did not see (likely small, read by index) up to
-      // and including the next one it saw, read by a walk over the most recent memories.
-      let end = next;
-      while (end < blocks.length - 1 && !sampled(blocks[end]!)) end++;
-      const batch = blocks.slice(next, end + 1).map((signatures) => ({ signatures, budget: sampled(signatures) ? budget : undefined }));
       const left = want - hits.length;
+      let end = next;
+      let expected = estimate(blocks[next]!);
+      while (end < blocks.length - 1 && expected < left) expected += estimate(blocks[++end]!);
+      const batch = blocks
+        .slice(next, end + 1)
+        .map((signatures) => ({ signatures, budget: (estimate(signatures) / live) * budget >= walkYield * left ? budget : undefined }));
       const rows = await rowsOf(client, statements.blocks(batch, left));
       for (let b = 0; b < batch.length && hits.length < want; b++) {
         let got = rows.filter((r) => r.block === b);

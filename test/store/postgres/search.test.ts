@@ -53,7 +53,7 @@ describe('PostgreSQL search on the server: ranked by match signature', function 
     await pg.store.close();
   });
 
-  it('reads a broad one-word query’s best blocks without counting what it reaches, as SearchIndex ranks them', async () => {
+  it('reads a broad one-keyword query’s best blocks without counting what it reaches, as SearchIndex ranks them', async () => {
     const rows = syntheticRows(3000);
     const pg = await openPg({ localIndex: 'off' });
     await pg.store.importVersions(rows);
@@ -61,6 +61,8 @@ describe('PostgreSQL search on the server: ranked by match signature', function 
     const index = indexOf(memories);
     const words = new Set(['type', 'indexes', 'tested', 'unknownword', 'c#']);
     for (const m of memories) for (const w of [...m.description.split(/\s+/), ...m.tags]) words.add(w);
+    // Keywords of two words: weighed by the document frequencies the write path keeps (termCounts.ts).
+    for (const m of memories.slice(0, 30)) words.add(m.description.split(/\s+/).slice(1, 3).join(' '));
     const client = new Client({ connectionString: pg.url });
     await client.connect();
     const texts: string[] = [];
@@ -70,13 +72,14 @@ describe('PostgreSQL search on the server: ranked by match signature', function 
         return (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
       },
     } as unknown as PoolClient;
-    // A sample of 20 makes every common word broad; a walk over the 40 most recent memories rarely
-    // fills a block (then its index is read), one over all of them always does.
+    // A sample of 20 makes every common word broad; every block the sample saw is walked (the
+    // least yield); a walk over the 40 most recent memories rarely fills a block (then its index
+    // is read), one over all of them always does.
     const walk = 'FROM (SELECT * FROM memory_heads h WHERE h.project = $1 AND NOT h.deleted ORDER BY';
     const fallbacks = new Map<number, number>();
     for (const tuning of [
-      { sample: 20, walkBudget: 40 },
-      { sample: 20, walkBudget: 100_000 },
+      { sample: 20, walkBudget: 40, walkYield: 1e-9 },
+      { sample: 20, walkBudget: 100_000, walkYield: 1e-9 },
     ]) {
       texts.length = 0;
       for (const word of words)
@@ -104,7 +107,25 @@ describe('PostgreSQL search on the server: ranked by match signature', function 
         ).length,
       );
       assert.ok(texts.filter((t) => t.includes(walk)).length > 100, 'blocks are read by a bounded walk');
+      // The document frequencies read, then the sample counted, then blocks read by a bounded walk: no counts.
+      const weighed = texts.filter((t, i) => t.includes('memory_term_counts') && texts[i + 2]?.includes(walk));
+      assert.ok(weighed.length > 20, `keywords of several words or a compound read without counts: ${weighed.length}`);
     }
+    // The shipped rule: blocks batched by their estimated sizes, a block walked only when the walk likely fills it.
+    texts.length = 0;
+    for (const word of words)
+      for (const limit of [1, 10]) {
+        const q = analyzeQuery([word], [], limit);
+        await client.query(SEARCH_TRANSACTION);
+        const hits = await searchOnServer(spy, pg.project, q, { sample: 20, walkBudget: 300, walkYield: 2 });
+        await client.query('COMMIT');
+        assert.deepEqual(
+          hits.map((h) => h.id),
+          index.search(q).map((h) => h.id),
+          `${word} limit ${limit}, walked by estimate`,
+        );
+      }
+    assert.ok(texts.filter((t) => t.includes(walk)).length > 10, 'some blocks are walked');
     await client.end();
     // (The count also holds statements of trailing blocks the sample did not see, alike in both runs.)
     assert.ok(

@@ -1,0 +1,117 @@
+import type { ClientBase } from 'pg';
+import { CONTENT_MARK } from '../../core/search/analysis';
+import type { TermStats } from '../../core/search/uncounted';
+
+// How many live memories of a project hold each search term (each lexeme of memory_heads'
+// search_vector), kept as the heads change, so a search can weigh a keyword's words by their
+// document frequencies without counting the memories they reach (core's uncounted.ts).
+//
+// Every statement that changes heads adds its net change per term to memory_term_changes (a
+// statement-level trigger over its transition tables: one row per term it changed, whatever
+// the number of heads). Writers only insert there, so concurrent writers never wait on each
+// other's counts, nor lock rows in an order that could deadlock with their head locks. A count
+// is the folded total in memory_term_counts plus the changes not folded yet; now and then a
+// writer folds the changes into the totals (one folder at a time per project) before it
+// commits, so a reader's snapshot sees either the changes or the totals they went into.
+
+/** Schema version 8 (migrations.ts): the tables, their first totals, and the triggers. */
+export const TERM_COUNTS_SCHEMA = `
+  CREATE TABLE memory_term_counts (
+    project text NOT NULL,
+    term text NOT NULL,
+    n bigint NOT NULL,
+    PRIMARY KEY (project, term)
+  );
+  CREATE TABLE memory_term_changes (
+    project text NOT NULL,
+    term text NOT NULL,
+    d bigint NOT NULL
+  );
+  CREATE INDEX memory_term_changes_by_term ON memory_term_changes (project, term);
+  INSERT INTO memory_term_counts (project, term, n)
+    SELECT h.project, t.term, count(*) FROM memory_heads h CROSS JOIN LATERAL unnest(tsvector_to_array(h.search_vector)) AS t(term)
+    WHERE NOT h.deleted GROUP BY h.project, t.term;
+  CREATE FUNCTION agent_memory_count_terms() RETURNS trigger LANGUAGE plpgsql AS $f$
+    BEGIN
+      IF TG_OP = 'INSERT' THEN
+        INSERT INTO memory_term_changes (project, term, d)
+          SELECT h.project, t.term, count(*) FROM new_heads h CROSS JOIN LATERAL unnest(tsvector_to_array(h.search_vector)) AS t(term)
+          WHERE NOT h.deleted GROUP BY h.project, t.term;
+      ELSIF TG_OP = 'DELETE' THEN
+        INSERT INTO memory_term_changes (project, term, d)
+          SELECT h.project, t.term, -count(*) FROM old_heads h CROSS JOIN LATERAL unnest(tsvector_to_array(h.search_vector)) AS t(term)
+          WHERE NOT h.deleted GROUP BY h.project, t.term;
+      ELSE
+        INSERT INTO memory_term_changes (project, term, d)
+          SELECT c.project, c.term, sum(c.d) FROM (
+            SELECT h.project, t.term, 1 AS d FROM new_heads h CROSS JOIN LATERAL unnest(tsvector_to_array(h.search_vector)) AS t(term)
+            WHERE NOT h.deleted
+            UNION ALL
+            SELECT h.project, t.term, -1 FROM old_heads h CROSS JOIN LATERAL unnest(tsvector_to_array(h.search_vector)) AS t(term)
+            WHERE NOT h.deleted
+          ) c GROUP BY c.project, c.term HAVING sum(c.d) <> 0;
+      END IF;
+      RETURN NULL;
+    END
+  $f$;
+  CREATE TRIGGER memory_heads_terms_insert AFTER INSERT ON memory_heads
+    REFERENCING NEW TABLE AS new_heads FOR EACH STATEMENT EXECUTE FUNCTION agent_memory_count_terms();
+  CREATE TRIGGER memory_heads_terms_update AFTER UPDATE ON memory_heads
+    REFERENCING OLD TABLE AS old_heads NEW TABLE AS new_heads FOR EACH STATEMENT EXECUTE FUNCTION agent_memory_count_terms();
+  CREATE TRIGGER memory_heads_terms_delete AFTER DELETE ON memory_heads
+    REFERENCING OLD TABLE AS old_heads FOR EACH STATEMENT EXECUTE FUNCTION agent_memory_count_terms();
+`;
+
+/** First key of the fold's advisory lock ("term"); the second is the project's hash. */
+const FOLD_LOCK = 0x7465726d;
+
+/**
+ * Share of writes that fold the project's term changes into its totals before they commit: a
+ * change row per term a write changed (about 40) piles up otherwise, and a search sums a term's
+ * rows. At 1 in 32, a fold takes the changes of some 32 writes (one statement, a few
+ * milliseconds) and a common term has a few dozen rows to sum between folds.
+ */
+export const FOLD_SHARE = 1 / 32;
+
+/**
+ * Folds the project's term changes that this transaction sees into its totals, unless another
+ * transaction is folding them (then it leaves them to it: nothing waits). Changes committed
+ * after this statement's snapshot stay for the next fold. Returns whether it folded.
+ */
+export async function foldTermChanges(client: ClientBase, project: string): Promise<boolean> {
+  const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS locked', [
+    FOLD_LOCK,
+    project,
+  ]);
+  if (!rows[0]!.locked) return false;
+  await client.query(
+    `WITH gone AS (DELETE FROM memory_term_changes WHERE project = $1 RETURNING term, d)
+     INSERT INTO memory_term_counts AS c (project, term, n)
+       SELECT $1, term, sum(d) FROM gone GROUP BY term ORDER BY term
+     ON CONFLICT (project, term) DO UPDATE SET n = c.n + excluded.n`,
+    [project],
+  );
+  return true;
+}
+
+/**
+ * The document frequencies of `terms` (how many live memories hold each, in their description
+ * and tags or among their content terms) and the number of live memories, in the snapshot of
+ * the transaction `client` is in.
+ */
+export async function termStats(client: ClientBase, project: string, terms: readonly string[]): Promise<TermStats> {
+  const lexemes = terms.flatMap((t) => [t, CONTENT_MARK + t]);
+  const { rows } = await client.query<{ term: string | null; n: number }>(
+    `SELECT NULL AS term, coalesce(sum(n), 0)::float8 AS n FROM memory_live_counts WHERE project = $1
+     UNION ALL
+     SELECT term, sum(n)::float8 FROM (
+       SELECT term, n FROM memory_term_counts WHERE project = $1 AND term = ANY ($2::text[])
+       UNION ALL
+       SELECT term, d FROM memory_term_changes WHERE project = $1 AND term = ANY ($2::text[])
+     ) c GROUP BY term`,
+    [project, lexemes],
+  );
+  const count = new Map(rows.filter((r) => r.term !== null).map((r) => [r.term!, Number(r.n)]));
+  const live = Number(rows.find((r) => r.term === null)?.n ?? 0);
+  return { df: (term) => (count.get(term) ?? 0) + (count.get(CONTENT_MARK + term) ?? 0), live };
+}
