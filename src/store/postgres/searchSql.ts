@@ -140,21 +140,17 @@ export class SearchStatements {
   /**
    * Every live memory a keyword reaches, counted per signature (all of them: the document
    * frequencies are summed from these counts), with how many carry the required tags, and the
-   * number of live memories of the project (memory_live_counts, kept by triggers). With `cap`,
-   * at most that many reached memories are counted: a sample of a broad query's, or all of a
-   * narrow one's when the counts add up to less.
+   * number of live memories of the project (memory_live_counts, kept by triggers).
    */
-  groups(cap?: number): { text: string; values: unknown[] } {
+  groups(): { text: string; values: unknown[] } {
     const p = new Params(this.project);
-    // LIMIT, like OFFSET 0, keeps the subquery apart; with a cap only that many reached rows are counted.
-    const fence = cap === undefined ? 'OFFSET 0' : `LIMIT ${p.add(cap)}`;
     // OFFSET 0 keeps the key a column of its own: grouping by the expression, the planner would
     // expect as many groups as rows (one per distinct search_vector) and sort them.
     const text = `
       SELECT (SELECT coalesce(sum(n), 0) FROM memory_live_counts WHERE project = $1)::float8 AS live, g.key::text AS key, g.count, g.eligible
       FROM (
         SELECT c.key, count(*)::float8 AS count, count(*) FILTER (WHERE c.eligible)::float8 AS eligible
-        FROM (SELECT ${this.key(p)} AS key, h.tags @> ${p.add(this.query.tags)}::text[] AS eligible FROM memory_heads h WHERE ${this.candidate(p)} ${fence}) c
+        FROM (SELECT ${this.key(p)} AS key, h.tags @> ${p.add(this.query.tags)}::text[] AS eligible FROM memory_heads h WHERE ${this.candidate(p)} OFFSET 0) c
         GROUP BY c.key
       ) g`;
     return { text, values: p.values };

@@ -5,8 +5,7 @@ import { rankableUncounted, rankUncounted, type Shape, type UncountedRanking } f
 import type { StoredHit } from '../../core/ports/store';
 import { type PrefixedTag, prefixedTagsStatement } from './prefixedTags';
 import { type FetchBlock, type Keyed, type PgSignature, SearchStatements } from './searchSql';
-import { termStats } from './termCounts';
-import type { TermStats } from '../../core/search/uncounted';
+import { type BlockModel, blockModel } from './blockSizes';
 
 /**
  * How a search's transaction begins: one snapshot for its statements, nothing written, and
@@ -19,12 +18,12 @@ export const SEARCH_TRANSACTION = 'BEGIN ISOLATION LEVEL REPEATABLE READ, READ O
  * A search answered by the server, ranked as SearchIndex ranks, without scoring every memory a
  * broad keyword reaches: the server counts the reached memories per match signature, core
  * ranks the signatures (signatures.ts, the formulas SearchIndex uses), and only the rows of
- * the best groups are read, `limit` at most. A query of one keyword, whose order needs no counts
- * but its terms' document frequencies (uncounted.ts; kept by the write path, termCounts.ts),
- * counts only a sample of what it reaches when it reaches many: its blocks are read best first
- * without counting. Run it in a SEARCH_TRANSACTION on `client`, so the counts
- * and the rows come from the same snapshot. `tuning`: the sample's size, the walk's budget and
- * when a block is walked (tests make the first two small).
+ * the best groups are read, `limit` at most. A query of one keyword needs no counts but its
+ * terms' document frequencies (uncounted.ts), which the write path keeps (termCounts.ts): when
+ * it may reach more than `tuning.sample` memories, its blocks are read best first, without
+ * counting what it reaches. Run it in a SEARCH_TRANSACTION on `client`, so the counts and the
+ * rows come from the same snapshot. `tuning`: when a keyword is broad, the walk's budget
+ * and when a block is walked (tests make the first two small).
  */
 export async function searchOnServer(
   client: PoolClient,
@@ -36,18 +35,16 @@ export async function searchOnServer(
   const prefixes = prefixedTagsStatement(project, query);
   const prefixed = prefixes ? (await client.query<PrefixedTag>(prefixes.text, prefixes.values)).rows : [];
   const statements = new SearchStatements(project, query, prefixed);
-  // A keyword of several words or a compound weighs them by the counts the write path keeps
-  // (termCounts.ts); a plain word's tell how many memories it may reach.
-  const stats = rankableUncounted(query) ? await termStats(client, project, statements.terms) : undefined;
-  const uncounted = rankUncounted(query, prefixed.length > 0, stats);
-  const groups = await client.query<{ live: number; key: string; count: number; eligible: number }>(
-    statements.groups(uncounted ? tuning.sample + 1 : undefined),
-  );
+  if (rankableUncounted(query)) {
+    const model = await blockModel(client, project, query, statements.terms, prefixed);
+    const uncounted = rankUncounted(query, prefixed.length > 0, model.stats);
+    if (uncounted && model.reached > tuning.sample)
+      return readBlocks(client, statements, uncounted, model, model.stats.live, query.limit, tuning);
+  }
+  const groups = await client.query<{ live: number; key: string; count: number; eligible: number }>(statements.groups());
   if (groups.rows.length === 0) return [];
   const live = Number(groups.rows[0]!.live);
   const signatures = statements.signatures(groups.rows);
-  if (uncounted && signatures.reduce((a, s) => a + s.count, 0) > tuning.sample)
-    return readBlocks(client, statements, uncounted, signatures, live, reachedAtMost(statements.terms, stats!, live), query.limit, tuning);
   const ranked = rankSignatures(query, signatures, live);
   const blocks = pickBlocks(ranked.blocks, ranked.limit);
   if (blocks.length === 0) return [];
@@ -55,16 +52,15 @@ export async function searchOnServer(
 }
 
 /**
- * How many reached memories a one-word query counts before it is judged broad and read without
- * counts: a narrow word's memories are all counted (as cheap as reading them), a broad one's
- * first SAMPLE tell which blocks hold many memories.
+ * Above how many memories a one-keyword query may reach it is read without counts: a narrow
+ * keyword's memories are all counted (as cheap as reading them).
  */
 const SAMPLE = 1000;
 
-/** How many of the most recent live memories a block seen in the sample is looked for among, before its index is read. */
+/** How many of the most recent live memories a large block is looked for among, before its index is read. */
 const WALK_BUDGET = 5000;
 
-/** A block is walked when the sample says the walk may meet this many times the rows wanted. */
+/** A block is walked when its estimated size says the walk may meet this many times the rows wanted. */
 const WALK_YIELD = 2;
 
 /** How a broad one-keyword search reads its blocks (SAMPLE, WALK_BUDGET, WALK_YIELD; tests change them). */
@@ -75,41 +71,26 @@ export interface Tuning {
 }
 
 /**
- * How many memories a one-keyword query may reach: those holding one of its terms (a tag it
- * matches holds them too, but for a prefixed tag of another word: then this may be short).
- */
-function reachedAtMost(terms: readonly string[], stats: TermStats, live: number): number {
-  return Math.min(
-    live,
-    terms.reduce((a, t) => a + stats.df(t), 0),
-  );
-}
-
-/**
  * The hits of a query ranked without counts (uncounted.ts): the blocks best first, each
  * block's rows newest first, until `limit` are read; the fallback blocks (below the floor) when
- * the passing ones return nothing. A block the sample holds much of is looked for among the most
- * recent memories first (cheap when it is large); any other, or one that walk did not fill, is
- * read through the GIN indexes (cheap when it is small).
+ * the passing ones return nothing. A block likely large is looked for among the most recent
+ * memories first (cheap when it is large); any other, or one that walk did not fill, is read
+ * through the GIN indexes (cheap when it is small).
  */
 async function readBlocks(
   client: PoolClient,
   statements: SearchStatements,
   ranked: UncountedRanking,
-  sample: PgSignature[],
+  { possible, estimate }: BlockModel,
   live: number,
-  reached: number,
   limit: number,
   { walkBudget: budget, walkYield }: Tuning,
 ): Promise<StoredHit[]> {
-  // A block's size, estimated from its share of the sample and how many memories the keyword
-  // may reach. A statement reads blocks until they likely hold the rows wanted (the sample's
-  // unseen blocks are likely small: read together); each block by a walk over the `budget` most
-  // recent memories when the walk is likely to meet the rows wanted, else by index.
-  const inSample = new Map(sample.map((s) => [s.key, s.count]));
-  const sampled = sample.reduce((a, s) => a + s.count, 0);
-  const keyed = (blocks: Shape[][]) => blocks.map((b) => b.map((s): Keyed => ({ ...s, key: statements.keyOf(s) })));
-  const estimate = (block: Keyed[]) => (block.reduce((a, s) => a + (inSample.get(s.key) ?? 0), 0) / sampled) * reached;
+  // Signatures no live memory has are left out (blockSizes.ts). A statement reads blocks until
+  // they likely hold the rows wanted (small blocks are read together); each block by a walk over
+  // the `budget` most recent memories when the walk is likely to meet the rows wanted, else by index.
+  const keyed = (blocks: Shape[][]) =>
+    blocks.map((b) => b.filter(possible).map((s): Keyed => ({ ...s, key: statements.keyOf(s) }))).filter((b) => b.length > 0);
   const read = async (blocks: Keyed[][], want: number) => {
     const hits: StoredHit[] = [];
     let next = 0;

@@ -3,8 +3,10 @@ import { CONTENT_MARK } from '../../core/search/analysis';
 import type { TermStats } from '../../core/search/uncounted';
 
 // How many live memories of a project hold each search term (each lexeme of memory_heads'
-// search_vector), kept as the heads change, so a search can weigh a keyword's words by their
-// document frequencies without counting the memories they reach (core's uncounted.ts).
+// search_vector), carry each tag (counted as TAG_MARK + tag) and each tag stem (STEM_MARK +
+// stem), kept as the heads change, so a
+// search can weigh a keyword's words by their document frequencies without counting the
+// memories they reach (core's uncounted.ts), and judge how many a block of them holds.
 //
 // Every statement that changes heads adds its net change per term to memory_term_changes (a
 // statement-level trigger over its transition tables: one row per term it changed, whatever
@@ -28,26 +30,29 @@ export const TERM_COUNTS_SCHEMA = `
     d bigint NOT NULL
   );
   CREATE INDEX memory_term_changes_by_term ON memory_term_changes (project, term);
+  -- What a head is counted under: its lexemes, its distinct tags marked with '=', its tag stems with '^'.
+  CREATE FUNCTION agent_memory_counted_terms(v tsvector, tags text[], stems text[]) RETURNS text[] LANGUAGE sql IMMUTABLE AS
+    $f$ SELECT tsvector_to_array(v) || ARRAY(SELECT DISTINCT '=' || t FROM unnest(tags) AS t) || ARRAY(SELECT DISTINCT '^' || s FROM unnest(stems) AS s) $f$;
   INSERT INTO memory_term_counts (project, term, n)
-    SELECT h.project, t.term, count(*) FROM memory_heads h CROSS JOIN LATERAL unnest(tsvector_to_array(h.search_vector)) AS t(term)
+    SELECT h.project, t.term, count(*) FROM memory_heads h CROSS JOIN LATERAL unnest(agent_memory_counted_terms(h.search_vector, h.tags, h.tag_stems)) AS t(term)
     WHERE NOT h.deleted GROUP BY h.project, t.term;
   CREATE FUNCTION agent_memory_count_terms() RETURNS trigger LANGUAGE plpgsql AS $f$
     BEGIN
       IF TG_OP = 'INSERT' THEN
         INSERT INTO memory_term_changes (project, term, d)
-          SELECT h.project, t.term, count(*) FROM new_heads h CROSS JOIN LATERAL unnest(tsvector_to_array(h.search_vector)) AS t(term)
+          SELECT h.project, t.term, count(*) FROM new_heads h CROSS JOIN LATERAL unnest(agent_memory_counted_terms(h.search_vector, h.tags, h.tag_stems)) AS t(term)
           WHERE NOT h.deleted GROUP BY h.project, t.term;
       ELSIF TG_OP = 'DELETE' THEN
         INSERT INTO memory_term_changes (project, term, d)
-          SELECT h.project, t.term, -count(*) FROM old_heads h CROSS JOIN LATERAL unnest(tsvector_to_array(h.search_vector)) AS t(term)
+          SELECT h.project, t.term, -count(*) FROM old_heads h CROSS JOIN LATERAL unnest(agent_memory_counted_terms(h.search_vector, h.tags, h.tag_stems)) AS t(term)
           WHERE NOT h.deleted GROUP BY h.project, t.term;
       ELSE
         INSERT INTO memory_term_changes (project, term, d)
           SELECT c.project, c.term, sum(c.d) FROM (
-            SELECT h.project, t.term, 1 AS d FROM new_heads h CROSS JOIN LATERAL unnest(tsvector_to_array(h.search_vector)) AS t(term)
+            SELECT h.project, t.term, 1 AS d FROM new_heads h CROSS JOIN LATERAL unnest(agent_memory_counted_terms(h.search_vector, h.tags, h.tag_stems)) AS t(term)
             WHERE NOT h.deleted
             UNION ALL
-            SELECT h.project, t.term, -1 FROM old_heads h CROSS JOIN LATERAL unnest(tsvector_to_array(h.search_vector)) AS t(term)
+            SELECT h.project, t.term, -1 FROM old_heads h CROSS JOIN LATERAL unnest(agent_memory_counted_terms(h.search_vector, h.tags, h.tag_stems)) AS t(term)
             WHERE NOT h.deleted
           ) c GROUP BY c.project, c.term HAVING sum(c.d) <> 0;
       END IF;
@@ -61,6 +66,11 @@ export const TERM_COUNTS_SCHEMA = `
   CREATE TRIGGER memory_heads_terms_delete AFTER DELETE ON memory_heads
     REFERENCING OLD TABLE AS old_heads FOR EACH STATEMENT EXECUTE FUNCTION agent_memory_count_terms();
 `;
+
+/** Marks a tag among the counted terms: no lexeme starts with it (terms are letters and digits, tag parts add `#` and `+`). */
+export const TAG_MARK = '=';
+/** Marks a tag stem (analysis.ts, tagStems) among the counted terms. */
+export const STEM_MARK = '^';
 
 /** First key of the fold's advisory lock ("term"); the second is the project's hash. */
 const FOLD_LOCK = 0x7465726d;
@@ -94,13 +104,29 @@ export async function foldTermChanges(client: ClientBase, project: string): Prom
   return true;
 }
 
+/** Counts read for one search: TermStats, and the count of any lexeme or tag asked for. */
+export interface CountedTerms extends TermStats {
+  /** Live memories holding this lexeme (a term, or CONTENT_MARK + a term: among content terms only). */
+  lexeme(l: string): number;
+  /** Live memories carrying this tag. */
+  tagged(tag: string): number;
+  /** Live memories carrying a tag of this stem (analysis.ts, tagStems). */
+  stemmed(stem: string): number;
+}
+
 /**
- * The document frequencies of `terms` (how many live memories hold each, in their description
- * and tags or among their content terms) and the number of live memories, in the snapshot of
- * the transaction `client` is in.
+ * The counts of `terms` (each as held in the description and tags and as a content term), of
+ * `tags` and of `stems`, and the number of live memories, in the snapshot of the transaction `client` is in.
+ * `df` is a term's document frequency: how many live memories hold it in either way.
  */
-export async function termStats(client: ClientBase, project: string, terms: readonly string[]): Promise<TermStats> {
-  const lexemes = terms.flatMap((t) => [t, CONTENT_MARK + t]);
+export async function termStats(
+  client: ClientBase,
+  project: string,
+  terms: readonly string[],
+  tags: readonly string[],
+  stems: readonly string[] = [],
+): Promise<CountedTerms> {
+  const asked = [...terms.flatMap((t) => [t, CONTENT_MARK + t]), ...tags.map((t) => TAG_MARK + t), ...stems.map((s) => STEM_MARK + s)];
   const { rows } = await client.query<{ term: string | null; n: number }>(
     `SELECT NULL AS term, coalesce(sum(n), 0)::float8 AS n FROM memory_live_counts WHERE project = $1
      UNION ALL
@@ -109,9 +135,15 @@ export async function termStats(client: ClientBase, project: string, terms: read
        UNION ALL
        SELECT term, d FROM memory_term_changes WHERE project = $1 AND term = ANY ($2::text[])
      ) c GROUP BY term`,
-    [project, lexemes],
+    [project, asked],
   );
   const count = new Map(rows.filter((r) => r.term !== null).map((r) => [r.term!, Number(r.n)]));
-  const live = Number(rows.find((r) => r.term === null)?.n ?? 0);
-  return { df: (term) => (count.get(term) ?? 0) + (count.get(CONTENT_MARK + term) ?? 0), live };
+  const lexeme = (l: string) => count.get(l) ?? 0;
+  return {
+    live: Number(rows.find((r) => r.term === null)?.n ?? 0),
+    df: (term) => lexeme(term) + lexeme(CONTENT_MARK + term),
+    lexeme,
+    tagged: (tag) => lexeme(TAG_MARK + tag),
+    stemmed: (stem) => lexeme(STEM_MARK + stem),
+  };
 }

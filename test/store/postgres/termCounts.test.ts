@@ -5,7 +5,7 @@ import { analyzeMemory, flatTerms } from '../../../src/core/search/analysis';
 import type { StoredVersion } from '../../../src/core/ports/store';
 import { MIGRATIONS } from '../../../src/store/postgres/migrations';
 import { PgStore } from '../../../src/store/postgres/pgStore';
-import { foldTermChanges, termStats } from '../../../src/store/postgres/termCounts';
+import { foldTermChanges, STEM_MARK, TAG_MARK, termStats } from '../../../src/store/postgres/termCounts';
 import { advanceHeads, insertVersions } from '../../../src/store/postgres/versionRows';
 import { liveMemories, memory, openPg, syntheticRows } from '../../helpers/builders';
 import { PG_ADMIN_URL, requirePostgres, withClient } from '../../helpers/postgres';
@@ -13,10 +13,14 @@ import { MemoryService } from '../../../src/core/memoryService';
 
 type Pg = Awaited<ReturnType<typeof openPg>>;
 
-/** How many live memories hold each lexeme (flatTerms: content terms marked), recounted from the versions. */
+/** How many live memories hold each lexeme (flatTerms: content terms marked), carry each tag and tag stem (marked), recounted from the versions. */
 function recount(rows: StoredVersion[]): Map<string, number> {
   const df = new Map<string, number>();
-  for (const m of liveMemories(rows)) for (const t of new Set(flatTerms(analyzeMemory(m)))) df.set(t, (df.get(t) ?? 0) + 1);
+  for (const m of liveMemories(rows)) {
+    const a = analyzeMemory(m);
+    for (const t of new Set([...flatTerms(a), ...m.tags.map((tag) => TAG_MARK + tag), ...a.tagStems.map((s) => STEM_MARK + s)]))
+      df.set(t, (df.get(t) ?? 0) + 1);
+  }
   return df;
 }
 
@@ -115,9 +119,13 @@ describe('PostgreSQL term counts: kept by the heads’ triggers (termCounts.ts)'
     const both = [...want.keys()].filter((t) => !t.startsWith('~') && want.has(`~${t}`));
     const terms = [...both.slice(0, 5), 'quokka', 'nowhere'];
     assert.ok(both.length > 0, 'some terms are held in the description by some memories, in the content by others');
-    const stats = await withClient(pg.url, async (c) => termStats(c, pg.project, terms));
+    const stats = await withClient(pg.url, async (c) => termStats(c, pg.project, terms, ['webpack', 'nowhere']));
     for (const t of terms) assert.equal(stats.df(t), (want.get(t) ?? 0) + (want.get(`~${t}`) ?? 0), t);
     assert.equal(stats.live, liveMemories(await exported(pg)).length);
+    const live = liveMemories(await exported(pg));
+    for (const tag of ['webpack', 'nowhere'])
+      assert.equal(stats.tagged(tag), live.filter((m) => m.tags.includes(tag)).length, `tag ${tag}`);
+    assert.ok(stats.tagged('webpack') > 0);
     await pg.store.close();
   });
 
