@@ -3,11 +3,12 @@
  * with N memories (default 100k; BENCH_TEAM_N to change). Reports lost versions (acknowledged
  * writes missing from the database, and version rows nobody acknowledged), search and write
  * p50/p95 under load, and for one client: search on the server (what a one-shot CLI pays), search
- * through the local index (long-lived clients) with its load time, and a naive ILIKE scan, in the same run.
+ * through the local index (long-lived clients) with its load time, and a naive ILIKE scan, in the same run;
+ * then issue 17's targets for N as PASS/FAIL rows (teamTargets.ts).
  * BENCH_TEAM_LOCAL sets the load clients' localIndex mode (default background, as shipped).
  * Needs the server at AGENT_MEMORY_TEST_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres);
  * works in a scratch database that it drops at the end. BENCH_TEAM_DB=name keeps the seeded
- * database instead (seeding 1M memories takes about 15 minutes) and, when it exists already,
+ * database instead (seeding 1M memories takes about 8 minutes) and, when it exists already,
  * runs against it without seeding again (the writes of earlier runs stay in it; drop it yourself).
  */
 import { spawn } from 'node:child_process';
@@ -21,6 +22,7 @@ import { MemoryService } from '../src/core/memoryService';
 import { PgStore } from '../src/store/postgres/pgStore';
 import { generate } from './generate';
 import { median, ms, sample, summarize } from './stats';
+import { teamTargetTable } from './teamTargets';
 
 const ADMIN = process.env.AGENT_MEMORY_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const N = Number(process.env.BENCH_TEAM_N ?? 100_000);
@@ -131,6 +133,7 @@ async function main(): Promise<void> {
     const c = new Client({ connectionString: url });
     await c.connect();
     let t = performance.now();
+    let seedMs: number | undefined;
     if (reuse) {
       // A seed that was interrupted, another N, or a database that is not a bench's: refuse.
       const stored = await store.countVersions();
@@ -150,7 +153,7 @@ async function main(): Promise<void> {
         // planner's statistics near the tables' size while they grow from nothing.
         if ((i / 5000) % 20 === 19) await c.query('ANALYZE memory_heads; ANALYZE memory_head_tags');
       }
-      const seedMs = performance.now() - t;
+      seedMs = performance.now() - t;
       await c.query('VACUUM ANALYZE');
       console.log(
         `seeded ${N} memories (${await store.countVersions()} versions) via importVersions in ${(seedMs / 1000).toFixed(1)} s${keep ? `; kept as database ${db}` : ''}`,
@@ -278,6 +281,20 @@ async function main(): Promise<void> {
         .slice(0, 3)
         .map((q) => q[0])
         .join(', ')})`,
+    );
+    console.log(
+      `\n${teamTargetTable({
+        n: N,
+        seedMs,
+        clients: CLIENTS,
+        ops: OPS,
+        runMs,
+        lost,
+        searchUnderLoadP50: s.p50,
+        writeUnderLoadP50: w.p50,
+        oneClient: ours,
+        ilike: naive,
+      })}`,
     );
     await c.end();
     await store.close();
