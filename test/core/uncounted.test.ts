@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { analyzeMemory, type MemoryToIndex } from '../../src/core/search/analysis';
 import { analyzeQuery, type SearchQuery } from '../../src/core/search/query';
 import { DEFAULT_RANKING, type RankingOptions } from '../../src/core/search/ranking';
-import { rankUncounted, type Shape, type TermStats } from '../../src/core/search/uncounted';
+import { rankUncounted, readRanking, type Shape, type TermStats, type UncountedRanking } from '../../src/core/search/uncounted';
 import { corpusQueries, corpusRows, liveMemories, syntheticRows } from '../helpers/builders';
 import { groupBySignature, indexOf, newestFirst } from '../helpers/signatureGroups';
 
@@ -28,26 +28,37 @@ function statsOf(memories: MemoryToIndex[]): TermStats {
  * blocks best first, up to the limit; the partial blocks (up to their limit) only when the
  * passing blocks return nothing. Undefined when the query needs counts.
  */
-function uncountedSearch(query: SearchQuery, memories: MemoryToIndex[], options: RankingOptions = DEFAULT_RANKING): string[] | undefined {
+async function uncountedSearch(
+  query: SearchQuery,
+  memories: MemoryToIndex[],
+  options: RankingOptions = DEFAULT_RANKING,
+): Promise<string[] | undefined> {
   const groups = groupBySignature(query, memories);
   const prefixed = groups.some((g) => g.tagMatch[0] === 1);
-  const ranked = rankUncounted(query, prefixed, statsOf(memories), options);
+  return readInMemory(rankUncounted(query, prefixed, statsOf(memories), options), query, groups);
+}
+
+/** What a store does with an uncounted ranking (readRanking), over the memories' groups; undefined when there is none. */
+async function readInMemory(
+  ranked: UncountedRanking | undefined,
+  query: SearchQuery,
+  groups: ReturnType<typeof groupBySignature>,
+): Promise<string[] | undefined> {
   if (!ranked) return undefined;
-  const read = (blocks: Shape[][], limit: number) => {
-    const out: string[] = [];
-    for (const block of blocks) {
-      if (out.length >= limit) break;
+  const hits = await readRanking<{ id: string }>(ranked, query.limit, (blocks, want) => {
+    const out: Array<{ id: string; block: number }> = [];
+    blocks.forEach((block, b) => {
+      if (out.length >= want) return;
       const members = groups
         .filter((g) => block.some((s) => sameShape(s, g)))
         .flatMap((g) => g.members)
         .filter((m) => query.tags.every((t) => m.tags.includes(t)))
         .sort(newestFirst);
-      out.push(...members.slice(0, limit - out.length).map((m) => m.id));
-    }
-    return out;
-  };
-  const passing = read(ranked.passing, query.limit);
-  return passing.length > 0 ? passing : read(ranked.partial, ranked.partialLimit);
+      out.push(...members.slice(0, want - out.length).map((m) => ({ id: m.id, block: b })));
+    });
+    return Promise.resolve(out);
+  });
+  return hits.map((h) => h.id);
 }
 
 /** An evaluation corpus's live memories, their times on 200 distinct minutes (so blocks tie on time), and its queries' keywords. */
@@ -74,7 +85,7 @@ describe('ranking a one-word query without counts (uncounted.ts)', () => {
     assert.equal(rankUncounted(analyzeQuery(['cache'], [], 0), true), undefined, 'nothing to return');
   });
 
-  it('gives SearchIndex’s ids for every word, tag and pair of words of a synthetic corpus, at every limit and under tag filters', () => {
+  it('gives SearchIndex’s ids for every word, tag and pair of words of a synthetic corpus, at every limit and under tag filters', async () => {
     const memories = liveMemories(syntheticRows(3000));
     const index = indexOf(memories);
     const words = new Set<string>();
@@ -90,7 +101,7 @@ describe('ranking a one-word query without counts (uncounted.ts)', () => {
     for (const word of [...words, ...[...pairs].slice(0, 60), 'type', 'unknownword', 'indexes', 'tested', 'cache-build', 'testIndexes']) {
       for (const limit of [1, 3, 10, 50, 5000]) {
         const q = analyzeQuery([word], [], limit);
-        const ids = uncountedSearch(q, memories);
+        const ids = await uncountedSearch(q, memories);
         if (!ids) continue;
         ranked++;
         if (q.keywords[0]!.units.length > 1 || q.keywords[0]!.units.some((u) => u.parts.length > 0)) compound++;
@@ -102,7 +113,7 @@ describe('ranking a one-word query without counts (uncounted.ts)', () => {
       }
       for (const tags of [['cache'], ['test', 'ci'], ['nowhere']]) {
         const q = analyzeQuery([word], tags, 10);
-        const ids = uncountedSearch(q, memories);
+        const ids = await uncountedSearch(q, memories);
         if (ids)
           assert.deepEqual(
             ids,
@@ -116,7 +127,7 @@ describe('ranking a one-word query without counts (uncounted.ts)', () => {
   });
 
   for (const set of ['eval', 'eval2'])
-    it(`gives SearchIndex’s ids for every keyword and word of ${set}'s queries and every tag of its memories, with the fallback below the floor`, () => {
+    it(`gives SearchIndex’s ids for every keyword and word of ${set}'s queries and every tag of its memories, with the fallback below the floor`, async () => {
       const { memories, keywords } = evalMemories(set);
       const words = new Set([...keywords.flat(), ...keywords.flat().flatMap((k) => k.split(/\s+/)), ...memories.flatMap((m) => m.tags)]);
       // With the floor above a description match of the word (0.75), only exact and inflected tags pass: the rest is the fallback.
@@ -128,7 +139,7 @@ describe('ranking a one-word query without counts (uncounted.ts)', () => {
         for (const word of words)
           for (const limit of [1, 3, 10]) {
             const q = analyzeQuery([word], [], limit);
-            const ids = uncountedSearch(q, memories, options);
+            const ids = await uncountedSearch(q, memories, options);
             if (!ids) continue;
             ranked++;
             const hits = index.search(q);

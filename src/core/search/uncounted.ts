@@ -20,14 +20,44 @@ export type Shape = Pick<Signature, 'terms' | 'tagMatch'>;
 
 /** The blocks of an uncounted query, best first: each block's memories are ordered by changedAt, then id. */
 export interface UncountedRanking {
-  /** Blocks that pass the relevance floor: return their memories, best block first, up to the query's limit. */
+  /** Blocks that pass the relevance floor, best first. */
   passing: Shape[][];
+  /** Per passing block, how many keywords its memories match. */
+  matched: number[];
   /**
-   * Blocks of memories that match the keyword but fall below the floor: returned, best first and
-   * at most `partialLimit` of them, only when no passing block holds a memory that may be returned.
+   * The passing blocks again, of the signatures whose memories are corroborated only
+   * (Scoring.corroborated): returned, up to `partialLimit`, when the best memory returned matches
+   * fewer than `required` keywords (Scoring.keep).
+   */
+  corroborated: Shape[][];
+  /** Keywords a memory must match for the passing blocks to be returned as they are (Scoring.required). */
+  required: number;
+  /**
+   * Blocks of corroborated memories below the floor: returned, best first and at most
+   * `partialLimit` of them, only when no passing block holds a memory that may be returned.
    */
   partial: Shape[][];
   partialLimit: number;
+}
+
+/**
+ * What a store returns of an uncounted ranking (as Scoring.keep): `read(blocks, want)` reads the
+ * blocks' memories best first, newest first within a block, up to `want`, each with the index of
+ * its block. The passing blocks up to the limit when the best one read matches `required`
+ * keywords; else the corroborated ones (up to `partialLimit`), else the best memory alone; when
+ * no passing block holds a memory, the partial blocks.
+ */
+export async function readRanking<H>(
+  ranking: UncountedRanking,
+  limit: number,
+  read: (blocks: Shape[][], want: number) => Promise<Array<H & { block: number }>>,
+): Promise<H[]> {
+  const strip = (hits: Array<H & { block: number }>) => hits.map(({ block: _, ...hit }) => hit as unknown as H);
+  const passing = await read(ranking.passing, limit);
+  if (passing.length === 0) return strip(await read(ranking.partial, ranking.partialLimit));
+  if (ranking.matched[passing[0]!.block]! >= ranking.required) return strip(passing);
+  const corroborated = await read(ranking.corroborated, ranking.partialLimit);
+  return strip(corroborated.length > 0 ? corroborated : passing.slice(0, 1));
 }
 
 /** How many live memories hold each term (in any field), and how many memories are live. */
@@ -113,8 +143,13 @@ export function rankUncounted(
   const strengths = [...byStrength.keys()].sort((a, b) => b - a);
   const close = (a: number, b: number) => Math.abs(a - b) <= MARGIN * Math.max(Math.abs(a), Math.abs(b));
   if (strengths.some((s, i) => close(s, floor) || (i > 0 && close(s, strengths[i - 1]!)))) return undefined;
+  // One keyword: every memory of a block matches it, so the passing blocks are returned as they are.
+  const passing = strengths.filter((s) => s >= floor).map((s) => byStrength.get(s)!);
   return {
-    passing: strengths.filter((s) => s >= floor).map((s) => byStrength.get(s)!),
+    passing,
+    matched: passing.map(() => 1),
+    corroborated: passing,
+    required: 1,
     partial: strengths.filter((s) => s < floor).map((s) => byStrength.get(s)!),
     partialLimit: Math.min(query.limit, options.weakLimit),
   };

@@ -7,24 +7,29 @@ import { tagParts } from '../../core/tags';
 import type { PrefixedTag } from './prefixedTags';
 import { type CountedTerms, termStats } from './termCounts';
 import type { ClientBase } from 'pg';
+import type { KeptCounts } from '../../core/search/uncountedKeywords';
 
-// How many memories a one-keyword query reaches at most, which of its signatures no live memory
-// can have, and how many memories a block of them likely holds, from the counts the write path
+// How many memories a query reaches at most, which of its signatures no live memory can have,
+// and how many memories a block of them likely holds, from the counts the write path
 // keeps (termCounts.ts): what a broad search reads its blocks by (serverSearch.ts) without
 // counting or sampling what it reaches. The counts are exact in the search's snapshot, so a
 // signature they rule out holds nothing; the sizes are guesses, and only decide how a block is
 // read (walked or by index, with which others), never which rows are returned.
 
 export interface BlockModel {
-  /** At most how many live memories the keyword reaches. */
+  /** At most how many live memories the keywords reach. */
   reached: number;
   /** False when no live memory can have this signature (it needs a term, tag or stem no memory has, or a required tag none carries). */
   possible(s: Shape): boolean;
+  /** False when no live memory holds the term so (Held). */
+  possibleTerm(term: string, held: number): boolean;
+  /** False when no live memory can meet keyword `k` with this tag match. */
+  possibleKind(k: number, kind: number): boolean;
   /** The likely number of live memories of a block (its signatures) that carry the required tags. */
   estimate(block: readonly Shape[]): number;
 }
 
-/** Reads the counts a one-keyword query's blocks are judged by, in the transaction `client` is in. */
+/** Reads the counts a query's blocks are judged by, in the transaction `client` is in. */
 export async function blockModel(
   client: ClientBase,
   project: string,
@@ -32,20 +37,30 @@ export async function blockModel(
   terms: readonly string[],
   prefixed: readonly PrefixedTag[],
 ): Promise<BlockModel & { stats: CountedTerms }> {
-  const kw = query.keywords[0]!;
-  const tags = [...new Set([kw.tag, ...prefixed.map((p) => p.tag), ...query.tags])];
-  const stats = await termStats(client, project, terms, tags, [kw.tagStem]);
+  const tags = [...new Set([...query.keywords.map((kw) => kw.tag), ...prefixed.map((p) => p.tag), ...query.tags])];
+  const stats = await termStats(client, project, terms, tags, [...new Set(query.keywords.map((kw) => kw.tagStem))]);
   return { stats, ...modelOf(query, terms, prefixed, stats) };
+}
+
+/** The counts of termStats as core's uncountedKeywords.ts asks for them. */
+export function keptCounts(stats: CountedTerms): KeptCounts {
+  return {
+    live: stats.live,
+    text: (t) => stats.lexeme(t),
+    content: (t) => stats.lexeme(CONTENT_MARK + t),
+    tagged: (t) => stats.tagged(t),
+    stemmed: (s) => stats.stemmed(s),
+  };
 }
 
 /**
  * The model over counts already read. Estimates: each term held or not independently of the
  * others, at its own rates, but for the words a tag match implies (a tag's own words are among
- * the memory's terms); an exact match as likely as the keyword's tag, an inflection as a tag of
- * its stem that is not the tag itself, a prefix match as the other tags the keyword is a prefix of.
+ * the memory's terms); each keyword's tag match independently of the others: an exact match as
+ * likely as the keyword's tag, an inflection as a tag of its stem that is not the tag itself, a
+ * prefix match as the other tags the keyword is a prefix of.
  */
 export function modelOf(query: SearchQuery, terms: readonly string[], prefixed: readonly PrefixedTag[], stats: CountedTerms): BlockModel {
-  const kw = query.keywords[0]!;
   const live = stats.live;
   const rate = (n: number) => (live > 0 ? Math.min(1, n / live) : 0);
   const textCount = terms.map((t) => stats.lexeme(t));
@@ -55,41 +70,49 @@ export function modelOf(query: SearchQuery, terms: readonly string[], prefixed: 
     const content = rate(contentCount[i]!);
     return [Math.max(0, 1 - text - content), content, text];
   });
-  const prefixes = prefixed.map((p) => p.tag).filter((t) => tagParts(t).join('-') !== kw.tagStem);
   const wordsOf = (tags: string[]) =>
     tags.length === 0 ? new Set<string>() : new Set(tagParts(tags[0]!).filter((w) => tags.every((t) => tagParts(t).includes(w))));
-  const stem = kw.tagStem.split('-');
-  const implied = [new Set<string>(), wordsOf(prefixes), new Set(stem), wordsOf([kw.tag])];
-  const exactCount = stats.tagged(kw.tag);
-  const inflectionCount = Math.max(0, stats.stemmed(kw.tagStem) - exactCount);
-  const prefixCount = prefixes.reduce((a, t) => a + stats.tagged(t), 0);
-  const kindCount = [live, prefixCount, inflectionCount, exactCount];
-  const kind = [
-    Math.max(0, rate(live - exactCount - inflectionCount - prefixCount)),
-    rate(prefixCount),
-    rate(inflectionCount),
-    rate(exactCount),
-  ];
+  const keywords = query.keywords.map((kw, k) => {
+    const prefixes = prefixed.filter((p) => p.k === k && tagParts(p.tag).join('-') !== kw.tagStem).map((p) => p.tag);
+    const exact = stats.tagged(kw.tag);
+    const inflection = Math.max(0, stats.stemmed(kw.tagStem) - exact);
+    const prefix = prefixes.reduce((a, t) => a + stats.tagged(t), 0);
+    return {
+      implied: [new Set<string>(), wordsOf(prefixes), new Set(kw.tagStem.split('-')), wordsOf([kw.tag])],
+      count: [live, prefix, inflection, exact],
+      rate: [Math.max(0, rate(live - exact - inflection - prefix)), rate(prefix), rate(inflection), rate(exact)],
+    };
+  });
   const required = query.tags.reduce((a, t) => a * rate(stats.tagged(t)), 1);
+  const possibleTerm = (term: string, state: number) => {
+    const i = terms.indexOf(term);
+    return state === Held.No || (state === Held.Text ? textCount[i]! : contentCount[i]!) > 0;
+  };
+  const possibleKind = (k: number, kind: number) => keywords[k]!.count[kind]! > 0;
   const possible = (s: Shape) =>
     required > 0 &&
-    kindCount[s.tagMatch[0]!]! > 0 &&
+    s.tagMatch.every((kind, k) => possibleKind(k, kind)) &&
     s.terms.every((state, i) => state === Held.No || (state === Held.Text ? textCount[i]! : contentCount[i]!) > 0);
   const one = (s: Shape) => {
     if (!possible(s)) return 0;
-    const tag = s.tagMatch[0]!;
-    let p = kind[tag]! * required;
+    let p = required;
+    s.tagMatch.forEach((kind, k) => (p *= keywords[k]!.rate[kind]!));
     terms.forEach((t, i) => {
       const state = s.terms[i]!;
-      if (tag !== TagMatch.None && implied[tag]!.has(t)) p *= state === Held.Text ? 1 : 0;
-      else p *= held[i]![state]!;
+      const implied = s.tagMatch.some((kind, k) => kind !== TagMatch.None && keywords[k]!.implied[kind]!.has(t));
+      p *= implied ? (state === Held.Text ? 1 : 0) : held[i]![state]!;
     });
     return p;
   };
-  const tagReach = [kw.tag, ...prefixed.map((p) => p.tag)].reduce((a, t) => a + stats.tagged(t), 0);
+  const tagReach = [...new Set([...query.keywords.map((kw) => kw.tag), ...prefixed.map((p) => p.tag)])].reduce(
+    (a, t) => a + stats.tagged(t),
+    0,
+  );
   return {
     reached: Math.min(live, terms.reduce((a, t) => a + stats.df(t), 0) + tagReach),
     possible,
+    possibleTerm,
+    possibleKind,
     estimate: (block) => live * block.reduce((a, s) => a + one(s), 0),
   };
 }

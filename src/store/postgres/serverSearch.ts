@@ -1,11 +1,13 @@
 import type { PoolClient } from 'pg';
 import type { SearchQuery } from '../../core/search/query';
 import { rankSignatures } from '../../core/search/signatures';
-import { rankableUncounted, rankUncounted, type Shape, type UncountedRanking } from '../../core/search/uncounted';
+import { rankableUncounted, rankUncounted, readRanking, type Shape, type UncountedRanking } from '../../core/search/uncounted';
 import type { StoredHit } from '../../core/ports/store';
 import { type PrefixedTag, prefixedTagsStatement } from './prefixedTags';
 import { type FetchBlock, type Keyed, type PgSignature, SearchStatements } from './searchSql';
-import { type BlockModel, blockModel } from './blockSizes';
+import { type BlockModel, blockModel, keptCounts } from './blockSizes';
+import type { CountedTerms } from './termCounts';
+import { exactMatchCount, rankUncountedKeywords } from '../../core/search/uncountedKeywords';
 
 /**
  * How a search's transaction begins: one snapshot for its statements, nothing written, and
@@ -19,9 +21,10 @@ export const SEARCH_TRANSACTION = 'BEGIN ISOLATION LEVEL REPEATABLE READ, READ O
  * broad keyword reaches: the server counts the reached memories per match signature, core
  * ranks the signatures (signatures.ts, the formulas SearchIndex uses), and only the rows of
  * the best groups are read, `limit` at most. A query of one keyword needs no counts but its
- * terms' document frequencies (uncounted.ts), which the write path keeps (termCounts.ts): when
- * it may reach more than `tuning.sample` memories, its blocks are read best first, without
- * counting what it reaches. Run it in a SEARCH_TRANSACTION on `client`, so the counts and the
+ * terms' document frequencies (uncounted.ts); one of several keywords of one plain word each,
+ * how many memories match each (uncountedKeywords.ts): the write path keeps what gives both
+ * (termCounts.ts). When such a query may reach more than `tuning.sample` memories, its blocks
+ * are read best first, without counting what it reaches. Run it in a SEARCH_TRANSACTION on `client`, so the counts and the
  * rows come from the same snapshot. `tuning`: when a keyword is broad, the walk's budget
  * and when a block is walked (tests make the first two small).
  */
@@ -35,12 +38,9 @@ export async function searchOnServer(
   const prefixes = prefixedTagsStatement(project, query);
   const prefixed = prefixes ? (await client.query<PrefixedTag>(prefixes.text, prefixes.values)).rows : [];
   const statements = new SearchStatements(project, query, prefixed);
-  if (rankableUncounted(query)) {
-    const model = await blockModel(client, project, query, statements.terms, prefixed);
-    const uncounted = rankUncounted(query, prefixed.length > 0, model.stats);
-    if (uncounted && model.reached > tuning.sample)
-      return readBlocks(client, statements, uncounted, model, model.stats.live, query.limit, tuning);
-  }
+  const model = await blockModel(client, project, query, statements.terms, prefixed);
+  const uncounted = model.reached > tuning.sample ? rankedWithoutCounts(query, prefixed, model) : undefined;
+  if (uncounted) return readBlocks(client, statements, uncounted, model, model.stats.live, query.limit, tuning);
   const groups = await client.query<{ live: number; key: string; count: number; eligible: number }>(statements.groups());
   if (groups.rows.length === 0) return [];
   const live = Number(groups.rows[0]!.live);
@@ -49,6 +49,37 @@ export async function searchOnServer(
   const blocks = pickBlocks(ranked.blocks, ranked.limit);
   if (blocks.length === 0) return [];
   return (await rowsOf(client, statements.fetch(blocks, signatures, live))).map(({ block: _, ...hit }) => hit);
+}
+
+/**
+ * The ranking of a query whose order its kept counts give (termCounts.ts): one keyword by its
+ * terms' document frequencies (uncounted.ts), several keywords of one plain word each when each
+ * one's matches are known exactly (uncountedKeywords.ts); else undefined (the query is counted).
+ */
+function rankedWithoutCounts(
+  query: SearchQuery,
+  prefixed: PrefixedTag[],
+  model: BlockModel & { stats: CountedTerms },
+): UncountedRanking | undefined {
+  if (rankableUncounted(query)) return rankUncounted(query, prefixed.length > 0, model.stats);
+  const counts = keptCounts(model.stats);
+  const matchCounts = query.keywords.map((_, k) =>
+    exactMatchCount(
+      query,
+      k,
+      counts,
+      prefixed.filter((p) => p.k === k).map((p) => p.tag),
+    ),
+  );
+  if (matchCounts.some((c) => c === undefined)) return undefined;
+  return rankUncountedKeywords(
+    query,
+    query.keywords.map((_, k) => prefixed.some((p) => p.k === k)),
+    matchCounts as number[],
+    counts.live,
+    model.possibleTerm,
+    model.possibleKind,
+  );
 }
 
 /**
@@ -63,7 +94,7 @@ const WALK_BUDGET = 5000;
 /** A block is walked when its estimated size says the walk may meet this many times the rows wanted. */
 const WALK_YIELD = 2;
 
-/** How a broad one-keyword search reads its blocks (SAMPLE, WALK_BUDGET, WALK_YIELD; tests change them). */
+/** How a broad search ranked without counts reads its blocks (SAMPLE, WALK_BUDGET, WALK_YIELD; tests change them). */
 export interface Tuning {
   sample: number;
   walkBudget: number;
@@ -71,11 +102,10 @@ export interface Tuning {
 }
 
 /**
- * The hits of a query ranked without counts (uncounted.ts): the blocks best first, each
- * block's rows newest first, until `limit` are read; the fallback blocks (below the floor) when
- * the passing ones return nothing. A block likely large is looked for among the most recent
- * memories first (cheap when it is large); any other, or one that walk did not fill, is read
- * through the GIN indexes (cheap when it is small).
+ * The hits of a query ranked without counts (uncounted.ts, uncountedKeywords.ts), returned as
+ * readRanking says: blocks best first, each block's rows newest first. A block likely large is
+ * looked for among the most recent memories first (cheap when it is large); any other, or one
+ * that walk did not fill, is read through the GIN indexes (cheap when it is small).
  */
 async function readBlocks(
   client: PoolClient,
@@ -86,36 +116,39 @@ async function readBlocks(
   limit: number,
   { walkBudget: budget, walkYield }: Tuning,
 ): Promise<StoredHit[]> {
-  // Signatures no live memory has are left out (blockSizes.ts). A statement reads blocks until
-  // they likely hold the rows wanted (small blocks are read together); each block by a walk over
-  // the `budget` most recent memories when the walk is likely to meet the rows wanted, else by index.
-  const keyed = (blocks: Shape[][]) =>
-    blocks.map((b) => b.filter(possible).map((s): Keyed => ({ ...s, key: statements.keyOf(s) }))).filter((b) => b.length > 0);
-  const read = async (blocks: Keyed[][], want: number) => {
-    const hits: StoredHit[] = [];
+  // Signatures no live memory has are left out (blockSizes.ts), and so are blocks left empty. A
+  // statement reads blocks until they likely hold the rows wanted (small blocks are read
+  // together); each block by a walk over the `budget` most recent memories when the walk is
+  // likely to meet the rows wanted, else by index.
+  const read = async (shapes: Shape[][], want: number) => {
+    const blocks = shapes
+      .map((b, index) => ({ index, signatures: b.filter(possible).map((s): Keyed => ({ ...s, key: statements.keyOf(s) })) }))
+      .filter((b) => b.signatures.length > 0);
+    const hits: Array<StoredHit & { block: number }> = [];
     let next = 0;
     while (next < blocks.length && hits.length < want) {
       const left = want - hits.length;
       let end = next;
-      let expected = estimate(blocks[next]!);
-      while (end < blocks.length - 1 && expected < left) expected += estimate(blocks[++end]!);
-      const batch = blocks
-        .slice(next, end + 1)
-        .map((signatures) => ({ signatures, budget: (estimate(signatures) / live) * budget >= walkYield * left ? budget : undefined }));
+      let expected = estimate(blocks[next]!.signatures);
+      while (end < blocks.length - 1 && expected < left) expected += estimate(blocks[++end]!.signatures);
+      const batch = blocks.slice(next, end + 1).map((b) => ({
+        index: b.index,
+        signatures: b.signatures,
+        budget: (estimate(b.signatures) / live) * budget >= walkYield * left ? budget : undefined,
+      }));
       const rows = await rowsOf(client, statements.blocks(batch, left));
       for (let b = 0; b < batch.length && hits.length < want; b++) {
         let got = rows.filter((r) => r.block === b);
         // A walk that found fewer than it could use says nothing of older memories: read the block by index.
         if (batch[b]!.budget !== undefined && got.length < want - hits.length && budget < live)
           got = await rowsOf(client, statements.blocks([{ signatures: batch[b]!.signatures }], want - hits.length));
-        hits.push(...got.slice(0, want - hits.length).map(({ block: _, ...hit }) => hit));
+        hits.push(...got.slice(0, want - hits.length).map((hit) => ({ ...hit, block: batch[b]!.index })));
       }
       next = end + 1;
     }
     return hits;
   };
-  const passing = await read(keyed(ranked.passing), limit);
-  return passing.length > 0 ? passing : read(keyed(ranked.partial), ranked.partialLimit);
+  return readRanking<StoredHit>(ranked, limit, read);
 }
 
 /** The hits of a statement's rows, each with the block it was read for. */

@@ -115,21 +115,33 @@ describe('PostgreSQL search on the server: ranked by match signature', function 
       assert.ok(texts.filter((t) => t.includes(walk)).length > 100, 'blocks are read by a bounded walk');
       assert.ok(weighed > 20, `keywords of several words or a compound read without counts: ${weighed}`);
     }
-    // The shipped rule: blocks batched by their estimated sizes, a block walked only when the walk likely fills it.
+    // The shipped rule: blocks batched by their estimated sizes, a block walked only when the walk
+    // likely fills it; also queries of two and three keywords (their matches known from the kept counts).
     texts.length = 0;
-    for (const word of words)
+    const list = [...words];
+    const queries = [
+      ...list.map((w) => [w]),
+      ...list.map((w, i) => [w, list[(i * 7 + 3) % list.length]!]),
+      ...list.slice(0, 60).map((w, i) => [w, list[(i * 5 + 1) % list.length]!, list[(i * 11 + 2) % list.length]!]),
+    ];
+    let several = 0;
+    for (const keywords of queries)
       for (const limit of [1, 10]) {
-        const q = analyzeQuery([word], [], limit);
+        const q = analyzeQuery(keywords, [], limit);
+        const first = texts.length;
         await client.query(SEARCH_TRANSACTION);
         const hits = await searchOnServer(spy, pg.project, q, { sample: 20, walkBudget: 300, walkYield: 2 });
         await client.query('COMMIT');
         assert.deepEqual(
           hits.map((h) => h.id),
           index.search(q).map((h) => h.id),
-          `${word} limit ${limit}, walked by estimate`,
+          `${keywords.join(' + ')} limit ${limit}, walked by estimate`,
         );
+        // Ranked without counts: no statement grouped the reached memories.
+        if (q.keywords.length > 1 && !texts.slice(first).some((t) => t.includes('GROUP BY c.key'))) several++;
       }
     assert.ok(texts.filter((t) => t.includes(walk)).length > 10, 'some blocks are walked');
+    assert.ok(several > 50, `queries of several keywords ranked without counts: ${several}`);
     await client.end();
     // (The count also holds statements of trailing blocks the sample did not see, alike in both runs.)
     assert.ok(

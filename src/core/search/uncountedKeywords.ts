@@ -1,0 +1,214 @@
+import { tagParts } from '../tags';
+import type { SearchQuery } from './query';
+import { DEFAULT_RANKING, type RankingOptions, TagMatch } from './ranking';
+import { Scoring, shareOf, unitWeights } from './scoring';
+import { Held, mayPrefixTag, queryTerms } from './signatures';
+import type { Shape, UncountedRanking } from './uncounted';
+
+// Ranking a query of several keywords without counting the memories they reach. Its keywords
+// weigh by how many memories match each (Scoring.weigh), which a store that keeps per-term and
+// per-tag counts (termCounts.ts on PostgreSQL) knows exactly for a keyword of one plain word,
+// when no memory holds one of its other words and no tag it matches lacks the word: then the
+// memories matching it are those holding the word. With those weights, every possible signature
+// is scored with Scoring itself (the same numbers, added in the same order, as SearchIndex adds
+// them), and the blocks are known before a row is read.
+
+/** Counts a store keeps as it writes (PostgreSQL: termCounts.ts), in the snapshot of the search. */
+export interface KeptCounts {
+  live: number;
+  /** Live memories holding the term in their description or tags. */
+  text(term: string): number;
+  /** Live memories holding the term among their content terms only. */
+  content(term: string): number;
+  tagged(tag: string): number;
+  /** Live memories carrying a tag of this stem (analysis.ts, tagStems). */
+  stemmed(stem: string): number;
+}
+
+/**
+ * How many live memories match keyword `k` (Scoring.matches), when the counts tell it exactly:
+ * a keyword of one plain word whose other words no memory holds in a way that would match, and
+ * whose tag, tags of its stem and tags it is a prefix of (`prefixedTags`) either hold the word
+ * among their own words (so their memories hold it too) or are carried by nobody. Undefined
+ * otherwise (the matches are then a union the counts do not give).
+ */
+export function exactMatchCount(
+  query: SearchQuery,
+  k: number,
+  counts: KeptCounts,
+  prefixedTags: readonly string[],
+  options: RankingOptions = DEFAULT_RANKING,
+): number | undefined {
+  const kw = query.keywords[k]!;
+  if (kw.stopWordsOnly || kw.units.length !== 1 || kw.units[0]!.parts.length > 0) return undefined;
+  const word = kw.units[0]!.term;
+  const threshold = new Scoring(query.keywords, options).threshold[k]!;
+  // The word in the description or tags matches (a share of 1); in the content only, at the content weight.
+  const inContent = options.content >= threshold;
+  for (const alt of kw.units[0]!.alts ?? []) {
+    if (options.synonym >= threshold && counts.text(alt) > 0) return undefined;
+    if (inContent && options.synonym * options.content >= threshold && counts.content(alt) > 0) return undefined;
+  }
+  const holdsWord = (tag: string) => tagParts(tag).includes(word);
+  if (counts.tagged(kw.tag) > 0 && !holdsWord(kw.tag)) return undefined;
+  if (kw.tagStem !== word && counts.stemmed(kw.tagStem) > 0) return undefined;
+  if (prefixedTags.some((t) => !holdsWord(t) && counts.tagged(t) > 0)) return undefined;
+  return counts.text(word) + (inContent ? counts.content(word) : 0);
+}
+
+/** Most terms one keyword may have here (3^terms states each, times its tag matches). */
+const MAX_KEYWORD_TERMS = 5;
+/** Most combinations of the keywords' classes enumerated before giving up (the query is then counted). */
+const MAX_COMBINATIONS = 20_000;
+/** Most signatures one block may hold (each is a value of the statement that reads it). */
+const MAX_BLOCK_SHAPES = 5_000;
+
+/** One way a memory may meet one keyword: its terms' held states, and its tag match. */
+interface KeywordState {
+  held: number[];
+  kind: number;
+}
+
+/** Per keyword, states alike in what they give Scoring.score: touched or not, matched or not, the same strength. */
+interface KeywordClass {
+  kind: number;
+  share: number;
+  states: KeywordState[];
+}
+
+/**
+ * The blocks of a query of two keywords or more, each keyword's match count given (`matchCounts`,
+ * from exactMatchCount) with the number of live memories, ranked as SearchIndex ranks them.
+ * `prefixed[k]`: whether keyword k may match a tag by prefix (some live memory carries a tag it is
+ * a prefix of); `possible(term, held)` and `possibleKind(k, kind)` leave out states no live memory
+ * has (the store's counts). Undefined when the keywords share a term, a keyword has too many terms
+ * or the combinations are too many: the query is then counted.
+ */
+export function rankUncountedKeywords(
+  query: SearchQuery,
+  prefixed: readonly boolean[],
+  matchCounts: readonly number[],
+  live: number,
+  possible: (term: string, held: number) => boolean = () => true,
+  possibleKind: (k: number, kind: number) => boolean = () => true,
+  options: RankingOptions = DEFAULT_RANKING,
+): UncountedRanking | undefined {
+  const keywords = query.keywords;
+  const n = keywords.length;
+  if (n < 2 || query.limit <= 0 || live <= 0) return undefined;
+  const terms = queryTerms(query);
+  const position = new Map(terms.map((t, i) => [t, i]));
+  const termsOf = keywords.map((kw) => [...new Set(kw.units.flatMap((u) => [u.term, ...u.parts, ...(u.alts ?? [])]))]);
+  if (termsOf.reduce((a, ts) => a + ts.length, 0) !== terms.length || termsOf.some((ts) => ts.length > MAX_KEYWORD_TERMS)) return undefined;
+
+  const scoring = new Scoring(keywords, options);
+  if (!scoring.weigh([...matchCounts], live)) return undefined;
+  const strength = [0, options.content, 1];
+  const classes = keywords.map((kw, k) =>
+    keywordClasses(query, k, termsOf[k]!, prefixed[k]!, possible, possibleKind, scoring, strength, options),
+  );
+  if (classes.reduce((a, c) => a * c.length, 1) > MAX_COMBINATIONS) return undefined;
+
+  // Every combination of one class per keyword, scored by Scoring on a representative of each class.
+  const tagMatch = new Uint8Array(n);
+  const share = new Float64Array(n);
+  const passing: Array<{ matched: number; score: number; combo: KeywordClass[]; corroborated: boolean }> = [];
+  const partial: Array<{ matched: number; score: number; combo: KeywordClass[] }> = [];
+  const pick = new Array<number>(n).fill(0);
+  for (;;) {
+    const combo = pick.map((c, k) => classes[k]![c]!);
+    combo.forEach((c, k) => ((tagMatch[k] = c.kind), (share[k] = c.share)));
+    const score = scoring.score(tagMatch, share, 0);
+    if (scoring.touched > 0) {
+      const corroborated = scoring.corroborated(scoring.matched, scoring.touched);
+      if (scoring.passes(scoring.matched, score)) passing.push({ matched: scoring.matched, score, combo, corroborated });
+      else if (corroborated) partial.push({ matched: scoring.matched, score, combo });
+    }
+    let k = 0;
+    while (k < n && pick[k] === classes[k]!.length - 1) pick[k++] = 0;
+    if (k === n) break;
+    pick[k]!++;
+  }
+
+  const blocks = <X extends { matched: number; score: number; combo: KeywordClass[] }>(xs: X[]) => {
+    xs.sort((a, b) => b.matched - a.matched || b.score - a.score);
+    const out: Array<{ matched: number; shapes: Shape[] }> = [];
+    let last: { matched: number; score: number } | undefined;
+    for (const x of xs) {
+      const shapes = shapesOf(x.combo, termsOf, position, terms.length);
+      if (last && last.matched === x.matched && last.score === x.score) out[out.length - 1]!.shapes.push(...shapes);
+      else out.push({ matched: x.matched, shapes });
+      last = x;
+    }
+    return out;
+  };
+  const all = blocks(passing);
+  const corroborated = blocks(passing.filter((x) => x.corroborated));
+  const fallback = blocks(partial);
+  if ([...all, ...fallback].some((b) => b.shapes.length > MAX_BLOCK_SHAPES)) return undefined;
+  return {
+    passing: all.map((b) => b.shapes),
+    matched: all.map((b) => b.matched),
+    corroborated: corroborated.map((b) => b.shapes),
+    required: scoring.required,
+    partial: fallback.map((b) => b.shapes),
+    partialLimit: Math.min(query.limit, options.weakLimit),
+  };
+}
+
+/** One keyword's possible states, in classes of what they give its cell of a score. */
+function keywordClasses(
+  query: SearchQuery,
+  k: number,
+  own: string[],
+  prefixed: boolean,
+  possible: (term: string, held: number) => boolean,
+  possibleKind: (k: number, kind: number) => boolean,
+  scoring: Scoring,
+  strength: number[],
+  options: RankingOptions,
+): KeywordClass[] {
+  const kw = query.keywords[k]!;
+  const weights = unitWeights(kw.units, () => 0, 1, options.synonym);
+  if (kw.units.length !== 1 || kw.units[0]!.parts.length > 0) throw new Error('only keywords of one plain word are ranked without counts');
+  const kinds = [
+    TagMatch.None,
+    TagMatch.Exact,
+    TagMatch.Inflection,
+    ...(prefixed && mayPrefixTag(query, k) ? [TagMatch.Prefix] : []),
+  ].filter((kind) => kind === TagMatch.None || possibleKind(k, kind));
+  const byKey = new Map<string, KeywordClass>();
+  const held = new Array<number>(own.length).fill(Held.No);
+  for (;;) {
+    if (held.every((h, i) => h === Held.No || possible(own[i]!, h))) {
+      const sh = shareOf(kw.units, weights, (term) => strength[held[own.indexOf(term)]!]!);
+      for (const kind of kinds) {
+        const touched = kind !== TagMatch.None || sh !== 0;
+        const key = touched ? `${scoring.matches(k, kind, sh)}|${scoring.strength(k, kind, sh)}` : 'untouched';
+        const c = byKey.get(key) ?? { kind, share: sh, states: [] };
+        c.states.push({ held: [...held], kind });
+        byKey.set(key, c);
+      }
+    }
+    let t = 0;
+    while (t < held.length && held[t] === Held.Text) held[t++] = Held.No;
+    if (t === held.length) break;
+    held[t]!++;
+  }
+  return [...byKey.values()];
+}
+
+/** The signatures of a combination of classes: every choice of one state per keyword. */
+function shapesOf(combo: KeywordClass[], termsOf: string[][], position: Map<string, number>, width: number): Shape[] {
+  let shapes: Shape[] = [{ terms: new Array<number>(width).fill(Held.No), tagMatch: [] }];
+  combo.forEach((c, k) => {
+    shapes = shapes.flatMap((s) =>
+      c.states.map((st) => {
+        const t = [...s.terms];
+        termsOf[k]!.forEach((term, i) => (t[position.get(term)!] = st.held[i]!));
+        return { terms: t, tagMatch: [...s.tagMatch, st.kind] };
+      }),
+    );
+  });
+  return shapes;
+}
