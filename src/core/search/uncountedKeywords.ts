@@ -26,34 +26,36 @@ export interface KeptCounts {
 }
 
 /**
- * How many live memories match keyword `k` (Scoring.matches), when the counts tell it exactly:
- * a keyword of one plain word whose other words no memory holds in a way that would match, and
- * whose tag, tags of its stem and tags it is a prefix of (`prefixedTags`) either hold the word
- * among their own words (so their memories hold it too) or are carried by nobody. Undefined
- * otherwise (the matches are then a union the counts do not give).
+ * Between how many live memories match keyword `k` (Scoring.matches), from the counts: a keyword
+ * of one plain word is matched by every memory holding the word (in the text, or in the content
+ * at the content weight), and at most also by those holding one of its other words in a way that
+ * matches, or carrying its tag, a tag of its stem or a tag it is a prefix of (`prefixedTags`)
+ * that does not hold the word among its own words. `lo === hi`: the count is exact. Undefined for
+ * any other keyword (several words, a compound, stop words only).
  */
-export function exactMatchCount(
+export function matchCountBounds(
   query: SearchQuery,
   k: number,
   counts: KeptCounts,
   prefixedTags: readonly string[],
   options: RankingOptions = DEFAULT_RANKING,
-): number | undefined {
+): { lo: number; hi: number } | undefined {
   const kw = query.keywords[k]!;
   if (kw.stopWordsOnly || kw.units.length !== 1 || kw.units[0]!.parts.length > 0) return undefined;
   const word = kw.units[0]!.term;
   const threshold = new Scoring(query.keywords, options).threshold[k]!;
   // The word in the description or tags matches (a share of 1); in the content only, at the content weight.
-  const inContent = options.content >= threshold;
+  const lo = counts.text(word) + (options.content >= threshold ? counts.content(word) : 0);
+  let more = 0;
   for (const alt of kw.units[0]!.alts ?? []) {
-    if (options.synonym >= threshold && counts.text(alt) > 0) return undefined;
-    if (inContent && options.synonym * options.content >= threshold && counts.content(alt) > 0) return undefined;
+    if (options.synonym >= threshold) more += counts.text(alt);
+    if (options.synonym * options.content >= threshold) more += counts.content(alt);
   }
   const holdsWord = (tag: string) => tagParts(tag).includes(word);
-  if (counts.tagged(kw.tag) > 0 && !holdsWord(kw.tag)) return undefined;
-  if (kw.tagStem !== word && counts.stemmed(kw.tagStem) > 0) return undefined;
-  if (prefixedTags.some((t) => !holdsWord(t) && counts.tagged(t) > 0)) return undefined;
-  return counts.text(word) + (inContent ? counts.content(word) : 0);
+  if (!holdsWord(kw.tag)) more += counts.tagged(kw.tag);
+  if (kw.tagStem !== word) more += counts.stemmed(kw.tagStem);
+  for (const t of prefixedTags) if (!holdsWord(t)) more += counts.tagged(t);
+  return { lo, hi: Math.min(counts.live, lo + more) };
 }
 
 /** Most terms one keyword may have here (3^terms states each, times its tag matches). */
@@ -76,18 +78,38 @@ interface KeywordClass {
   states: KeywordState[];
 }
 
+/** One combination of the keywords' classes: what Scoring.score makes of it, and its strength per keyword. */
+interface Combination {
+  combo: KeywordClass[];
+  matched: number;
+  corroborated: boolean;
+  strengths: number[];
+  /** The score at the exact weights, or at the middle of their bounds. */
+  score: number;
+}
+
 /**
- * The blocks of a query of two keywords or more, each keyword's match count given (`matchCounts`,
- * from exactMatchCount) with the number of live memories, ranked as SearchIndex ranks them.
+ * Scores this close (relative to the query's scale) may fall either way once the exact weights
+ * are known: such a query is counted instead.
+ */
+const MARGIN = 1e-9;
+
+/**
+ * The blocks of a query of two keywords or more, ranked as SearchIndex ranks them, given how many
+ * live memories match each keyword (`bounds`, from matchCountBounds) and how many are live. With
+ * every count exact, each combination is scored by Scoring itself (the same sums SearchIndex
+ * adds). Otherwise each keyword's weight is known to lie between two values, and a combination's
+ * side of the relevance floor and its order against the others must be the same for every weight
+ * in those bounds (checked at their ends: the scores are linear in the weights), else undefined.
  * `prefixed[k]`: whether keyword k may match a tag by prefix (some live memory carries a tag it is
  * a prefix of); `possible(term, held)` and `possibleKind(k, kind)` leave out states no live memory
- * has (the store's counts). Undefined when the keywords share a term, a keyword has too many terms
- * or the combinations are too many: the query is then counted.
+ * has (the store's counts). Undefined too when the keywords share a term, a keyword has too many
+ * terms or the combinations are too many: the query is then counted.
  */
 export function rankUncountedKeywords(
   query: SearchQuery,
   prefixed: readonly boolean[],
-  matchCounts: readonly number[],
+  bounds: ReadonlyArray<{ lo: number; hi: number }>,
   live: number,
   possible: (term: string, held: number) => boolean = () => true,
   possibleKind: (k: number, kind: number) => boolean = () => true,
@@ -101,8 +123,23 @@ export function rankUncountedKeywords(
   const termsOf = keywords.map((kw) => [...new Set(kw.units.flatMap((u) => [u.term, ...u.parts, ...(u.alts ?? [])]))]);
   if (termsOf.reduce((a, ts) => a + ts.length, 0) !== terms.length || termsOf.some((ts) => ts.length > MAX_KEYWORD_TERMS)) return undefined;
 
+  // The weights at the bounds' ends: more matches weigh less.
+  const exact = bounds.every((b) => b.lo === b.hi);
   const scoring = new Scoring(keywords, options);
-  if (!scoring.weigh([...matchCounts], live)) return undefined;
+  if (
+    !scoring.weigh(
+      bounds.map((b) => b.hi),
+      live,
+    )
+  )
+    return undefined;
+  const low = [...scoring.weight];
+  if (!exact)
+    scoring.weigh(
+      bounds.map((b) => b.lo),
+      live,
+    );
+  const high = [...scoring.weight];
   const strength = [0, options.content, 1];
   const classes = keywords.map((kw, k) =>
     keywordClasses(query, k, termsOf[k]!, prefixed[k]!, possible, possibleKind, scoring, strength, options),
@@ -112,17 +149,33 @@ export function rankUncountedKeywords(
   // Every combination of one class per keyword, scored by Scoring on a representative of each class.
   const tagMatch = new Uint8Array(n);
   const share = new Float64Array(n);
-  const passing: Array<{ matched: number; score: number; combo: KeywordClass[]; corroborated: boolean }> = [];
-  const partial: Array<{ matched: number; score: number; combo: KeywordClass[] }> = [];
+  const floor = options.minCoverage * options.description;
+  const scale = high.reduce((a, w) => a + w, 0) * Math.max(1, floor) * (options.exactTag + options.tagAndDescriptionBonus);
+  // The least and most of Σ w·x over the weights' bounds (linear: at the ends, term by term).
+  const least = (x: number[]) => x.reduce((a, v, k) => a + Math.min(low[k]! * v, high[k]! * v), 0);
+  const most = (x: number[]) => x.reduce((a, v, k) => a + Math.max(low[k]! * v, high[k]! * v), 0);
+  const passing: Combination[] = [];
+  const partial: Combination[] = [];
   const pick = new Array<number>(n).fill(0);
   for (;;) {
     const combo = pick.map((c, k) => classes[k]![c]!);
     combo.forEach((c, k) => ((tagMatch[k] = c.kind), (share[k] = c.share)));
     const score = scoring.score(tagMatch, share, 0);
     if (scoring.touched > 0) {
-      const corroborated = scoring.corroborated(scoring.matched, scoring.touched);
-      if (scoring.passes(scoring.matched, score)) passing.push({ matched: scoring.matched, score, combo, corroborated });
-      else if (corroborated) partial.push({ matched: scoring.matched, score, combo });
+      const strengths = combo.map((c, k) => (c.kind === TagMatch.None && c.share === 0 ? 0 : scoring.strength(k, c.kind, c.share)));
+      const x = { combo, matched: scoring.matched, corroborated: scoring.corroborated(scoring.matched, scoring.touched), strengths, score };
+      let passes: boolean;
+      if (exact) passes = scoring.passes(scoring.matched, score);
+      else {
+        // Above the floor for every weight in the bounds, or below it for every one.
+        const overFloor = strengths.map((v) => v - floor);
+        if (least(overFloor) > MARGIN * scale) passes = scoring.matched > 0;
+        else if (most(overFloor) < -MARGIN * scale) passes = false;
+        else return undefined;
+        x.score = strengths.reduce((a, v, k) => a + ((low[k]! + high[k]!) / 2) * v, 0);
+      }
+      if (passes) passing.push(x);
+      else if (x.corroborated) partial.push(x);
     }
     let k = 0;
     while (k < n && pick[k] === classes[k]!.length - 1) pick[k++] = 0;
@@ -130,22 +183,30 @@ export function rankUncountedKeywords(
     pick[k]!++;
   }
 
-  const blocks = <X extends { matched: number; score: number; combo: KeywordClass[] }>(xs: X[]) => {
+  // Blocks: equal matched and score (exact), or equal strengths (bounds: any other two must be
+  // ordered alike for every weight in the bounds).
+  const same = (a: Combination, b: Combination) =>
+    a.matched === b.matched && (exact ? a.score === b.score : a.strengths.every((v, k) => v === b.strengths[k]));
+  const blocks = (xs: Combination[]) => {
     xs.sort((a, b) => b.matched - a.matched || b.score - a.score);
     const out: Array<{ matched: number; shapes: Shape[] }> = [];
-    let last: { matched: number; score: number } | undefined;
-    for (const x of xs) {
+    for (let i = 0; i < xs.length; i++) {
+      const x = xs[i]!;
+      const prev = xs[i - 1];
+      if (!exact && prev && prev.matched === x.matched && !same(prev, x)) {
+        const ahead = prev.strengths.map((v, k) => v - x.strengths[k]!);
+        if (least(ahead) <= MARGIN * scale) return undefined;
+      }
       const shapes = shapesOf(x.combo, termsOf, position, terms.length);
-      if (last && last.matched === x.matched && last.score === x.score) out[out.length - 1]!.shapes.push(...shapes);
+      if (prev && same(prev, x)) out[out.length - 1]!.shapes.push(...shapes);
       else out.push({ matched: x.matched, shapes });
-      last = x;
     }
     return out;
   };
   const all = blocks(passing);
   const corroborated = blocks(passing.filter((x) => x.corroborated));
   const fallback = blocks(partial);
-  if ([...all, ...fallback].some((b) => b.shapes.length > MAX_BLOCK_SHAPES)) return undefined;
+  if (!all || !corroborated || !fallback || [...all, ...fallback].some((b) => b.shapes.length > MAX_BLOCK_SHAPES)) return undefined;
   return {
     passing: all.map((b) => b.shapes),
     matched: all.map((b) => b.matched),

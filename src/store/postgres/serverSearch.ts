@@ -7,7 +7,7 @@ import { type PrefixedTag, prefixedTagsStatement } from './prefixedTags';
 import { type FetchBlock, type Keyed, type PgSignature, SearchStatements } from './searchSql';
 import { type BlockModel, blockModel, keptCounts } from './blockSizes';
 import type { CountedTerms } from './termCounts';
-import { exactMatchCount, rankUncountedKeywords } from '../../core/search/uncountedKeywords';
+import { matchCountBounds, rankUncountedKeywords } from '../../core/search/uncountedKeywords';
 
 /**
  * How a search's transaction begins: one snapshot for its statements, nothing written, and
@@ -53,8 +53,9 @@ export async function searchOnServer(
 
 /**
  * The ranking of a query whose order its kept counts give (termCounts.ts): one keyword by its
- * terms' document frequencies (uncounted.ts), several keywords of one plain word each when each
- * one's matches are known exactly (uncountedKeywords.ts); else undefined (the query is counted).
+ * terms' document frequencies (uncounted.ts), several keywords of one plain word each by how
+ * many memories match each, known or bounded (uncountedKeywords.ts); else undefined (the query
+ * is counted).
  */
 function rankedWithoutCounts(
   query: SearchQuery,
@@ -63,19 +64,19 @@ function rankedWithoutCounts(
 ): UncountedRanking | undefined {
   if (rankableUncounted(query)) return rankUncounted(query, prefixed.length > 0, model.stats);
   const counts = keptCounts(model.stats);
-  const matchCounts = query.keywords.map((_, k) =>
-    exactMatchCount(
+  const bounds = query.keywords.map((_, k) =>
+    matchCountBounds(
       query,
       k,
       counts,
       prefixed.filter((p) => p.k === k).map((p) => p.tag),
     ),
   );
-  if (matchCounts.some((c) => c === undefined)) return undefined;
+  if (bounds.some((b) => b === undefined)) return undefined;
   return rankUncountedKeywords(
     query,
     query.keywords.map((_, k) => prefixed.some((p) => p.k === k)),
-    matchCounts as number[],
+    bounds as Array<{ lo: number; hi: number }>,
     counts.live,
     model.possibleTerm,
     model.possibleKind,
