@@ -38,6 +38,19 @@ export interface UncountedRanking {
    */
   partial: Shape[][];
   partialLimit: number;
+  /**
+   * How many leading blocks of each list are in their sure order (all when not given): past
+   * them, two blocks too close to tell apart without the exact weights, or one on the floor. A
+   * store that needs to read further counts the query instead (readRanking throws UncertainOrder).
+   */
+  sure?: { passing: number; corroborated: number; partial: number };
+}
+
+/** Thrown by readRanking when answering needs blocks whose order the ranking could not settle: count the query instead. */
+export class UncertainOrder extends Error {
+  constructor() {
+    super('the order of the blocks past those read depends on counts not kept');
+  }
 }
 
 /**
@@ -45,7 +58,8 @@ export interface UncountedRanking {
  * blocks' memories best first, newest first within a block, up to `want`, each with the index of
  * its block. The passing blocks up to the limit when the best one read matches `required`
  * keywords; else the corroborated ones (up to `partialLimit`), else the best memory alone; when
- * no passing block holds a memory, the partial blocks.
+ * no passing block holds a memory, the partial blocks. Throws UncertainOrder when that needs
+ * blocks past those in their sure order (`ranking.sure`).
  */
 export async function readRanking<H>(
   ranking: UncountedRanking,
@@ -53,10 +67,17 @@ export async function readRanking<H>(
   read: (blocks: Shape[][], want: number) => Promise<Array<H & { block: number }>>,
 ): Promise<H[]> {
   const strip = (hits: Array<H & { block: number }>) => hits.map(({ block: _, ...hit }) => hit as unknown as H);
-  const passing = await read(ranking.passing, limit);
-  if (passing.length === 0) return strip(await read(ranking.partial, ranking.partialLimit));
+  // Only the blocks in their sure order are read; needing more than they hold is UncertainOrder.
+  const readSure = async (blocks: Shape[][], sure: number | undefined, want: number) => {
+    const hits = await read(sure === undefined ? blocks : blocks.slice(0, sure), want);
+    if (hits.length < want && sure !== undefined && sure < blocks.length) throw new UncertainOrder();
+    return hits;
+  };
+  const sure = ranking.sure;
+  const passing = await readSure(ranking.passing, sure?.passing, limit);
+  if (passing.length === 0) return strip(await readSure(ranking.partial, sure?.partial, ranking.partialLimit));
   if (ranking.matched[passing[0]!.block]! >= ranking.required) return strip(passing);
-  const corroborated = await read(ranking.corroborated, ranking.partialLimit);
+  const corroborated = await readSure(ranking.corroborated, sure?.corroborated, ranking.partialLimit);
   return strip(corroborated.length > 0 ? corroborated : passing.slice(0, 1));
 }
 
@@ -86,7 +107,7 @@ function isPlain(kw: AnalyzedKeyword): boolean {
 
 /**
  * Two strengths this close (relative) might round to one score once multiplied by the keyword's
- * weight, or fall on either side of the floor: such a query is ranked with counts instead.
+ * weight, or fall on either side of the floor: their blocks' order is not sure (`sure`).
  */
 const MARGIN = 1e-9;
 
@@ -94,8 +115,8 @@ const MARGIN = 1e-9;
  * The blocks of `query` as SearchIndex would rank them, when that order needs no counts: one
  * keyword, not of stop words only, of at most one word that is not a compound, or, given the
  * terms' document frequencies (`stats`), any such keyword of at most MAX_TERMS terms. Undefined
- * for any other query, or when two strengths are too close to be told apart without the
- * keyword's weight. `prefixed`: whether some live memory carries a tag the keyword is a prefix
+ * for any other query. Blocks past two strengths too close to be told apart without the
+ * keyword's weight are not in a sure order (`sure`). `prefixed`: whether some live memory carries a tag the keyword is a prefix
  * of (else no signature has a prefix match).
  */
 export function rankUncounted(
@@ -142,9 +163,15 @@ export function rankUncounted(
   const floor = options.minCoverage * options.description;
   const strengths = [...byStrength.keys()].sort((a, b) => b - a);
   const close = (a: number, b: number) => Math.abs(a - b) <= MARGIN * Math.max(Math.abs(a), Math.abs(b));
-  if (strengths.some((s, i) => close(s, floor) || (i > 0 && close(s, strengths[i - 1]!)))) return undefined;
+  // The blocks before the first one that might merge with its neighbour, or fall on either side of the floor.
+  let sure = strengths.length;
+  strengths.forEach((s, i) => {
+    if (close(s, floor)) sure = Math.min(sure, i);
+    if (i > 0 && close(s, strengths[i - 1]!)) sure = Math.min(sure, i - 1);
+  });
   // One keyword: every memory of a block matches it, so the passing blocks are returned as they are.
   const passing = strengths.filter((s) => s >= floor).map((s) => byStrength.get(s)!);
+  const surePassing = Math.min(sure, passing.length);
   return {
     passing,
     matched: passing.map(() => 1),
@@ -152,5 +179,6 @@ export function rankUncounted(
     required: 1,
     partial: strengths.filter((s) => s < floor).map((s) => byStrength.get(s)!),
     partialLimit: Math.min(query.limit, options.weakLimit),
+    sure: { passing: surePassing, corroborated: surePassing, partial: surePassing < passing.length ? 0 : sure - passing.length },
   };
 }

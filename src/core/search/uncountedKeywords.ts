@@ -86,6 +86,8 @@ interface Combination {
   strengths: number[];
   /** The score at the exact weights, or at the middle of their bounds. */
   score: number;
+  /** With bounded weights: above the floor for some of them, below it for others. */
+  onFloor: boolean;
 }
 
 /**
@@ -98,9 +100,10 @@ const MARGIN = 1e-9;
  * The blocks of a query of two keywords or more, ranked as SearchIndex ranks them, given how many
  * live memories match each keyword (`bounds`, from matchCountBounds) and how many are live. With
  * every count exact, each combination is scored by Scoring itself (the same sums SearchIndex
- * adds). Otherwise each keyword's weight is known to lie between two values, and a combination's
- * side of the relevance floor and its order against the others must be the same for every weight
- * in those bounds (checked at their ends: the scores are linear in the weights), else undefined.
+ * adds). Otherwise each keyword's weight is known to lie between two values, and the blocks are
+ * in a sure order (`sure`) up to the first whose side of the relevance floor, or whose order
+ * against the next, is not the same for every weight in those bounds (checked at their ends:
+ * the scores are linear in the weights).
  * `prefixed[k]`: whether keyword k may match a tag by prefix (some live memory carries a tag it is
  * a prefix of); `possible(term, held)` and `possibleKind(k, kind)` leave out states no live memory
  * has (the store's counts). Undefined too when the keywords share a term, a keyword has too many
@@ -163,19 +166,26 @@ export function rankUncountedKeywords(
     const score = scoring.score(tagMatch, share, 0);
     if (scoring.touched > 0) {
       const strengths = combo.map((c, k) => (c.kind === TagMatch.None && c.share === 0 ? 0 : scoring.strength(k, c.kind, c.share)));
-      const x = { combo, matched: scoring.matched, corroborated: scoring.corroborated(scoring.matched, scoring.touched), strengths, score };
+      const x: Combination = {
+        combo,
+        matched: scoring.matched,
+        corroborated: scoring.corroborated(scoring.matched, scoring.touched),
+        strengths,
+        score,
+        onFloor: false,
+      };
       let passes: boolean;
       if (exact) passes = scoring.passes(scoring.matched, score);
       else {
-        // Above the floor for every weight in the bounds, or below it for every one.
+        // Above the floor for every weight in the bounds, or below it for every one; else on
+        // the floor, in both lists: no block from it on is in a sure order.
         const overFloor = strengths.map((v) => v - floor);
-        if (least(overFloor) > MARGIN * scale) passes = scoring.matched > 0;
-        else if (most(overFloor) < -MARGIN * scale) passes = false;
-        else return undefined;
+        x.onFloor = scoring.matched > 0 && least(overFloor) <= MARGIN * scale && most(overFloor) >= -MARGIN * scale;
+        passes = scoring.matched > 0 && least(overFloor) > MARGIN * scale;
         x.score = strengths.reduce((a, v, k) => a + ((low[k]! + high[k]!) / 2) * v, 0);
       }
-      if (passes) passing.push(x);
-      else if (x.corroborated) partial.push(x);
+      if (passes || x.onFloor) passing.push(x);
+      if ((!passes || x.onFloor) && x.corroborated) partial.push(x);
     }
     let k = 0;
     while (k < n && pick[k] === classes[k]!.length - 1) pick[k++] = 0;
@@ -183,37 +193,46 @@ export function rankUncountedKeywords(
     pick[k]!++;
   }
 
-  // Blocks: equal matched and score (exact), or equal strengths (bounds: any other two must be
-  // ordered alike for every weight in the bounds).
+  // Blocks: equal matched and score (exact), or equal strengths (bounds: two others are in a
+  // sure order only when ordered alike for every weight in the bounds). `sure`: the blocks before
+  // the first that is not.
   const same = (a: Combination, b: Combination) =>
     a.matched === b.matched && (exact ? a.score === b.score : a.strengths.every((v, k) => v === b.strengths[k]));
   const blocks = (xs: Combination[]) => {
     xs.sort((a, b) => b.matched - a.matched || b.score - a.score);
     const out: Array<{ matched: number; shapes: Shape[] }> = [];
+    let sure = Infinity;
     for (let i = 0; i < xs.length; i++) {
       const x = xs[i]!;
       const prev = xs[i - 1];
-      if (!exact && prev && prev.matched === x.matched && !same(prev, x)) {
-        const ahead = prev.strengths.map((v, k) => v - x.strengths[k]!);
-        if (least(ahead) <= MARGIN * scale) return undefined;
-      }
+      const merges = prev !== undefined && same(prev, x);
+      if (x.onFloor) sure = Math.min(sure, merges ? out.length - 1 : out.length);
+      if (
+        !exact &&
+        prev &&
+        !merges &&
+        prev.matched === x.matched &&
+        least(prev.strengths.map((v, k) => v - x.strengths[k]!)) <= MARGIN * scale
+      )
+        sure = Math.min(sure, out.length - 1);
       const shapes = shapesOf(x.combo, termsOf, position, terms.length);
-      if (prev && same(prev, x)) out[out.length - 1]!.shapes.push(...shapes);
+      if (merges) out[out.length - 1]!.shapes.push(...shapes);
       else out.push({ matched: x.matched, shapes });
     }
-    return out;
+    return { out, sure: Math.min(sure, out.length) };
   };
   const all = blocks(passing);
   const corroborated = blocks(passing.filter((x) => x.corroborated));
   const fallback = blocks(partial);
-  if (!all || !corroborated || !fallback || [...all, ...fallback].some((b) => b.shapes.length > MAX_BLOCK_SHAPES)) return undefined;
+  if ([...all.out, ...fallback.out].some((b) => b.shapes.length > MAX_BLOCK_SHAPES)) return undefined;
   return {
-    passing: all.map((b) => b.shapes),
-    matched: all.map((b) => b.matched),
-    corroborated: corroborated.map((b) => b.shapes),
+    passing: all.out.map((b) => b.shapes),
+    matched: all.out.map((b) => b.matched),
+    corroborated: corroborated.out.map((b) => b.shapes),
     required: scoring.required,
-    partial: fallback.map((b) => b.shapes),
+    partial: fallback.out.map((b) => b.shapes),
     partialLimit: Math.min(query.limit, options.weakLimit),
+    ...(exact ? {} : { sure: { passing: all.sure, corroborated: corroborated.sure, partial: fallback.sure } }),
   };
 }
 

@@ -1,7 +1,14 @@
 import type { PoolClient } from 'pg';
 import type { SearchQuery } from '../../core/search/query';
 import { rankSignatures } from '../../core/search/signatures';
-import { rankableUncounted, rankUncounted, readRanking, type Shape, type UncountedRanking } from '../../core/search/uncounted';
+import {
+  rankableUncounted,
+  rankUncounted,
+  readRanking,
+  type Shape,
+  UncertainOrder,
+  type UncountedRanking,
+} from '../../core/search/uncounted';
 import type { StoredHit } from '../../core/ports/store';
 import { type PrefixedTag, prefixedTagsStatement } from './prefixedTags';
 import { type FetchBlock, type Keyed, type PgSignature, SearchStatements } from './searchSql';
@@ -40,7 +47,14 @@ export async function searchOnServer(
   const statements = new SearchStatements(project, query, prefixed);
   const model = await blockModel(client, project, query, statements.terms, prefixed);
   const uncounted = model.reached > tuning.sample ? rankedWithoutCounts(query, prefixed, model) : undefined;
-  if (uncounted) return readBlocks(client, statements, uncounted, model, model.stats.live, query.limit, tuning);
+  if (uncounted) {
+    try {
+      return await readBlocks(client, statements, uncounted, model, model.stats.live, query.limit, tuning);
+    } catch (err) {
+      // The answer needs blocks whose order depends on counts not kept: count, as below.
+      if (!(err instanceof UncertainOrder)) throw err;
+    }
+  }
   const groups = await client.query<{ live: number; key: string; count: number; eligible: number }>(statements.groups());
   if (groups.rows.length === 0) return [];
   const live = Number(groups.rows[0]!.live);
