@@ -2,18 +2,9 @@ import { strict as assert } from 'node:assert';
 import { analyzeMemory, type MemoryToIndex } from '../../src/core/search/analysis';
 import { analyzeQuery, type SearchQuery } from '../../src/core/search/query';
 import { DEFAULT_RANKING, type RankingOptions } from '../../src/core/search/ranking';
-import {
-  rankUncounted,
-  readRanking,
-  type Shape,
-  type TermStats,
-  UncertainOrder,
-  type UncountedRanking,
-} from '../../src/core/search/uncounted';
+import { rankUncounted, type TermStats } from '../../src/core/search/uncounted';
 import { corpusQueries, corpusRows, liveMemories, syntheticRows } from '../helpers/builders';
-import { groupBySignature, indexOf, newestFirst } from '../helpers/signatureGroups';
-
-const sameShape = (a: Shape, b: Shape) => JSON.stringify([a.terms, a.tagMatch]) === JSON.stringify([b.terms, b.tagMatch]);
+import { groupBySignature, indexOf, readGroups } from '../helpers/signatureGroups';
 
 /** How many of `memories` hold each term in any field, as a store keeps it (TermStats), computed once per list. */
 const statsCache = new WeakMap<MemoryToIndex[], TermStats>();
@@ -42,37 +33,7 @@ async function uncountedSearch(
 ): Promise<string[] | undefined> {
   const groups = groupBySignature(query, memories);
   const prefixed = groups.some((g) => g.tagMatch[0] === 1);
-  return readInMemory(rankUncounted(query, prefixed, statsOf(memories), options), query, groups);
-}
-
-/** What a store does with an uncounted ranking (readRanking), over the memories' groups; undefined when there is none. */
-async function readInMemory(
-  ranked: UncountedRanking | undefined,
-  query: SearchQuery,
-  groups: ReturnType<typeof groupBySignature>,
-): Promise<string[] | undefined> {
-  if (!ranked) return undefined;
-  let hits: Array<{ id: string }>;
-  try {
-    hits = await readRanking<{ id: string }>(ranked, query.limit, (blocks, want) => {
-      const out: Array<{ id: string; block: number }> = [];
-      blocks.forEach((block, b) => {
-        if (out.length >= want) return;
-        const members = groups
-          .filter((g) => block.some((s) => sameShape(s, g)))
-          .flatMap((g) => g.members)
-          .filter((m) => query.tags.every((t) => m.tags.includes(t)))
-          .sort(newestFirst);
-        out.push(...members.slice(0, want - out.length).map((m) => ({ id: m.id, block: b })));
-      });
-      return Promise.resolve(out);
-    });
-  } catch (err) {
-    // Answering needs blocks past those in a sure order: a store counts the query instead.
-    if (err instanceof UncertainOrder) return undefined;
-    throw err;
-  }
-  return hits.map((h) => h.id);
+  return readGroups(rankUncounted(query, prefixed, statsOf(memories), options), query, groups);
 }
 
 /** An evaluation corpus's live memories, their times on 200 distinct minutes (so blocks tie on time), and its queries' keywords. */

@@ -3,10 +3,9 @@ import { analyzeMemory, type MemoryToIndex } from '../../src/core/search/analysi
 import { analyzeQuery, type SearchQuery } from '../../src/core/search/query';
 import { DEFAULT_RANKING, type RankingOptions } from '../../src/core/search/ranking';
 import { Held } from '../../src/core/search/signatures';
-import { readRanking, type Shape, UncertainOrder } from '../../src/core/search/uncounted';
 import { type KeptCounts, matchCountBounds, rankUncountedKeywords } from '../../src/core/search/uncountedKeywords';
 import { corpusQueries, corpusRows, liveMemories, syntheticRows } from '../helpers/builders';
-import { groupBySignature, indexOf, newestFirst } from '../helpers/signatureGroups';
+import { groupBySignature, indexOf, readGroups } from '../helpers/signatureGroups';
 
 /** The counts a store keeps as it writes (termCounts.ts), computed from the memories. */
 function keptCounts(memories: MemoryToIndex[]): KeptCounts {
@@ -62,31 +61,27 @@ async function uncountedSearch(
     options,
   );
   if (!ranked) return undefined;
-  const groups = groupBySignature(query, memories);
-  const key = (s: Pick<Shape, 'terms' | 'tagMatch'>) => JSON.stringify([s.terms, s.tagMatch]);
-  let hits: Array<{ id: string }>;
-  try {
-    hits = await readRanking<{ id: string }>(ranked, query.limit, (blocks, want) => {
-      const out: Array<{ id: string; block: number }> = [];
-      blocks.forEach((block, b) => {
-        if (out.length >= want) return;
-        const keys = new Set(block.map(key));
-        const members = groups
-          .filter((g) => keys.has(key(g)))
-          .flatMap((g) => g.members)
-          .filter((m) => query.tags.every((t) => m.tags.includes(t)))
-          .sort(newestFirst);
-        out.push(...members.slice(0, want - out.length).map((m) => ({ id: m.id, block: b })));
-      });
-      return Promise.resolve(out);
-    });
-  } catch (err) {
-    // Answering needs blocks past those in a sure order: a store counts the query instead.
-    if (err instanceof UncertainOrder) return undefined;
-    throw err;
-  }
+  const ids = await readGroups(ranked, query, groupBySignature(query, memories));
+  if (!ids) return undefined;
   if (bounds.some((b) => b!.lo !== b!.hi)) bounded.ranked++;
-  return hits.map((h) => h.id);
+  return ids;
+}
+
+/** Fails unless the query, when ranked without counts, gives SearchIndex's ids; whether it was. */
+async function sameAsIndex(
+  q: SearchQuery,
+  memories: MemoryToIndex[],
+  counts: KeptCounts,
+  index: ReturnType<typeof indexOf>,
+): Promise<boolean> {
+  const ids = await uncountedSearch(q, memories, counts);
+  if (!ids) return false;
+  assert.deepEqual(
+    ids,
+    index.search(q).map((h) => h.id),
+    `${q.keywords.map((k) => k.raw).join(' + ')} limit ${q.limit} tags ${q.tags.join(',')}`,
+  );
+  return true;
 }
 
 describe('ranking a query of several keywords without counts (uncountedKeywords.ts)', function () {
@@ -141,15 +136,7 @@ describe('ranking a query of several keywords without counts (uncountedKeywords.
         [10, ['cache']],
       ] as Array<[number, string[]]>) {
         const q = analyzeQuery(keywords, tags, limit);
-        if (q.keywords.length < 2) continue;
-        const ids = await uncountedSearch(q, memories, counts);
-        if (!ids) continue;
-        ranked++;
-        assert.deepEqual(
-          ids,
-          index.search(q).map((h) => h.id),
-          `${keywords.join(' + ')} limit ${limit} tags ${tags.join(',')}`,
-        );
+        if (q.keywords.length >= 2 && (await sameAsIndex(q, memories, counts, index))) ranked++;
       }
     assert.ok(ranked > 150, `${ranked} queries of several keywords ranked without counts`);
   });
@@ -177,15 +164,7 @@ describe('ranking a query of several keywords without counts (uncountedKeywords.
         for (const c of [undefined, 'slow', 'socket']) {
           if (a >= b) continue;
           for (const limit of [1, 5, 50]) {
-            const q = analyzeQuery(c ? [a, b, c] : [a, b], [], limit);
-            const ids = await uncountedSearch(q, memories, counts);
-            if (!ids) continue;
-            ranked++;
-            assert.deepEqual(
-              ids,
-              index.search(q).map((h) => h.id),
-              `${q.keywords.map((k) => k.raw).join(' + ')} limit ${limit}`,
-            );
+            if (await sameAsIndex(analyzeQuery(c ? [a, b, c] : [a, b], [], limit), memories, counts, index)) ranked++;
           }
         }
     const boundedRanked = bounded.ranked - before.ranked;

@@ -3,6 +3,7 @@ import type { SearchQuery } from '../../src/core/search/query';
 import type { RankingOptions } from '../../src/core/search/ranking';
 import { SearchIndex } from '../../src/core/search/searchIndex';
 import { Held, mayPrefixTag, queryTerms, type Signature } from '../../src/core/search/signatures';
+import { readRanking, type Shape, UncertainOrder, type UncountedRanking } from '../../src/core/search/uncounted';
 
 // What the team store's server does, done in memory: how each memory meets a query (its match
 // signature), for the tests of the signature rankings (signatures.ts, uncounted.ts).
@@ -48,4 +49,38 @@ export function indexOf(memories: MemoryToIndex[], options: Partial<RankingOptio
   const index = new SearchIndex(options);
   for (const m of memories) index.put(m);
   return index;
+}
+
+/**
+ * What a store does with an uncounted ranking (readRanking), over the memories' groups: each
+ * block's members carrying the required tags, newest first. Undefined when there is no ranking,
+ * or when answering needs blocks past those in a sure order (a store then counts the query).
+ */
+export async function readGroups(
+  ranked: UncountedRanking | undefined,
+  query: SearchQuery,
+  groups: ReturnType<typeof groupBySignature>,
+): Promise<string[] | undefined> {
+  if (!ranked) return undefined;
+  const key = (s: Pick<Shape, 'terms' | 'tagMatch'>) => JSON.stringify([s.terms, s.tagMatch]);
+  try {
+    const hits = await readRanking<{ id: string }>(ranked, query.limit, (blocks, want) => {
+      const out: Array<{ id: string; block: number }> = [];
+      blocks.forEach((block, b) => {
+        if (out.length >= want) return;
+        const keys = new Set(block.map(key));
+        const members = groups
+          .filter((g) => keys.has(key(g)))
+          .flatMap((g) => g.members)
+          .filter((m) => query.tags.every((t) => m.tags.includes(t)))
+          .sort(newestFirst);
+        out.push(...members.slice(0, want - out.length).map((m) => ({ id: m.id, block: b })));
+      });
+      return Promise.resolve(out);
+    });
+    return hits.map((h) => h.id);
+  } catch (err) {
+    if (err instanceof UncertainOrder) return undefined;
+    throw err;
+  }
 }
