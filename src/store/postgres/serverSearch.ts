@@ -31,9 +31,9 @@ export const SEARCH_TRANSACTION = 'BEGIN ISOLATION LEVEL REPEATABLE READ, READ O
  * terms' document frequencies (uncounted.ts); one of several keywords of one plain word each,
  * how many memories match each (uncountedKeywords.ts): the write path keeps what gives both
  * (termCounts.ts). When such a query may reach more than `tuning.sample` memories, its blocks
- * are read best first, without counting what it reaches. Run it in a SEARCH_TRANSACTION on `client`, so the counts and the
- * rows come from the same snapshot. `tuning`: when a keyword is broad, the walk's budget
- * and when a block is walked (tests make the first two small).
+ * are read best first, without counting what it reaches. Run it in a SEARCH_TRANSACTION on
+ * `client`, so the counts and the rows come from the same snapshot. `tuning`: when a query is
+ * broad, the walk's budget and when a block is walked (tests make the first two small).
  */
 export async function searchOnServer(
   client: PoolClient,
