@@ -30,7 +30,7 @@ export const SEARCH_TRANSACTION = 'BEGIN ISOLATION LEVEL REPEATABLE READ, READ O
  * the best groups are read, `limit` at most. A query of one keyword needs no counts but its
  * terms' document frequencies (uncounted.ts); one of several keywords of one plain word each,
  * how many memories match each (uncountedKeywords.ts): the write path keeps what gives both
- * (termCounts.ts). When such a query may reach more than `tuning.sample` memories, its blocks
+ * (termCounts.ts). When such a query may reach more than `tuning.narrow` memories, its blocks
  * are read best first, without counting what it reaches. Run it in a SEARCH_TRANSACTION on
  * `client`, so the counts and the rows come from the same snapshot. `tuning`: when a query is
  * broad, the walk's budget and when a block is walked (tests make the first two small).
@@ -39,14 +39,14 @@ export async function searchOnServer(
   client: PoolClient,
   project: string,
   query: SearchQuery,
-  tuning: Tuning = { sample: SAMPLE, walkBudget: WALK_BUDGET, walkYield: WALK_YIELD },
+  tuning: Tuning = { narrow: NARROW, walkBudget: WALK_BUDGET, walkYield: WALK_YIELD },
 ): Promise<StoredHit[]> {
   if (query.keywords.length === 0 || query.limit <= 0) return [];
   const prefixes = prefixedTagsStatement(project, query);
   const prefixed = prefixes ? (await client.query<PrefixedTag>(prefixes.text, prefixes.values)).rows : [];
   const statements = new SearchStatements(project, query, prefixed);
   const model = await blockModel(client, project, query, statements.terms, prefixed);
-  const uncounted = model.reached > tuning.sample ? rankedWithoutCounts(query, prefixed, model) : undefined;
+  const uncounted = model.reached > tuning.narrow ? rankedWithoutCounts(query, prefixed, model) : undefined;
   if (uncounted) {
     try {
       return await readBlocks(client, statements, uncounted, model, model.stats.live, query.limit, tuning);
@@ -98,10 +98,10 @@ function rankedWithoutCounts(
 }
 
 /**
- * Above how many memories a one-keyword query may reach it is read without counts: a narrow
- * keyword's memories are all counted (as cheap as reading them).
+ * Above how many memories a query may reach it is read without counts, when its order allows: a
+ * narrow query's memories are all counted (as cheap as reading them).
  */
-const SAMPLE = 1000;
+const NARROW = 1000;
 
 /** How many of the most recent live memories a large block is looked for among, before its index is read. */
 const WALK_BUDGET = 5000;
@@ -109,9 +109,9 @@ const WALK_BUDGET = 5000;
 /** A block is walked when its estimated size says the walk may meet this many times the rows wanted. */
 const WALK_YIELD = 2;
 
-/** How a broad search ranked without counts reads its blocks (SAMPLE, WALK_BUDGET, WALK_YIELD; tests change them). */
+/** How a broad search ranked without counts reads its blocks (NARROW, WALK_BUDGET, WALK_YIELD; tests change them). */
 export interface Tuning {
-  sample: number;
+  narrow: number;
   walkBudget: number;
   walkYield: number;
 }

@@ -78,8 +78,8 @@ describe('PostgreSQL search on the server: ranked by match signature', function 
     const walk = 'FROM (SELECT * FROM memory_heads h WHERE h.project = $1 AND NOT h.deleted ORDER BY';
     const fallbacks = new Map<number, number>();
     for (const tuning of [
-      { sample: 20, walkBudget: 40, walkYield: 1e-9 },
-      { sample: 20, walkBudget: 100_000, walkYield: 1e-9 },
+      { narrow: 20, walkBudget: 40, walkYield: 1e-9 },
+      { narrow: 20, walkBudget: 100_000, walkYield: 1e-9 },
     ]) {
       texts.length = 0;
       let weighed = 0;
@@ -130,7 +130,7 @@ describe('PostgreSQL search on the server: ranked by match signature', function 
         const q = analyzeQuery(keywords, [], limit);
         const first = texts.length;
         await client.query(SEARCH_TRANSACTION);
-        const hits = await searchOnServer(spy, pg.project, q, { sample: 20, walkBudget: 300, walkYield: 2 });
+        const hits = await searchOnServer(spy, pg.project, q, { narrow: 20, walkBudget: 300, walkYield: 2 });
         await client.query('COMMIT');
         assert.deepEqual(
           hits.map((h) => h.id),
@@ -143,7 +143,7 @@ describe('PostgreSQL search on the server: ranked by match signature', function 
     assert.ok(texts.filter((t) => t.includes(walk)).length > 10, 'some blocks are walked');
     assert.ok(several > 50, `queries of several keywords ranked without counts: ${several}`);
     await client.end();
-    // (The count also holds statements of trailing blocks the sample did not see, alike in both runs.)
+    // (The count also holds statements of trailing blocks read by index anyway, alike in both runs.)
     assert.ok(
       fallbacks.get(40)! > fallbacks.get(100_000)! + 20,
       `a short walk is followed by an index read: ${fallbacks.get(40)} with 40, ${fallbacks.get(100_000)} with every memory`,
