@@ -37,6 +37,21 @@ export const enum Held {
   Text = 2,
 }
 
+/**
+ * Calls `visit` with every combination of held states of `count` terms (3^count of them, the
+ * first term's state changing fastest). The array is reused: copy it to keep it.
+ */
+export function forEachHeld(count: number, visit: (held: readonly number[]) => void): void {
+  const held = new Array<number>(count).fill(Held.No);
+  for (;;) {
+    visit(held);
+    let t = 0;
+    while (t < count && held[t] === Held.Text) held[t++] = Held.No;
+    if (t === count) return;
+    held[t]!++;
+  }
+}
+
 /** Memories that meet the query the same way. */
 export interface Signature {
   /** Per query term (queryTerms order): how these memories hold it (Held). */

@@ -1,7 +1,7 @@
 import type { AnalyzedKeyword, SearchQuery } from './query';
 import { DEFAULT_RANKING, type RankingOptions, TagMatch } from './ranking';
 import { Scoring, shareOf, unitWeights } from './scoring';
-import { Held, mayPrefixTag, queryTerms, type Signature } from './signatures';
+import { forEachHeld, mayPrefixTag, queryTerms, type Signature } from './signatures';
 
 // Ranking a query without counting the memories it reaches. rankSignatures needs counts for two
 // things: each term's document frequency (how a keyword's words weigh against each other) and
@@ -143,8 +143,7 @@ export function rankUncounted(
   if (prefixed && mayPrefixTag(query, 0)) kinds.push(TagMatch.Prefix);
 
   const byStrength = new Map<number, Shape[]>();
-  const held = new Array<number>(terms.length).fill(Held.No);
-  for (;;) {
+  forEachHeld(terms.length, (held) => {
     const share = shareOf(kw.units, weights, (term) => strength[held[position.get(term)!]!]!);
     for (const kind of kinds) {
       if (!scoring.matches(0, kind, share)) continue;
@@ -153,12 +152,7 @@ export function rankUncounted(
       block.push({ terms: [...held], tagMatch: [kind] });
       byStrength.set(s, block);
     }
-    // The next combination of held states (base 3), or done.
-    let t = 0;
-    while (t < held.length && held[t] === Held.Text) held[t++] = Held.No;
-    if (t === held.length) break;
-    held[t]!++;
-  }
+  });
 
   const floor = options.minCoverage * options.description;
   const strengths = [...byStrength.keys()].sort((a, b) => b - a);

@@ -1,8 +1,8 @@
 import { tagParts } from '../tags';
-import type { SearchQuery } from './query';
+import type { AnalyzedKeyword, SearchQuery } from './query';
 import { DEFAULT_RANKING, type RankingOptions, TagMatch } from './ranking';
 import { Scoring, shareOf, unitWeights } from './scoring';
-import { Held, mayPrefixTag, queryTerms } from './signatures';
+import { forEachHeld, Held, mayPrefixTag, queryTerms } from './signatures';
 import type { Shape, UncountedRanking } from './uncounted';
 
 // Ranking a query of several keywords without counting the memories they reach. Its keywords
@@ -25,6 +25,16 @@ export interface KeptCounts {
   stemmed(stem: string): number;
 }
 
+/** A keyword matchCountBounds can bound: one plain word (not a compound, not stop words only). */
+function plainWord(kw: AnalyzedKeyword): boolean {
+  return !kw.stopWordsOnly && kw.units.length === 1 && kw.units[0]!.parts.length === 0;
+}
+
+/** Whether rankUncountedKeywords may rank `query`: two keywords or more, each of one plain word. */
+export function rankableKeywords(query: SearchQuery): boolean {
+  return query.keywords.length >= 2 && query.limit > 0 && query.keywords.every(plainWord);
+}
+
 /**
  * Between how many live memories match keyword `k` (Scoring.matches), from the counts: a keyword
  * of one plain word is matched by every memory holding the word (in the text, or in the content
@@ -41,7 +51,7 @@ export function matchCountBounds(
   options: RankingOptions = DEFAULT_RANKING,
 ): { lo: number; hi: number } | undefined {
   const kw = query.keywords[k]!;
-  if (kw.stopWordsOnly || kw.units.length !== 1 || kw.units[0]!.parts.length > 0) return undefined;
+  if (!plainWord(kw)) return undefined;
   const word = kw.units[0]!.term;
   const threshold = new Scoring(query.keywords, options).threshold[k]!;
   // The word in the description or tags matches (a share of 1); in the content only, at the content weight.
@@ -258,23 +268,18 @@ function keywordClasses(
     ...(prefixed && mayPrefixTag(query, k) ? [TagMatch.Prefix] : []),
   ].filter((kind) => kind === TagMatch.None || possibleKind(k, kind));
   const byKey = new Map<string, KeywordClass>();
-  const held = new Array<number>(own.length).fill(Held.No);
-  for (;;) {
-    if (held.every((h, i) => h === Held.No || possible(own[i]!, h))) {
-      const sh = shareOf(kw.units, weights, (term) => strength[held[own.indexOf(term)]!]!);
-      for (const kind of kinds) {
-        const touched = kind !== TagMatch.None || sh !== 0;
-        const key = touched ? `${scoring.matches(k, kind, sh)}|${scoring.strength(k, kind, sh)}` : 'untouched';
-        const c = byKey.get(key) ?? { kind, share: sh, states: [] };
-        c.states.push({ held: [...held], kind });
-        byKey.set(key, c);
-      }
+  const position = new Map(own.map((t, i) => [t, i]));
+  forEachHeld(own.length, (held) => {
+    if (!held.every((h, i) => h === Held.No || possible(own[i]!, h))) return;
+    const sh = shareOf(kw.units, weights, (term) => strength[held[position.get(term)!]!]!);
+    for (const kind of kinds) {
+      const touched = kind !== TagMatch.None || sh !== 0;
+      const key = touched ? `${scoring.matches(k, kind, sh)}|${scoring.strength(k, kind, sh)}` : 'untouched';
+      const c = byKey.get(key) ?? { kind, share: sh, states: [] };
+      c.states.push({ held: [...held], kind });
+      byKey.set(key, c);
     }
-    let t = 0;
-    while (t < held.length && held[t] === Held.Text) held[t++] = Held.No;
-    if (t === held.length) break;
-    held[t]!++;
-  }
+  });
   return [...byKey.values()];
 }
 

@@ -1,4 +1,3 @@
-import { CONTENT_MARK } from '../../core/search/analysis';
 import type { SearchQuery } from '../../core/search/query';
 import { TagMatch } from '../../core/search/ranking';
 import { Held } from '../../core/search/signatures';
@@ -7,7 +6,6 @@ import { tagParts } from '../../core/tags';
 import type { PrefixedTag } from './prefixedTags';
 import { type CountedTerms, termStats } from './termCounts';
 import type { ClientBase } from 'pg';
-import type { KeptCounts } from '../../core/search/uncountedKeywords';
 
 // How many memories a query reaches at most, which of its signatures no live memory can have,
 // and how many memories a block of them likely holds, from the counts the write path
@@ -42,17 +40,6 @@ export async function blockModel(
   return { stats, ...modelOf(query, terms, prefixed, stats) };
 }
 
-/** The counts of termStats as core's uncountedKeywords.ts asks for them. */
-export function keptCounts(stats: CountedTerms): KeptCounts {
-  return {
-    live: stats.live,
-    text: (t) => stats.lexeme(t),
-    content: (t) => stats.lexeme(CONTENT_MARK + t),
-    tagged: (t) => stats.tagged(t),
-    stemmed: (s) => stats.stemmed(s),
-  };
-}
-
 /**
  * The model over counts already read. Estimates: each term held or not independently of the
  * others, at its own rates, but for the words a tag match implies (a tag's own words are among
@@ -63,8 +50,10 @@ export function keptCounts(stats: CountedTerms): KeptCounts {
 export function modelOf(query: SearchQuery, terms: readonly string[], prefixed: readonly PrefixedTag[], stats: CountedTerms): BlockModel {
   const live = stats.live;
   const rate = (n: number) => (live > 0 ? Math.min(1, n / live) : 0);
-  const textCount = terms.map((t) => stats.lexeme(t));
-  const contentCount = terms.map((t) => stats.lexeme(CONTENT_MARK + t));
+  const textCount = terms.map((t) => stats.text(t));
+  const contentCount = terms.map((t) => stats.content(t));
+  const position = new Map(terms.map((t, i) => [t, i]));
+  const heldBySome = (i: number, state: number) => state === Held.No || (state === Held.Text ? textCount[i]! : contentCount[i]!) > 0;
   const held = terms.map((_, i) => {
     const text = rate(textCount[i]!);
     const content = rate(contentCount[i]!);
@@ -84,15 +73,10 @@ export function modelOf(query: SearchQuery, terms: readonly string[], prefixed: 
     };
   });
   const required = query.tags.reduce((a, t) => a * rate(stats.tagged(t)), 1);
-  const possibleTerm = (term: string, state: number) => {
-    const i = terms.indexOf(term);
-    return state === Held.No || (state === Held.Text ? textCount[i]! : contentCount[i]!) > 0;
-  };
+  const possibleTerm = (term: string, state: number) => heldBySome(position.get(term)!, state);
   const possibleKind = (k: number, kind: number) => keywords[k]!.count[kind]! > 0;
   const possible = (s: Shape) =>
-    required > 0 &&
-    s.tagMatch.every((kind, k) => possibleKind(k, kind)) &&
-    s.terms.every((state, i) => state === Held.No || (state === Held.Text ? textCount[i]! : contentCount[i]!) > 0);
+    required > 0 && s.tagMatch.every((kind, k) => possibleKind(k, kind)) && s.terms.every((state, i) => heldBySome(i, state));
   const one = (s: Shape) => {
     if (!possible(s)) return 0;
     let p = required;

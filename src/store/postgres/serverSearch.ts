@@ -12,9 +12,9 @@ import {
 import type { StoredHit } from '../../core/ports/store';
 import { type PrefixedTag, prefixedTagsStatement } from './prefixedTags';
 import { type FetchBlock, type Keyed, type PgSignature, SearchStatements } from './searchSql';
-import { type BlockModel, blockModel, keptCounts } from './blockSizes';
+import { type BlockModel, blockModel } from './blockSizes';
 import type { CountedTerms } from './termCounts';
-import { matchCountBounds, rankUncountedKeywords } from '../../core/search/uncountedKeywords';
+import { matchCountBounds, rankableKeywords, rankUncountedKeywords } from '../../core/search/uncountedKeywords';
 
 /**
  * How a search's transaction begins: one snapshot for its statements, nothing written, and
@@ -39,20 +39,23 @@ export async function searchOnServer(
   client: PoolClient,
   project: string,
   query: SearchQuery,
-  tuning: Tuning = { narrow: NARROW, walkBudget: WALK_BUDGET, walkYield: WALK_YIELD },
+  tuning: Tuning = TUNING,
 ): Promise<StoredHit[]> {
   if (query.keywords.length === 0 || query.limit <= 0) return [];
   const prefixes = prefixedTagsStatement(project, query);
   const prefixed = prefixes ? (await client.query<PrefixedTag>(prefixes.text, prefixes.values)).rows : [];
   const statements = new SearchStatements(project, query, prefixed);
-  const model = await blockModel(client, project, query, statements.terms, prefixed);
-  const uncounted = model.reached > tuning.narrow ? rankedWithoutCounts(query, prefixed, model) : undefined;
-  if (uncounted) {
-    try {
-      return await readBlocks(client, statements, uncounted, model, model.stats.live, query.limit, tuning);
-    } catch (err) {
-      // The answer needs blocks whose order depends on counts not kept: count, as below.
-      if (!(err instanceof UncertainOrder)) throw err;
+  // The kept counts are read only for a query they may rank; any other is counted at once.
+  if (rankableUncounted(query) || rankableKeywords(query)) {
+    const model = await blockModel(client, project, query, statements.terms, prefixed);
+    const uncounted = model.reached > tuning.narrow ? rankedWithoutCounts(query, prefixed, model) : undefined;
+    if (uncounted) {
+      try {
+        return await readBlocks(client, statements, uncounted, model, model.stats.live, query.limit, tuning);
+      } catch (err) {
+        // The answer needs blocks whose order depends on counts not kept: count, as below.
+        if (!(err instanceof UncertainOrder)) throw err;
+      }
     }
   }
   const groups = await client.query<{ live: number; key: string; count: number; eligible: number }>(statements.groups());
@@ -77,7 +80,7 @@ function rankedWithoutCounts(
   model: BlockModel & { stats: CountedTerms },
 ): UncountedRanking | undefined {
   if (rankableUncounted(query)) return rankUncounted(query, prefixed.length > 0, model.stats);
-  const counts = keptCounts(model.stats);
+  const counts = model.stats;
   const bounds = query.keywords.map((_, k) =>
     matchCountBounds(
       query,
@@ -97,24 +100,17 @@ function rankedWithoutCounts(
   );
 }
 
-/**
- * Above how many memories a query may reach it is read without counts, when its order allows: a
- * narrow query's memories are all counted (as cheap as reading them).
- */
-const NARROW = 1000;
-
-/** How many of the most recent live memories a large block is looked for among, before its index is read. */
-const WALK_BUDGET = 5000;
-
-/** A block is walked when its estimated size says the walk may meet this many times the rows wanted. */
-const WALK_YIELD = 2;
-
-/** How a broad search ranked without counts reads its blocks (NARROW, WALK_BUDGET, WALK_YIELD; tests change them). */
+/** How a search decides to read without counts, and how it reads a broad query's blocks (tests change it). */
 export interface Tuning {
+  /** Above how many memories a query may reach it is read without counts, when its order allows (a narrow query's are all counted: as cheap as reading them). */
   narrow: number;
+  /** How many of the most recent live memories a large block is looked for among, before its index is read. */
   walkBudget: number;
+  /** A block is walked when its estimated size says the walk may meet this many times the rows wanted. */
   walkYield: number;
 }
+
+const TUNING: Tuning = { narrow: 1000, walkBudget: 5000, walkYield: 2 };
 
 /**
  * The hits of a query ranked without counts (uncounted.ts, uncountedKeywords.ts), returned as

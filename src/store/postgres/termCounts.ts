@@ -1,6 +1,7 @@
 import type { ClientBase } from 'pg';
 import { CONTENT_MARK } from '../../core/search/analysis';
 import type { TermStats } from '../../core/search/uncounted';
+import type { KeptCounts } from '../../core/search/uncountedKeywords';
 
 // How many live memories of a project hold each search term (each lexeme of memory_heads'
 // search_vector), carry each tag (counted as TAG_MARK + tag) and each tag stem (STEM_MARK +
@@ -104,15 +105,8 @@ export async function foldTermChanges(client: ClientBase, project: string): Prom
   return true;
 }
 
-/** Counts read for one search: TermStats, and the count of any lexeme or tag asked for. */
-export interface CountedTerms extends TermStats {
-  /** Live memories holding this lexeme (a term, or CONTENT_MARK + a term: among content terms only). */
-  lexeme(l: string): number;
-  /** Live memories carrying this tag. */
-  tagged(tag: string): number;
-  /** Live memories carrying a tag of this stem (analysis.ts, tagStems). */
-  stemmed(stem: string): number;
-}
+/** Counts read for one search: TermStats, and what core's uncountedKeywords.ts asks for (KeptCounts). */
+export type CountedTerms = TermStats & KeptCounts;
 
 /**
  * The counts of `terms` (each as held in the description and tags and as a content term), of
@@ -142,7 +136,8 @@ export async function termStats(
   return {
     live: Number(rows.find((r) => r.term === null)?.n ?? 0),
     df: (term) => lexeme(term) + lexeme(CONTENT_MARK + term),
-    lexeme,
+    text: lexeme,
+    content: (term) => lexeme(CONTENT_MARK + term),
     tagged: (tag) => lexeme(TAG_MARK + tag),
     stemmed: (stem) => lexeme(STEM_MARK + stem),
   };
