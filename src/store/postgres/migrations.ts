@@ -1,4 +1,5 @@
 import { TERM_COUNTS_SCHEMA } from './termCounts';
+import { WRITE_FUNCTIONS_SCHEMA } from './writeFunctions';
 
 /**
  * The PostgreSQL schema, versioned in `agent_memory_schema`. Every table carries the
@@ -268,6 +269,12 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
     // so a search weighs a keyword's words without counting the memories they reach.
     version: 8,
     sql: TERM_COUNTS_SCHEMA,
+  },
+  {
+    // A write in one call (writeFunctions.ts): inserting versions, moving heads and folding term
+    // counts are server functions, which imports call per batch too.
+    version: 9,
+    sql: WRITE_FUNCTIONS_SCHEMA,
   },
 ];
 

@@ -7,6 +7,7 @@ import { analyzeQuery } from '../../../src/core/search/query';
 import { PgStore } from '../../../src/store/postgres/pgStore';
 import { MIGRATIONS } from '../../../src/store/postgres/migrations';
 import { advanceHeads, insertVersions } from '../../../src/store/postgres/versionRows';
+import { WRITE_FUNCTIONS_SCHEMA } from '../../../src/store/postgres/writeFunctions';
 import type { StoredVersion } from '../../../src/core/ports/store';
 import { memory, openPg } from '../../helpers/builders';
 import { PG_ADMIN_URL, requirePostgres, withClient } from '../../helpers/postgres';
@@ -103,12 +104,13 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
       await raw.query('BEGIN');
       await advanceHeads(raw, project, await insertVersions(raw, project, [rival]));
       const write = service.edit({ id, content: 'mine' });
-      // Wait (no timing assumption) until the edit is blocked on the rival's uncommitted row. Asked
-      // on another connection: inside a transaction pg_stat_activity is a snapshot taken once.
+      // Wait (no timing assumption) until the edit is blocked on the rival's uncommitted row (its
+      // version insert, inside the write's one call). Asked on another connection: inside a
+      // transaction pg_stat_activity is a snapshot taken once.
       await withClient(url, async (watcher) => {
         for (;;) {
           const { rows } = await watcher.query(
-            "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO memory_versions%'",
+            "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%agent_memory_write(%'",
           );
           if (rows.length) return;
           await new Promise((r) => setImmediate(r));
@@ -266,6 +268,8 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
            VALUES ('p', $1, $2, 1, 'create', 'old row', '{old}', 'c', '2026-01-01T00:00:00Z', 'x') RETURNING seq`,
           [rowId, id],
         );
+        // Its head moved by today's statement (a server function since schema 9, installed here on schema 1).
+        await c.query(WRITE_FUNCTIONS_SCHEMA);
         await advanceHeads(c, 'p', [
           {
             rowId,
