@@ -11,7 +11,7 @@ import { PgRecords } from './pgRecords';
 import { migrate } from './schema';
 import { grantMember, type GrantResult } from './roles';
 import { SEARCH_TRANSACTION, searchOnServer } from './serverSearch';
-import { similarOnServer } from './serverSimilar';
+import { type CommonTerms, readCommonTerms, similarOnServer } from './serverSimilar';
 import { type PgSession, runQuery, runTransaction } from './session';
 import { FOLD_SHARE, foldTermChanges } from './termCounts';
 import {
@@ -43,6 +43,8 @@ const WRITE_ATTEMPTS = 5;
  * Each round someone's write lands, so only a memory written by this many others at once runs out.
  */
 const MOVED_ATTEMPTS = 50;
+/** How long a store keeps the statistics its likely-duplicate checks choose probes on (serverSimilar.ts). */
+const COMMON_TERMS_MS = 60_000;
 /** Rows per statement when importing and exporting, so neither holds a whole table in memory. */
 const BATCH = 1000;
 
@@ -210,21 +212,33 @@ export class PgStore implements Store {
     }
   }
 
-  /** From the local index when it is loaded, else on the server (serverSimilar.ts: only the memories its probe reaches are read). */
+  /**
+   * From the local index when it is loaded, else on the server in one statement (serverSimilar.ts:
+   * only the memories its probe reaches are read), its probe chosen on statistics this store
+   * reads at most once a minute (they decide how many rows are read, never which are found).
+   */
   async similar(terms: ReadonlySet<string>, min: number, limit: number): Promise<Array<StoredHit & { similarity: number }>> {
     if (this.closed) throw new StorageError('the store is closed');
     try {
       const local = await this.local.similar(terms, min, limit);
       if (local) return local;
-      return await runTransaction(
-        this.session,
-        'finding similar memories',
-        (client) => similarOnServer(client, this.project, terms, min, limit),
-        SEARCH_TRANSACTION,
-      );
+      return await similarOnServer(this.pool, this.project, terms, min, limit, await this.commonTerms());
     } catch (err) {
       throw storageError(this.target, err, 'finding similar memories');
     }
+  }
+
+  private common?: { at: number; terms: Promise<CommonTerms> };
+
+  private commonTerms(): Promise<CommonTerms> {
+    const now = Date.now();
+    if (!this.common || now - this.common.at > COMMON_TERMS_MS) {
+      const terms = readCommonTerms(this.pool, this.project);
+      // A failed read is not kept: the next check asks again.
+      terms.catch(() => (this.common = undefined));
+      this.common = { at: now, terms };
+    }
+    return this.common.terms;
   }
 
   async citationsOf(ids: readonly string[]): Promise<Map<string, StoredCitation[]>> {

@@ -1,4 +1,4 @@
-import type { ClientBase } from 'pg';
+import type { ClientBase, Pool } from 'pg';
 import { CONTENT_MARK } from '../../core/search/analysis';
 import { termsNeeded } from '../../core/search/similar';
 import { probeClauses, probeFor } from '../../core/search/similarProbe';
@@ -17,27 +17,22 @@ import { lexeme, Params } from './searchSql';
  * (the lexemes of search_vector without the content mark), and returns the `limit` most alike.
  */
 export async function similarOnServer(
-  client: ClientBase,
+  client: Pool | ClientBase,
   project: string,
   terms: ReadonlySet<string>,
   min: number,
   limit: number,
+  common: CommonTerms,
 ): Promise<Array<StoredHit & { similarity: number }>> {
   const asked = [...terms];
   if (asked.length === 0 || limit <= 0) return [];
   const need = termsNeeded(asked.length, min);
-  const { rows: stats } = await client.query<{ live: number; least: number | null; listed: Record<string, number> | null }>(COMMON_SQL, [
-    asked,
-    project,
-  ]);
-  const listed = stats[0]?.listed ?? {};
   // Unlisted: below the least listed share; without statistics (never analysed), all alike.
-  const least = stats[0]?.least;
-  const unlisted = typeof least === 'number' ? least / 2 : UNKNOWN_SHARE;
+  const unlisted = common.least !== undefined ? common.least / 2 : UNKNOWN_SHARE;
   const probe = probeFor(
-    asked.map((term) => ({ term, share: listed[term] ?? unlisted })),
+    asked.map((term) => ({ term, share: common.listed.get(term) ?? unlisted })),
     need,
-    CLAUSE_COST / Math.max(1, stats[0]?.live ?? 0),
+    CLAUSE_COST / Math.max(1, common.live),
   );
   // One condition per AND-clause: the planner ORs their bitmaps, each index scan walking its
   // clause's rarest list (one tsquery of them all checked every posting of every term).
@@ -63,18 +58,39 @@ const UNKNOWN_SHARE = 0.01;
 const CLAUSE_COST = 20;
 
 /**
- * The shares of the asked terms the statistics list as common, and the least share listed
- * (most_common_elem_freqs ends with the least and greatest of the shares, then the null share);
- * no row when the table has not been analysed.
+ * What the probe's choice is made on: the most common lexemes of memory_heads' search_vector
+ * and their shares as the column statistics list them (pg_stats, over every project, as the GIN
+ * index holds every project's postings: a term not listed is rarer than every listed one), and
+ * the project's live memories. They change when the table is analysed; a store keeps them for a
+ * while (PgStore.similar) instead of reading them before every likely-duplicate check.
  */
+export interface CommonTerms {
+  live: number;
+  /** The least share listed; undefined when the table was never analysed. */
+  least?: number;
+  listed: ReadonlyMap<string, number>;
+}
+
+export async function readCommonTerms(client: Pool | ClientBase, project: string): Promise<CommonTerms> {
+  const { rows } = await client.query<{ live: number; es: string[] | null; fs: number[] | null }>(COMMON_SQL, [project]);
+  const es = rows[0]?.es ?? [];
+  const fs = rows[0]?.fs ?? [];
+  // most_common_elem_freqs ends with the least and greatest of the shares, then the null share.
+  return {
+    live: rows[0]?.live ?? 0,
+    least: es.length ? fs[es.length] : undefined,
+    listed: new Map(es.map((e, i) => [e, fs[i]!])),
+  };
+}
+
 const COMMON_SQL = `
-SELECT (SELECT coalesce(sum(n), 0) FROM memory_live_counts WHERE project = $2)::float8 AS live, s.fs[array_length(s.es, 1) + 1]::float8 AS least,
-  (SELECT json_object_agg(e.elem, e.freq) FROM unnest(s.es, s.fs) AS e(elem, freq) WHERE e.elem = ANY ($1::text[])) AS listed
-FROM (
-  SELECT most_common_elems::text::text[] AS es, most_common_elem_freqs AS fs FROM pg_stats
+SELECT (SELECT coalesce(sum(n), 0) FROM memory_live_counts WHERE project = $1)::float8 AS live, s.es, s.fs
+FROM (SELECT 1) AS one
+LEFT JOIN LATERAL (
+  SELECT most_common_elems::text::text[] AS es, most_common_elem_freqs::float8[] AS fs FROM pg_stats
   WHERE tablename = 'memory_heads' AND attname = 'search_vector' AND schemaname = ANY (current_schemas(false))
   ORDER BY array_position(current_schemas(false), schemaname::text) LIMIT 1
-) s`;
+) s ON true`;
 
 /**
  * The statement: `reach` the probe's conditions; `$1` the project, then (`v`) the asked terms,

@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { describedTerms } from '../../../src/core/search/analysis';
 import { SearchIndex } from '../../../src/core/search/searchIndex';
-import { SEARCH_TRANSACTION } from '../../../src/store/postgres/serverSearch';
-import { similarOnServer } from '../../../src/store/postgres/serverSimilar';
+import { PLAN_FOR_ANY_PROJECT } from '../../../src/store/postgres/connection';
+import { readCommonTerms, similarOnServer } from '../../../src/store/postgres/serverSimilar';
 import type { StoredVersion } from '../../../src/core/ports/store';
 import { corpusRows, createdRow, liveMemories, openPg } from '../../helpers/builders';
 import { requirePostgres } from '../../helpers/postgres';
@@ -90,9 +90,12 @@ describe('PostgreSQL store: likely duplicates found on the server', function () 
             )
           ).rows[0]!.n,
         );
-      await client.query(SEARCH_TRANSACTION);
+      // As the store runs it: one statement planned for any value (the store's connections), on
+      // statistics read beforehand; in a transaction here only so the reads can be counted.
+      await client.query(`BEGIN; SET LOCAL plan_cache_mode = ${PLAN_FOR_ANY_PROJECT}`);
+      const stats = await readCommonTerms(client, pg.project);
       const before = await headsRead();
-      const hits = await similarOnServer(client, pg.project, mine, 0.595, 21);
+      const hits = await similarOnServer(client, pg.project, mine, 0.595, 21, stats);
       const read = (await headsRead()) - before;
       await client.query('COMMIT');
       assert.deepEqual(
