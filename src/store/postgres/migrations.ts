@@ -276,6 +276,21 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
     version: 9,
     sql: WRITE_FUNCTIONS_SCHEMA,
   },
+  {
+    // The tags' and tag stems' GIN indexes over every head, deleted ones too (few): the planner
+    // ANDs two bitmaps only when their indexes' predicates differ, so with all three partial on
+    // NOT deleted a block of one tag, one stem and three words was read as the 31,172 rows
+    // holding the words, tested on the heap (28,000 pages at 1M, 670–900 ms); now the three
+    // indexes' bitmaps are ANDed and only the block's 263 rows read (about 125 ms). Rebuilt in
+    // the migration's transaction: about 6 s at 1M memories.
+    version: 10,
+    sql: `
+      DROP INDEX memory_heads_tags;
+      CREATE INDEX memory_heads_tags ON memory_heads USING gin (tags);
+      DROP INDEX memory_heads_tag_stems;
+      CREATE INDEX memory_heads_tag_stems ON memory_heads USING gin (tag_stems);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
