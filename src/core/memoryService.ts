@@ -156,7 +156,7 @@ export class MemoryService {
     const similar = await this.similarTo(data);
     const id = randomUUID();
     const citations = this.anchor(data.citations ?? []);
-    await this.store.write(id, () => this.row(id, 1, 'create', { ...data, citations }));
+    await this.store.write(id, () => this.row(id, 1, 'create', { ...data, citations }), { newId: true });
     return { id, ...instructionLikeField(data), ...(similar.length ? { similar } : {}) };
   }
 

@@ -81,6 +81,16 @@ export interface StoredHit {
 /** Decides, from the freshest current row (undefined for a new id), the row to append, or null for none. */
 export type WriteDecision = (current: StoredVersion | undefined, maxVersion: number) => StoredVersion | null;
 
+/** What a writer knows beside its decision. */
+export interface WriteOptions {
+  /**
+   * The caller has just made this id (a random UUID): a store that pays for reading the current
+   * row (a round trip to a server) may decide on none first; should the id exist after all, it
+   * reads it and decides again before anything is written.
+   */
+  newId?: boolean;
+}
+
 export interface Store {
   /** Where the data lives, for messages and logs. */
   readonly location: string;
@@ -123,7 +133,7 @@ export interface Store {
    * with every write of every other process applied, then durably appends the row it
    * returns. If `decide` throws, nothing is written.
    */
-  write(id: string, decide: WriteDecision): Promise<StoredVersion | null>;
+  write(id: string, decide: WriteDecision, options?: WriteOptions): Promise<StoredVersion | null>;
   /**
    * Appends the rows that are not stored yet (by rowId) in one durable write; returns how
    * many were new. A crash during that write can keep a prefix of them: importing the same

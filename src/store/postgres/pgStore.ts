@@ -3,7 +3,16 @@ import { ConflictError, MemoryError, StorageError } from '../../core/errors';
 import type { SearchQuery } from '../../core/search/query';
 import type { RecordStore } from '../../core/ports/records';
 import type { StoredCitation } from '../../core/contract/citations';
-import type { ListCursor, ListedMemory, Store, StoredHit, StoredVersion, StoreWarning, WriteDecision } from '../../core/ports/store';
+import type {
+  ListCursor,
+  ListedMemory,
+  Store,
+  StoredHit,
+  StoredVersion,
+  StoreWarning,
+  WriteDecision,
+  WriteOptions,
+} from '../../core/ports/store';
 import { createPool, describeTarget, parseTarget, type PgConnectionOptions, type PgTarget, storageError } from './connection';
 import { LocalIndex, type LocalIndexMode } from './localIndex';
 import { lockId, lockPurges } from './locks';
@@ -263,15 +272,18 @@ export class PgStore implements Store {
   }
 
   /**
-   * One round trip reads the head, core decides, and one more writes (versionRows.ts
+   * One round trip reads the head (none for a new id), core decides, and one more writes (versionRows.ts
    * writeVersion): under the id's lock, and only if the head is still the one decided on. When
    * another writer moved it in between, nothing was written: read and decide again.
    */
-  async write(id: string, decide: WriteDecision): Promise<StoredVersion | null> {
+  async write(id: string, decide: WriteDecision, options: WriteOptions = {}): Promise<StoredVersion | null> {
     if (this.closed) throw new StorageError('the store is closed');
+    // A new id is decided on no head without reading it; if it has one after all, the call says 'moved'.
+    let unread = options.newId === true;
     for (let taken = 0, moved = 0; ;) {
       try {
-        const head = await this.currentIn(this.pool, id);
+        const head = unread ? undefined : await this.currentIn(this.pool, id);
+        unread = false;
         const row = decide(head?.row, head?.maxVersion ?? 0);
         if (!row) return null;
         if (row.id !== id) throw new StorageError(`a write for memory ${id} produced a row of ${row.id}`);

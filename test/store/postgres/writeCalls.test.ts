@@ -36,7 +36,7 @@ describe('PostgreSQL store: a write in one call', function () {
     return sent;
   }
 
-  it('edits in two statements (the head, then the write) and creates in three (the likely-duplicate check first)', async () => {
+  it('edits in two statements (the head, then the write) and creates in two (the likely-duplicate check, then the write: a new id is not read)', async () => {
     const { store, service } = await openPg({ localIndex: 'off' });
     try {
       // The first check reads the statistics its probe is chosen on; later ones reuse them.
@@ -45,12 +45,47 @@ describe('PostgreSQL store: a write in one call', function () {
       const created = await statements(async () => {
         id = (await service.create(memory({ description: 'Zeppelin mooring ropes fray in the cold', tags: ['zeppelin'] }))).id;
       });
-      assert.equal(created.length, 3, created.join('\n'));
-      assert.match(created[2]!, /agent_memory_write\(/);
+      assert.equal(created.length, 2, created.join('\n'));
+      assert.match(created[1]!, /agent_memory_write\(/);
       const edited = await statements(() => service.edit({ id, content: 'second' }));
       assert.equal(edited.length, 2, edited.join('\n'));
       assert.match(edited[1]!, /agent_memory_write\(/);
       assert.equal((await service.read({ id })).version, 2);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a write told its id is new decides on no head, and decides again on the head when the id exists after all', async () => {
+    const { store, service } = await openPg({ localIndex: 'off' });
+    try {
+      const { id } = await service.create(memory({ content: 'v1' }));
+      const first = (await store.current(id))!;
+      const seen: Array<number | undefined> = [];
+      const written = await store.write(
+        id,
+        (head, maxVersion) => {
+          seen.push(head?.version);
+          const base = head ?? first;
+          return {
+            ...base,
+            rowId: randomUUID(),
+            version: maxVersion + 1,
+            op: head ? 'edit' : 'create',
+            content: head ? 'second' : 'a twin v1',
+          };
+        },
+        { newId: true },
+      );
+      assert.deepEqual(seen, [undefined, 1], 'decided on no head, then on version 1');
+      assert.equal(written?.version, 2);
+      assert.deepEqual(
+        (await service.history({ id })).map((h) => [h.version, h.content]),
+        [
+          [1, 'v1'],
+          [2, 'second'],
+        ],
+      );
     } finally {
       await store.close();
     }
