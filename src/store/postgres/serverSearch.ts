@@ -112,6 +112,9 @@ export interface Tuning {
 
 const TUNING: Tuning = { narrow: 1000, walkBudget: 5000, walkYield: 2 };
 
+/** How much deeper each walk after a short one goes (readBlocks). */
+const WALK_GROWTH = 8;
+
 /**
  * The hits of a query ranked without counts (uncounted.ts, uncountedKeywords.ts), returned as
  * readRanking says: blocks best first, each block's rows newest first. A block likely large is
@@ -131,6 +134,17 @@ async function readBlocks(
   // statement reads blocks until they likely hold the rows wanted (small blocks are read
   // together); each block by a walk over the `budget` most recent memories when the walk is
   // likely to meet the rows wanted, else by index.
+  // The newest `wanted` rows of a block a walk left short (its most recent memories hold fewer
+  // than their share, say a burst of other notes on top): walks WALK_GROWTH times deeper while
+  // that reads fewer rows than the block likely holds, then reads the block by index (which
+  // reads and sorts every row of it).
+  const deeper = async (signatures: Keyed[], wanted: number) => {
+    for (let depth = budget * WALK_GROWTH; depth < live && depth <= estimate(signatures); depth *= WALK_GROWTH) {
+      const rows = await rowsOf(client, statements.blocks([{ signatures, budget: depth }], wanted));
+      if (rows.length >= wanted) return rows;
+    }
+    return rowsOf(client, statements.blocks([{ signatures }], wanted));
+  };
   const read = async (shapes: Shape[][], want: number) => {
     const blocks = shapes
       .map((b, index) => ({ index, signatures: b.filter(possible).map((s): Keyed => ({ ...s, key: statements.keyOf(s) })) }))
@@ -150,9 +164,9 @@ async function readBlocks(
       const rows = await rowsOf(client, statements.blocks(batch, left));
       for (let b = 0; b < batch.length && hits.length < want; b++) {
         let got = rows.filter((r) => r.block === b);
-        // A walk that found fewer than it could use says nothing of older memories: read the block by index.
+        // A walk that found fewer than it could use says nothing of older memories: walk deeper, or read the block by index.
         if (batch[b]!.budget !== undefined && got.length < want - hits.length && budget < live)
-          got = await rowsOf(client, statements.blocks([{ signatures: batch[b]!.signatures }], want - hits.length));
+          got = await deeper(batch[b]!.signatures, want - hits.length);
         hits.push(...got.slice(0, want - hits.length).map((hit) => ({ ...hit, block: batch[b]!.index })));
       }
       next = end + 1;

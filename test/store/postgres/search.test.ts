@@ -151,6 +151,45 @@ describe('PostgreSQL search on the server: ranked by match signature', function 
     await pg.store.close();
   });
 
+  it('walks deeper when the most recent memories hold fewer of a block than its share, instead of reading the whole block', async () => {
+    // 600 older memories hold "zebrafish"; the 100 most recent (a burst of other notes) do not.
+    const older = Array.from({ length: 600 }, (_, i) => createdRow(randomUUID(), `zebrafish tank note ${i}`, ['lab'], minute(i)));
+    const burst = Array.from({ length: 100 }, (_, i) => createdRow(randomUUID(), `standup summary ${i}`, ['meeting'], minute(1000 + i)));
+    const pg = await openPg({ localIndex: 'off' });
+    const client = new Client({ connectionString: pg.url });
+    await client.connect();
+    try {
+      await pg.store.importVersions([...older, ...burst]);
+      const index = indexOf(liveMemories([...older, ...burst]));
+      const texts: string[] = [];
+      const spy = {
+        query: (...args: Parameters<Client['query']>) => {
+          texts.push(typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text);
+          return (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
+        },
+      } as unknown as PoolClient;
+      const q = analyzeQuery(['zebrafish'], [], 10);
+      await client.query(SEARCH_TRANSACTION);
+      // A walk over the 40 most recent finds none; 8 times deeper (320) finds the 10 newest of the 600.
+      const hits = await searchOnServer(spy, pg.project, q, { narrow: 20, walkBudget: 40, walkYield: 1e-9 });
+      await client.query('COMMIT');
+      assert.deepEqual(
+        hits.map((h) => h.id),
+        index.search(q).map((h) => h.id),
+      );
+      const walk = 'FROM (SELECT * FROM memory_heads h WHERE h.project = $1 AND NOT h.deleted ORDER BY';
+      const reads = texts.filter((t) => t.includes('AS block'));
+      assert.equal(reads.length, 2, 'the first walk, then one deeper');
+      assert.ok(
+        reads.every((t) => t.includes(walk)),
+        'both are walks: the block (600 rows) is not read by index',
+      );
+    } finally {
+      await client.end();
+      await pg.store.close();
+    }
+  });
+
   it('breaks ties at the limit by time, then id, within a group and across groups of equal score', async () => {
     const pg = await openPg({ localIndex: 'off' });
     const ids = Array.from({ length: 30 }, () => randomUUID());
