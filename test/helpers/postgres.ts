@@ -61,6 +61,25 @@ export async function withClient<T>(url: string, fn: (c: Client) => Promise<T>):
   }
 }
 
+/**
+ * Resolves once a statement whose text holds `call` waits on a lock (`event`: only that kind, e.g.
+ * 'advisory'); no timing assumption. Asked on a connection of its own: inside a transaction
+ * pg_stat_activity is a snapshot taken once.
+ */
+export async function blockedCall(url: string, call: string, event?: string): Promise<void> {
+  await withClient(url, async (watcher) => {
+    for (;;) {
+      const { rows } = await watcher.query(
+        `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'
+           AND ($1::text IS NULL OR wait_event = $1) AND strpos(query, $2) > 0 AND pid <> pg_backend_pid()`,
+        [event ?? null, call],
+      );
+      if (rows.length) return;
+      await new Promise((r) => setImmediate(r));
+    }
+  });
+}
+
 /** Resolves once `n` lock requests in the database are waiting (the interleaving a test needs). */
 export async function waitersAtLeast(admin: Client, n: number): Promise<void> {
   for (let i = 0; i < 600; i++) {

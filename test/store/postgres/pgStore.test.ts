@@ -10,7 +10,7 @@ import { advanceHeads, insertVersions } from '../../../src/store/postgres/versio
 import { WRITE_FUNCTIONS_SCHEMA } from '../../../src/store/postgres/writeFunctions';
 import type { StoredVersion } from '../../../src/core/ports/store';
 import { memory, openPg } from '../../helpers/builders';
-import { PG_ADMIN_URL, requirePostgres, withClient } from '../../helpers/postgres';
+import { blockedCall, PG_ADMIN_URL, requirePostgres, withClient } from '../../helpers/postgres';
 import { PG_WRITER, runWriter } from '../../helpers/processes';
 import { rejects } from '../../helpers/assertions';
 
@@ -104,18 +104,8 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
       await raw.query('BEGIN');
       await advanceHeads(raw, project, await insertVersions(raw, project, [rival]));
       const write = service.edit({ id, content: 'mine' });
-      // Wait (no timing assumption) until the edit is blocked on the rival's uncommitted row (its
-      // version insert, inside the write's one call). Asked on another connection: inside a
-      // transaction pg_stat_activity is a snapshot taken once.
-      await withClient(url, async (watcher) => {
-        for (;;) {
-          const { rows } = await watcher.query(
-            "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%agent_memory_write(%'",
-          );
-          if (rows.length) return;
-          await new Promise((r) => setImmediate(r));
-        }
-      });
+      // Until the edit is blocked on the rival's uncommitted row (its version insert, inside the write's one call).
+      await blockedCall(url, 'agent_memory_write(');
       await raw.query('COMMIT');
       assert.deepEqual(await write, { id, version: 3, changed: true, changedFields: ['content'] });
     });

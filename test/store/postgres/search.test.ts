@@ -18,6 +18,16 @@ async function both(pg: Pg, index: SearchIndex, keywords: string[], tags: string
   return [(await pg.store.search(q)).map((h) => h.id), index.search(q).map((h) => h.id)];
 }
 
+/** `client`, recording the text of every statement it runs in `texts`. */
+function recording(client: Client, texts: string[]): PoolClient {
+  return {
+    query: (...args: Parameters<Client['query']>) => {
+      texts.push(typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text);
+      return (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
+    },
+  } as unknown as PoolClient;
+}
+
 function indexOf(memories: IndexedMemory[]): SearchIndex {
   const index = new SearchIndex();
   for (const m of memories) index.put(m);
@@ -66,12 +76,7 @@ describe('PostgreSQL search on the server: ranked by match signature', function 
     const client = new Client({ connectionString: pg.url });
     await client.connect();
     const texts: string[] = [];
-    const spy = {
-      query: (...args: Parameters<Client['query']>) => {
-        texts.push(typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text);
-        return (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
-      },
-    } as unknown as PoolClient;
+    const spy = recording(client, texts);
     // A reach above 20 makes every common word broad; every block likely not empty is walked (the
     // least yield); a walk over the 40 most recent memories rarely fills a block (then its index
     // is read), one over all of them always does.
@@ -162,12 +167,7 @@ describe('PostgreSQL search on the server: ranked by match signature', function 
       await pg.store.importVersions([...older, ...burst]);
       const index = indexOf(liveMemories([...older, ...burst]));
       const texts: string[] = [];
-      const spy = {
-        query: (...args: Parameters<Client['query']>) => {
-          texts.push(typeof args[0] === 'string' ? args[0] : (args[0] as { text: string }).text);
-          return (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
-        },
-      } as unknown as PoolClient;
+      const spy = recording(client, texts);
       const q = analyzeQuery(['zebrafish'], [], 10);
       await client.query(SEARCH_TRANSACTION);
       // A walk over the 40 most recent finds none; 8 times deeper (320) finds the 10 newest of the 600.

@@ -4,7 +4,7 @@ import pg from 'pg';
 import type { StoredVersion } from '../../../src/core/ports/store';
 import { advanceHeads, insertVersions } from '../../../src/store/postgres/versionRows';
 import { memory, openPg } from '../../helpers/builders';
-import { requirePostgres, withClient } from '../../helpers/postgres';
+import { blockedCall, requirePostgres, withClient } from '../../helpers/postgres';
 
 /**
  * A write on the team database is one server call (writeFunctions.ts, schema 9) after one read of
@@ -115,15 +115,7 @@ describe('PostgreSQL store: a write in one call', function () {
           decided++;
           return { ...head!, rowId: randomUUID(), version: maxVersion + 1, op: 'edit', content: `mine on v${head!.version}` };
         });
-        await withClient(url, async (watcher) => {
-          for (;;) {
-            const { rows } = await watcher.query(
-              "SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory' AND query LIKE '%agent_memory_write(%'",
-            );
-            if (rows.length) return;
-            await new Promise((r) => setImmediate(r));
-          }
-        });
+        await blockedCall(url, 'agent_memory_write(', 'advisory');
         await raw.query('BEGIN');
         await advanceHeads(raw, project, await insertVersions(raw, project, [rival]));
         await raw.query('COMMIT');
