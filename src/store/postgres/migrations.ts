@@ -1,5 +1,4 @@
 import { TERM_COUNTS_SCHEMA } from './termCounts';
-import { WRITE_FUNCTIONS_SCHEMA } from './writeFunctions';
 
 /**
  * The PostgreSQL schema, versioned in `agent_memory_schema`. Every table carries the
@@ -271,19 +270,13 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
     sql: TERM_COUNTS_SCHEMA,
   },
   {
-    // A write in one call (writeFunctions.ts): inserting versions, moving heads and folding term
-    // counts are server functions, which imports call per batch too.
-    version: 9,
-    sql: WRITE_FUNCTIONS_SCHEMA,
-  },
-  {
     // The tags' and tag stems' GIN indexes over every head, deleted ones too (few): the planner
     // ANDs two bitmaps only when their indexes' predicates differ, so with all three partial on
     // NOT deleted a block of one tag, one stem and three words was read as the 31,172 rows
     // holding the words, tested on the heap (28,000 pages at 1M, 670–900 ms); now the three
     // indexes' bitmaps are ANDed and only the block's 263 rows read (about 125 ms). Rebuilt in
     // the migration's transaction: about 6 s at 1M memories.
-    version: 10,
+    version: 9,
     sql: `
       DROP INDEX memory_heads_tags;
       CREATE INDEX memory_heads_tags ON memory_heads USING gin (tags);

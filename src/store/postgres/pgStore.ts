@@ -28,7 +28,6 @@ import {
   analyseNewest,
   insertVersions,
   isVersionTaken,
-  writeVersion,
   reanalyzeIfNeeded,
   toVersion,
   VERSION_COLUMNS,
@@ -47,11 +46,6 @@ export interface PgStoreOptions extends PgConnectionOptions {
 
 /** How often a write is retried when the UNIQUE (project, id, version) backstop fires. */
 const WRITE_ATTEMPTS = 5;
-/**
- * How often a write decides again when another writer of the same memory moved its head first.
- * Each round someone's write lands, so only a memory written by this many others at once runs out.
- */
-const MOVED_ATTEMPTS = 50;
 /** How long a store keeps the statistics its likely-duplicate checks choose probes on (serverSimilar.ts). */
 const COMMON_TERMS_MS = 60_000;
 /** Rows per statement when importing and exporting, so neither holds a whole table in memory. */
@@ -144,19 +138,16 @@ export class PgStore implements Store {
     return runTransaction(this.session, doing, fn);
   }
 
-  private async currentIn(
-    client: Pool | PoolClient,
-    id: string,
-  ): Promise<{ row: StoredVersion; maxVersion: number; seq: string } | undefined> {
-    const { rows } = await client.query<VersionRecord & { max_version: number; seq: string }>(
+  private async currentIn(client: Pool | PoolClient, id: string): Promise<{ row: StoredVersion; maxVersion: number } | undefined> {
+    const { rows } = await client.query<VersionRecord & { max_version: number }>(
       `SELECT ${VERSION_COLUMNS.split(', ')
         .map((c) => `v.${c}`)
-        .join(', ')}, h.max_version, h.seq
+        .join(', ')}, h.max_version
        FROM memory_heads h JOIN memory_versions v ON v.seq = h.seq
        WHERE h.project = $1 AND h.id = $2`,
       [this.project, id],
     );
-    return rows[0] && { row: toVersion(rows[0]), maxVersion: rows[0].max_version, seq: rows[0].seq };
+    return rows[0] && { row: toVersion(rows[0]), maxVersion: rows[0].max_version };
   }
 
   async current(id: string): Promise<StoredVersion | undefined> {
@@ -271,34 +262,30 @@ export class PgStore implements Store {
     return rows.sort((a, b) => b.count - a.count || a.tag.localeCompare(b.tag));
   }
 
-  /**
-   * One round trip reads the head (none for a new id), core decides, and one more writes (versionRows.ts
-   * writeVersion): under the id's lock, and only if the head is still the one decided on. When
-   * another writer moved it in between, nothing was written: read and decide again.
-   */
   async write(id: string, decide: WriteDecision, options: WriteOptions = {}): Promise<StoredVersion | null> {
-    if (this.closed) throw new StorageError('the store is closed');
-    // A new id is decided on no head without reading it; if it has one after all, the call says 'moved'.
+    // A new id is decided on no head without reading it (one statement fewer); should it exist
+    // after all, its version 1 is taken and the write decides again, reading it.
     let unread = options.newId === true;
-    for (let taken = 0, moved = 0; ;) {
+    for (let attempt = 1; ; attempt++) {
       try {
-        const head = unread ? undefined : await this.currentIn(this.pool, id);
-        unread = false;
-        const row = decide(head?.row, head?.maxVersion ?? 0);
-        if (!row) return null;
-        if (row.id !== id) throw new StorageError(`a write for memory ${id} produced a row of ${row.id}`);
-        const done = await writeVersion(this.pool, this.project, row, head?.seq, Math.random() < FOLD_SHARE);
-        if (done.outcome === 'moved') {
-          if (++moved < MOVED_ATTEMPTS) continue;
-          throw new ConflictError(`memory ${id}: other writers kept changing it while this write was decided; try again`);
-        }
-        if (done.outcome === 'purged') throw new StorageError(`memory ${id} was purged; it cannot be written again`);
-        const { dbRole: _sent, ...stored } = row;
-        return { ...stored, ...(done.dbRole ? { dbRole: done.dbRole } : {}) };
+        return await this.transaction('writing a version', async (client) => {
+          await lockId(client, this.project, id);
+          const head = unread ? undefined : await this.currentIn(client, id);
+          unread = false;
+          const row = decide(head?.row, head?.maxVersion ?? 0);
+          if (!row) return null;
+          if (row.id !== id) throw new StorageError(`a write for memory ${id} produced a row of ${row.id}`);
+          const inserted = await insertVersions(client, this.project, [row]);
+          if (inserted.length === 0) throw new StorageError(`memory ${id} was purged; it cannot be written again`);
+          await advanceHeads(client, this.project, inserted);
+          if (Math.random() < FOLD_SHARE) await foldTermChanges(client, this.project);
+          const { seq: _seq, ...stored } = inserted[0]!;
+          return stored;
+        });
       } catch (err) {
         // Another client (an import, which takes no per-id lock) gave out this version number
-        // first: decide again against the row that is now current.
-        if (isVersionTaken(err) && ++taken < WRITE_ATTEMPTS) continue;
+        // first, or the new id existed: decide again against the row that is now current.
+        if (isVersionTaken(err) && attempt < WRITE_ATTEMPTS) continue;
         if (isVersionTaken(err))
           throw new ConflictError(`memory ${id}: its next version number kept being taken by other writers; try again`);
         if (err instanceof MemoryError) throw err;

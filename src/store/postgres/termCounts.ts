@@ -74,7 +74,7 @@ export const TAG_MARK = '=';
 export const STEM_MARK = '^';
 
 /** First key of the fold's advisory lock ("term"); the second is the project's hash. */
-export const FOLD_LOCK = 0x7465726d;
+const FOLD_LOCK = 0x7465726d;
 
 /**
  * Share of writes that fold the project's term changes into its totals before they commit: a
@@ -90,9 +90,19 @@ export const FOLD_SHARE = 1 / 32;
  * after this statement's snapshot stay for the next fold. Returns whether it folded.
  */
 export async function foldTermChanges(client: ClientBase, project: string): Promise<boolean> {
-  // The statements are the server's (writeFunctions.ts, agent_memory_fold_terms), which a write also runs.
-  const { rows } = await client.query<{ folded: boolean }>('SELECT agent_memory_fold_terms($1) AS folded', [project]);
-  return rows[0]!.folded;
+  const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS locked', [
+    FOLD_LOCK,
+    project,
+  ]);
+  if (!rows[0]!.locked) return false;
+  await client.query(
+    `WITH gone AS (DELETE FROM memory_term_changes WHERE project = $1 RETURNING term, d)
+     INSERT INTO memory_term_counts AS c (project, term, n)
+       SELECT $1, term, sum(d) FROM gone GROUP BY term ORDER BY term
+     ON CONFLICT (project, term) DO UPDATE SET n = c.n + excluded.n`,
+    [project],
+  );
+  return true;
 }
 
 /** Counts read for one search: TermStats, and what core's uncountedKeywords.ts asks for (KeptCounts). */

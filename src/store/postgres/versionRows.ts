@@ -1,4 +1,4 @@
-import type { ClientBase, Pool, PoolClient } from 'pg';
+import type { ClientBase, PoolClient } from 'pg';
 import { analyzeMemory, ANALYZER_VERSION, flatTerms } from '../../core/search/analysis';
 import { getMeta, setMeta } from './schema';
 import type { StoredCitation } from '../../core/contract/citations';
@@ -53,28 +53,6 @@ export const UNIQUE_VIOLATION = '23505';
 /** The unique index on (project, id, version) over every row but twins (schema version 2). */
 export const VERSION_CONSTRAINT = 'memory_versions_number';
 
-/** A version row as agent_memory_insert_versions reads it (writeFunctions.ts). */
-function versionPayload(r: StoredVersion, ord: number, twin: boolean) {
-  return {
-    ord,
-    row_id: r.rowId,
-    id: r.id,
-    version: r.version,
-    op: r.op,
-    description: r.description,
-    tags: r.tags,
-    content: r.content,
-    changed_at: r.changedAt,
-    deleted_at: r.deletedAt,
-    author: r.author,
-    restored_from: r.restoredFrom ?? null,
-    citations: r.citations?.length ? r.citations : null,
-    channel: r.channel ?? null,
-    proposed_by: r.proposedBy ?? null,
-    twin,
-  };
-}
-
 /**
  * Inserts version rows (in the given order) that are not stored yet by rowId and whose id
  * was not purged; returns the inserted rows with their seq. A row whose (id, version) is
@@ -97,10 +75,37 @@ export async function insertVersions(
     const key = `${r.id}\u0000${r.version}`;
     const twin = twins && numbered.has(key);
     numbered.add(key);
-    return versionPayload(r, ord, twin);
+    return {
+      ord,
+      row_id: r.rowId,
+      id: r.id,
+      version: r.version,
+      op: r.op,
+      description: r.description,
+      tags: r.tags,
+      content: r.content,
+      changed_at: r.changedAt,
+      deleted_at: r.deletedAt,
+      author: r.author,
+      restored_from: r.restoredFrom ?? null,
+      citations: r.citations?.length ? r.citations : null,
+      channel: r.channel ?? null,
+      proposed_by: r.proposedBy ?? null,
+      twin,
+    };
   });
   const { rows: inserted } = await client.query<{ row_id: string; seq: string; db_role: string | null }>(
-    'SELECT row_id, seq, db_role FROM agent_memory_insert_versions($1, $2::jsonb, $3)',
+    `INSERT INTO memory_versions (project, ${WRITTEN_COLUMNS}, twin)
+     SELECT $1, r.row_id, r.id, r.version, r.op, r.description, r.tags, r.content, r.changed_at, r.deleted_at, r.author, r.restored_from, r.citations,
+       r.channel, r.proposed_by,
+       r.twin OR ($3 AND EXISTS (SELECT 1 FROM memory_versions v WHERE v.project = $1 AND v.id = r.id AND v.version = r.version AND v.row_id <> r.row_id))
+     FROM jsonb_to_recordset($2::jsonb) AS r(ord int, row_id text, id text, version int, op text, description text, tags text[],
+       content text, changed_at timestamptz, deleted_at timestamptz, author text, restored_from int, citations jsonb, channel text,
+       proposed_by text, twin boolean)
+     WHERE NOT EXISTS (SELECT 1 FROM memory_purged p WHERE p.project = $1 AND p.id = r.id)
+     ORDER BY r.ord
+     ON CONFLICT (project, row_id) DO NOTHING
+     RETURNING row_id, seq, db_role`,
     [project, JSON.stringify(payload), twins],
   );
   return asInserted(rows, inserted);
@@ -163,49 +168,68 @@ export async function advanceHeads(
   // Sorted by id, so two batches lock their heads in the same order and cannot deadlock.
   const payload = [...newest.values()]
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .map((r) => ({ ...headPayload(r, r.maxVersion, analysed.get(r.rowId)), seq: r.seq }));
-  await client.query('SELECT agent_memory_advance_heads($1, $2::jsonb)', [project, JSON.stringify(payload)]);
-}
-
-/** A head as agent_memory_advance_heads reads it, without its seq (the insert gives it). */
-function headPayload(r: StoredVersion, maxVersion: number, analysis: HeadTerms = headTerms(r)) {
-  return {
-    id: r.id,
-    row_id: r.rowId,
-    version: r.version,
-    changed_at: r.changedAt,
-    deleted_at: r.deletedAt,
-    max_version: maxVersion,
-    description: r.description,
-    tags: r.tags,
-    tag_stems: analysis.tagStems,
-    terms: analysis.terms,
-  };
-}
-
-/** What `writeVersion` did. */
-export type WriteOutcome = { outcome: 'written'; seq: string; dbRole: string | null } | { outcome: 'moved' } | { outcome: 'purged' };
-
-/**
- * Writes one version of one memory in one statement (agent_memory_write, writeFunctions.ts): under
- * the id's lock, and only if the id's head is still the one with seq `expected` (undefined: no
- * head), inserts the row, moves the head and, when `fold`, folds the term counts. 'moved' means
- * another writer got there first: nothing was written. A version number taken by another row
- * fails the statement as insertVersions' does (isVersionTaken).
- */
-export async function writeVersion(
-  client: Pool | ClientBase,
-  project: string,
-  row: StoredVersion,
-  expected: string | undefined,
-  fold: boolean,
-): Promise<WriteOutcome> {
-  const { rows } = await client.query<{ outcome: 'written' | 'moved' | 'purged'; seq: string | null; db_role: string | null }>(
-    'SELECT outcome, seq, db_role FROM agent_memory_write($1, $2, $3, $4::jsonb, $5::jsonb, $6)',
-    [project, row.id, expected ?? null, JSON.stringify(versionPayload(row, 0, false)), JSON.stringify(headPayload(row, row.version)), fold],
+    .map((r) => {
+      const analysis = analysed.get(r.rowId) ?? headTerms(r);
+      return {
+        id: r.id,
+        seq: r.seq,
+        row_id: r.rowId,
+        version: r.version,
+        changed_at: r.changedAt,
+        deleted_at: r.deletedAt,
+        max_version: r.maxVersion,
+        description: r.description,
+        tags: r.tags,
+        tag_stems: analysis.tagStems,
+        terms: analysis.terms,
+      };
+    });
+  // The tag rows this statement replaces are those of the tags the heads have now. Imports take
+  // no per-id lock, so lock the heads first (in id order, as the upsert does) and read their tags
+  // as last committed: the statement below starts after any concurrent writer of these heads
+  // has committed, and its snapshot holds that writer's tag rows. Each pair is then deleted
+  // through the primary key (project, tag, id), one lookup per pair (a LATERAL subquery that
+  // OFFSET 0 keeps from being flattened, then the rows by ctid): as a plain DELETE … USING, the
+  // planner, trusting statistics taken when the project was small, read every tag row of the
+  // project on each batch (7,686 rows to move 20 heads in the test; imports at 100k 40% slower).
+  const { rows: heads } = await client.query<{ id: string; tags: string[]; deleted: boolean }>(
+    // One lookup by key per id, in the payload's order (a subquery with FOR UPDATE is not
+    // flattened): statistics lagging behind a large import cannot make it a scan of the project.
+    `SELECT h.id, h.tags, h.deleted FROM unnest($2::text[]) AS u(id)
+       CROSS JOIN LATERAL (SELECT id, tags, deleted FROM memory_heads WHERE project = $1 AND id = u.id FOR UPDATE) h`,
+    [project, payload.map((r) => r.id)],
   );
-  const r = rows[0]!;
-  return r.outcome === 'written' ? { outcome: 'written', seq: r.seq!, dbRole: r.db_role } : { outcome: r.outcome };
+  const was = heads.filter((h) => !h.deleted).flatMap((h) => h.tags.map((tag) => ({ id: h.id, tag })));
+  await client.query(
+    `WITH r AS (
+       SELECT * FROM jsonb_to_recordset($2::jsonb) AS r(id text, seq bigint, row_id text, version int, changed_at timestamptz,
+         deleted_at timestamptz, max_version int, description text, tags text[], tag_stems text[], terms text[])
+     ), was AS (
+       SELECT * FROM unnest($3::text[], $4::text[]) AS was(id, tag)
+     ), up AS (
+       INSERT INTO memory_heads AS h (project, id, seq, row_id, version, changed_at, deleted_at, max_version, description, tags, tag_stems, search_vector)
+       SELECT $1, r.id, r.seq, r.row_id, r.version, r.changed_at, r.deleted_at, r.max_version, r.description, r.tags, r.tag_stems, array_to_tsvector(r.terms)
+       FROM r ORDER BY r.id
+       ON CONFLICT (project, id) DO UPDATE SET
+         seq = excluded.seq, row_id = excluded.row_id, version = excluded.version, changed_at = excluded.changed_at,
+         deleted_at = excluded.deleted_at, max_version = greatest(h.max_version, excluded.max_version),
+         description = excluded.description, tags = excluded.tags, tag_stems = excluded.tag_stems, search_vector = excluded.search_vector
+       WHERE (excluded.changed_at, excluded.version, excluded.row_id) > (h.changed_at, h.version, h.row_id)
+       RETURNING h.id, h.tags, h.deleted_at
+     ), older AS (
+       UPDATE memory_heads h SET max_version = r.max_version FROM r
+       WHERE h.project = $1 AND h.id = r.id AND h.max_version < r.max_version AND r.id NOT IN (SELECT id FROM up)
+     ), gone AS (
+       DELETE FROM memory_head_tags t WHERE t.ctid = ANY (ARRAY(
+         SELECT x.ctid FROM was JOIN up ON up.id = was.id
+           CROSS JOIN LATERAL (SELECT m.ctid FROM memory_head_tags m WHERE m.project = $1 AND m.tag = was.tag AND m.id = was.id OFFSET 0) x
+         WHERE up.deleted_at IS NOT NULL OR NOT (was.tag = ANY (up.tags))))
+     )
+     INSERT INTO memory_head_tags (project, tag, id)
+     SELECT $1, tag, up.id FROM up CROSS JOIN LATERAL unnest(up.tags) AS tag WHERE up.deleted_at IS NULL
+     ON CONFLICT DO NOTHING`,
+    [project, JSON.stringify(payload), was.map((w) => w.id), was.map((w) => w.tag)],
+  );
 }
 
 /** Heads re-analysed per statement. */

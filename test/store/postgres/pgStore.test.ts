@@ -7,7 +7,6 @@ import { analyzeQuery } from '../../../src/core/search/query';
 import { PgStore } from '../../../src/store/postgres/pgStore';
 import { MIGRATIONS } from '../../../src/store/postgres/migrations';
 import { advanceHeads, insertVersions } from '../../../src/store/postgres/versionRows';
-import { WRITE_FUNCTIONS_SCHEMA } from '../../../src/store/postgres/writeFunctions';
 import type { StoredVersion } from '../../../src/core/ports/store';
 import { memory, openPg } from '../../helpers/builders';
 import { blockedCall, PG_ADMIN_URL, requirePostgres, withClient } from '../../helpers/postgres';
@@ -104,8 +103,8 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
       await raw.query('BEGIN');
       await advanceHeads(raw, project, await insertVersions(raw, project, [rival]));
       const write = service.edit({ id, content: 'mine' });
-      // Until the edit is blocked on the rival's uncommitted row (its version insert, inside the write's one call).
-      await blockedCall(url, 'agent_memory_write(');
+      // Until the edit is blocked on the rival's uncommitted row.
+      await blockedCall(url, 'INSERT INTO memory_versions');
       await raw.query('COMMIT');
       assert.deepEqual(await write, { id, version: 3, changed: true, changedFields: ['content'] });
     });
@@ -258,8 +257,6 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
            VALUES ('p', $1, $2, 1, 'create', 'old row', '{old}', 'c', '2026-01-01T00:00:00Z', 'x') RETURNING seq`,
           [rowId, id],
         );
-        // Its head moved by today's statement (a server function since schema 9, installed here on schema 1).
-        await c.query(WRITE_FUNCTIONS_SCHEMA);
         await advanceHeads(c, 'p', [
           {
             rowId,

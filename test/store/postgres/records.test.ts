@@ -8,7 +8,6 @@ import { PgStore } from '../../../src/store/postgres/pgStore';
 import { advanceRecordHeads, insertRecords } from '../../../src/store/postgres/recordRows';
 import { MIGRATIONS } from '../../../src/store/postgres/migrations';
 import { advanceHeads } from '../../../src/store/postgres/versionRows';
-import { WRITE_FUNCTIONS_SCHEMA } from '../../../src/store/postgres/writeFunctions';
 import type { StoredRecord } from '../../../src/core/ports/records';
 import type { StoredVersion } from '../../../src/core/ports/store';
 import { memory, openPg } from '../../helpers/builders';
@@ -118,8 +117,6 @@ describe('PostgreSQL store: records (what only the server has)', function () {
           );
           inserted.push({ ...r, seq: out[0]!.seq });
         }
-        // Heads moved by today's statements (server functions since schema 9, installed here on the old schema).
-        await c.query(WRITE_FUNCTIONS_SCHEMA);
         await advanceHeads(c, 'p', inserted);
         await c.query('COMMIT');
       });

@@ -7,7 +7,6 @@ import { MIGRATIONS } from '../../../src/store/postgres/migrations';
 import { PgStore } from '../../../src/store/postgres/pgStore';
 import { foldTermChanges, STEM_MARK, TAG_MARK, termStats } from '../../../src/store/postgres/termCounts';
 import { advanceHeads, insertVersions } from '../../../src/store/postgres/versionRows';
-import { WRITE_FUNCTIONS_SCHEMA } from '../../../src/store/postgres/writeFunctions';
 import { liveMemories, memory, openPg, syntheticRows } from '../../helpers/builders';
 import { PG_ADMIN_URL, requirePostgres, withClient } from '../../helpers/postgres';
 import { MemoryService } from '../../../src/core/memoryService';
@@ -182,8 +181,6 @@ describe('PostgreSQL term counts: kept by the heads’ triggers (termCounts.ts)'
           await c.query(m.sql);
           await c.query('INSERT INTO agent_memory_schema (version) VALUES ($1)', [m.version]);
         }
-        // Rows put in by today's statements (server functions since schema 9, installed here on schema 7).
-        await c.query(WRITE_FUNCTIONS_SCHEMA);
         await advanceHeads(c, 'p', await insertVersions(c, 'p', rows, true));
       });
       const target = { url: u.toString(), project: 'p' };
