@@ -20,7 +20,7 @@ import { PgRecords } from './pgRecords';
 import { migrate } from './schema';
 import { grantMember, type GrantResult } from './roles';
 import { SEARCH_TRANSACTION, searchOnServer } from './serverSearch';
-import { type CommonTerms, readCommonTerms, similarOnServer } from './serverSimilar';
+import { keptCommonTerms, readCommonTerms, similarOnServer } from './serverSimilar';
 import { type PgSession, runQuery, runTransaction } from './session';
 import { FOLD_SHARE, foldTermChanges } from './termCounts';
 import {
@@ -46,8 +46,6 @@ export interface PgStoreOptions extends PgConnectionOptions {
 
 /** How often a write is retried when the UNIQUE (project, id, version) backstop fires. */
 const WRITE_ATTEMPTS = 5;
-/** How long a store keeps the statistics its likely-duplicate checks choose probes on (serverSimilar.ts). */
-const COMMON_TERMS_MS = 60_000;
 /** Rows per statement when importing and exporting, so neither holds a whole table in memory. */
 const BATCH = 1000;
 
@@ -66,6 +64,8 @@ export class PgStore implements Store {
   dbRole: string | null = null;
   private readonly warningList: StoreWarning[] = [];
   private closed = false;
+  /** The statistics likely-duplicate checks choose their probes on, read at most once a minute (serverSimilar.ts). */
+  private readonly commonTerms = keptCommonTerms(() => readCommonTerms(this.pool, this.project));
   private readonly local: LocalIndex;
   private readonly session: PgSession;
   readonly records: RecordStore;
@@ -226,19 +226,6 @@ export class PgStore implements Store {
     } catch (err) {
       throw storageError(this.target, err, 'finding similar memories');
     }
-  }
-
-  private common?: { at: number; terms: Promise<CommonTerms> };
-
-  private commonTerms(): Promise<CommonTerms> {
-    const now = Date.now();
-    if (!this.common || now - this.common.at > COMMON_TERMS_MS) {
-      const terms = readCommonTerms(this.pool, this.project);
-      // A failed read is not kept: the next check asks again.
-      terms.catch(() => (this.common = undefined));
-      this.common = { at: now, terms };
-    }
-    return this.common.terms;
   }
 
   async citationsOf(ids: readonly string[]): Promise<Map<string, StoredCitation[]>> {

@@ -134,6 +134,7 @@ async function readBlocks(
   // statement reads blocks until they likely hold the rows wanted (small blocks are read
   // together); each block by a walk over the `budget` most recent memories when the walk is
   // likely to meet the rows wanted, else by index.
+  //
   // The newest `wanted` rows of a block a walk left short (its most recent memories hold fewer
   // than their share, say a burst of other notes on top): walks WALK_GROWTH times deeper while
   // that reads fewer rows than the block likely holds, then reads the block by index (which

@@ -83,6 +83,23 @@ export async function readCommonTerms(client: Pool | ClientBase, project: string
   };
 }
 
+/** How long a store keeps the statistics its likely-duplicate checks choose probes on. */
+const COMMON_TERMS_MS = 60_000;
+
+/** `read`, asked at most once a minute; a failed read is not kept (the next call asks again). */
+export function keptCommonTerms(read: () => Promise<CommonTerms>): () => Promise<CommonTerms> {
+  let kept: { at: number; terms: Promise<CommonTerms> } | undefined;
+  return () => {
+    const now = Date.now();
+    if (!kept || now - kept.at > COMMON_TERMS_MS) {
+      const terms = read();
+      terms.catch(() => (kept = undefined));
+      kept = { at: now, terms };
+    }
+    return kept.terms;
+  };
+}
+
 const COMMON_SQL = `
 SELECT (SELECT coalesce(sum(n), 0) FROM memory_live_counts WHERE project = $1)::float8 AS live, s.es, s.fs
 FROM (SELECT 1) AS one
