@@ -284,6 +284,15 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
       CREATE INDEX memory_heads_tag_stems ON memory_heads USING gin (tag_stems);
     `,
   },
+  {
+    // Writers lock a memory's head row, not its advisory lock (writeVersion.ts): a write is one
+    // statement when nothing races it. Purges take both. A release before this one would write
+    // under the advisory lock alone, beside purges that no longer serialise with it: refused.
+    version: 10,
+    sql: `
+      COMMENT ON TABLE memory_heads IS 'Agent Memory: the current version of each memory. Writers lock the row (SELECT ... FOR UPDATE) before they insert a version of its id; purges lock it before they delete.';
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

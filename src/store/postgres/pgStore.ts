@@ -27,12 +27,14 @@ import {
   advanceHeads,
   analyseNewest,
   insertVersions,
+  isDeadlock,
   isVersionTaken,
   reanalyzeIfNeeded,
   toVersion,
   VERSION_COLUMNS,
   type VersionRecord,
 } from './versionRows';
+import { lockHead, readHead, writeVersion, type WriteOutcome } from './writeVersion';
 
 export interface PgStoreOptions extends PgConnectionOptions {
   /** Keeps this repository's memories apart from others' in the same database. */
@@ -138,22 +140,10 @@ export class PgStore implements Store {
     return runTransaction(this.session, doing, fn);
   }
 
-  private async currentIn(client: Pool | PoolClient, id: string): Promise<{ row: StoredVersion; maxVersion: number } | undefined> {
-    const { rows } = await client.query<VersionRecord & { max_version: number }>(
-      `SELECT ${VERSION_COLUMNS.split(', ')
-        .map((c) => `v.${c}`)
-        .join(', ')}, h.max_version
-       FROM memory_heads h JOIN memory_versions v ON v.seq = h.seq
-       WHERE h.project = $1 AND h.id = $2`,
-      [this.project, id],
-    );
-    return rows[0] && { row: toVersion(rows[0]), maxVersion: rows[0].max_version };
-  }
-
   async current(id: string): Promise<StoredVersion | undefined> {
     if (this.closed) throw new StorageError('the store is closed');
     try {
-      return (await this.currentIn(this.pool, id))?.row;
+      return (await readHead(this.pool, this.project, id))?.row;
     } catch (err) {
       throw storageError(this.target, err, 'reading a memory');
     }
@@ -249,36 +239,53 @@ export class PgStore implements Store {
     return rows.sort((a, b) => b.count - a.count || a.tag.localeCompare(b.tag));
   }
 
+  /**
+   * First without a lock: the head read, `decide`, then one statement that writes if the head is
+   * still the one read (writeVersion.ts). Should another writer have moved it meanwhile, the write
+   * reads and decides again holding the head's lock, in a transaction, so writers of one memory
+   * take turns instead of retrying against each other.
+   */
   async write(id: string, decide: WriteDecision, options: WriteOptions = {}): Promise<StoredVersion | null> {
     // A new id is decided on no head without reading it (one statement fewer); should it exist
-    // after all, its version 1 is taken and the write decides again, reading it.
+    // after all, writeVersion finds a head and the write decides again, reading it.
     let unread = options.newId === true;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.transaction('writing a version', async (client) => {
-          await lockId(client, this.project, id);
-          const head = unread ? undefined : await this.currentIn(client, id);
-          unread = false;
-          const row = decide(head?.row, head?.maxVersion ?? 0);
-          if (!row) return null;
-          if (row.id !== id) throw new StorageError(`a write for memory ${id} produced a row of ${row.id}`);
-          const inserted = await insertVersions(client, this.project, [row]);
-          if (inserted.length === 0) throw new StorageError(`memory ${id} was purged; it cannot be written again`);
-          await advanceHeads(client, this.project, inserted);
-          if (Math.random() < FOLD_SHARE) await foldTermChanges(client, this.project);
-          const { seq: _seq, ...stored } = inserted[0]!;
-          return stored;
-        });
+        const outcome =
+          attempt === 1
+            ? await this.writeOnce(this.pool, id, decide, unread)
+            : await this.transaction('writing a version', async (client) => {
+                await lockHead(client, this.project, id);
+                return this.writeOnce(client, id, decide, false);
+              });
+        if (outcome === null) return null;
+        if ('stored' in outcome) {
+          if (Math.random() < FOLD_SHARE) await foldTermChanges(this.pool, this.project);
+          return outcome.stored;
+        }
+        if ('purged' in outcome) throw new StorageError(`memory ${id} was purged; it cannot be written again`);
+        if (attempt >= WRITE_ATTEMPTS)
+          throw new ConflictError(`memory ${id} kept being changed by other writers while this write was decided; try again`);
       } catch (err) {
-        // Another client (an import, which takes no per-id lock) gave out this version number
-        // first, or the new id existed: decide again against the row that is now current.
-        if (isVersionTaken(err) && attempt < WRITE_ATTEMPTS) continue;
-        if (isVersionTaken(err))
+        // Another client (an import, which takes no lock before it inserts) gave out this version
+        // number first, or the new id existed, or an import waiting for this head held the number
+        // (a deadlock the server ended): decide again against the row that is now current.
+        if ((isVersionTaken(err) || isDeadlock(err)) && attempt < WRITE_ATTEMPTS) continue;
+        if (isVersionTaken(err) || isDeadlock(err))
           throw new ConflictError(`memory ${id}: its next version number kept being taken by other writers; try again`);
         if (err instanceof MemoryError) throw err;
         throw storageError(this.target, err, 'writing a version');
       }
+      unread = false;
     }
+  }
+
+  private async writeOnce(client: Pool | PoolClient, id: string, decide: WriteDecision, unread: boolean): Promise<WriteOutcome | null> {
+    const head = unread ? undefined : await readHead(client, this.project, id);
+    const row = decide(head?.row, head?.maxVersion ?? 0);
+    if (!row) return null;
+    if (row.id !== id) throw new StorageError(`a write for memory ${id} produced a row of ${row.id}`);
+    return writeVersion(client, this.project, row, head?.seq ?? null);
   }
 
   async importVersions(rows: StoredVersion[]): Promise<{ added: number; skipped: number }> {
@@ -332,7 +339,9 @@ export class PgStore implements Store {
     try {
       return await this.transaction('purging a memory', async (client) => {
         await lockPurges(client, this.project, 'exclusive');
+        // Writers lock the head (writeVersion.ts); releases before schema 10 took the id's advisory lock.
         await lockId(client, this.project, id);
+        await lockHead(client, this.project, id);
         const { rowCount } = await client.query('DELETE FROM memory_versions WHERE project = $1 AND id = $2', [this.project, id]);
         if (!rowCount) return 0;
         await client.query('DELETE FROM memory_heads WHERE project = $1 AND id = $2', [this.project, id]);

@@ -1,4 +1,4 @@
-import type { ClientBase } from 'pg';
+import type { ClientBase, Pool } from 'pg';
 import { CONTENT_MARK } from '../../core/search/analysis';
 import type { TermStats } from '../../core/search/uncounted';
 import type { KeptCounts } from '../../core/search/uncountedKeywords';
@@ -85,24 +85,26 @@ const FOLD_LOCK = 0x7465726d;
 export const FOLD_SHARE = 1 / 32;
 
 /**
- * Folds the project's term changes that this transaction sees into its totals, unless another
- * transaction is folding them (then it leaves them to it: nothing waits). Changes committed
- * after this statement's snapshot stay for the next fold. Returns whether it folded.
+ * Folds the project's term changes that this statement sees into its totals, unless another
+ * transaction is folding them (then it leaves them to it: nothing waits). One statement, so it
+ * runs as its own transaction on a pool as well as inside a caller's: the fold's lock is taken
+ * before the changes are read, and a change another fold deleted first is not returned by this
+ * one's DELETE. Changes committed after this statement's snapshot stay for the next fold.
+ * Returns whether it folded.
  */
-export async function foldTermChanges(client: ClientBase, project: string): Promise<boolean> {
-  const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS locked', [
-    FOLD_LOCK,
-    project,
-  ]);
-  if (!rows[0]!.locked) return false;
-  await client.query(
-    `WITH gone AS (DELETE FROM memory_term_changes WHERE project = $1 RETURNING term, d)
-     INSERT INTO memory_term_counts AS c (project, term, n)
-       SELECT $1, term, sum(d) FROM gone GROUP BY term ORDER BY term
-     ON CONFLICT (project, term) DO UPDATE SET n = c.n + excluded.n`,
-    [project],
+export async function foldTermChanges(client: ClientBase | Pool, project: string): Promise<boolean> {
+  const { rows } = await client.query<{ locked: boolean }>(
+    `WITH lk AS (SELECT pg_try_advisory_xact_lock($2, hashtext($1)) AS locked),
+     gone AS (DELETE FROM memory_term_changes WHERE project = $1 AND (SELECT locked FROM lk) RETURNING term, d),
+     added AS (
+       INSERT INTO memory_term_counts AS c (project, term, n)
+         SELECT $1, term, sum(d) FROM gone GROUP BY term ORDER BY term
+       ON CONFLICT (project, term) DO UPDATE SET n = c.n + excluded.n
+     )
+     SELECT locked FROM lk`,
+    [project, FOLD_LOCK],
   );
-  return true;
+  return rows[0]!.locked;
 }
 
 /** Counts read for one search: TermStats, and what core's uncountedKeywords.ts asks for (KeptCounts). */
