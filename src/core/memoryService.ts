@@ -152,11 +152,15 @@ export class MemoryService {
 
   async create(input: unknown): Promise<Out<typeof C.CreateOutput>> {
     const data = this.checkCreate(input);
-    // Not refused: the writer is told which memory to edit instead next time (searched before the write).
-    const similar = await this.similarTo(data);
     const id = randomUUID();
     const citations = this.anchor(data.citations ?? []);
-    await this.store.write(id, () => this.row(id, 1, 'create', { ...data, citations }), { newId: true });
+    // Not refused: the writer is told which memory to edit instead next time. The check does not
+    // wait for the write nor the write for the check (a team store answers both at once, each a
+    // round trip); the new memory is left out of what the check finds.
+    const [similar] = await Promise.all([
+      this.similarTo(data, id),
+      this.store.write(id, () => this.row(id, 1, 'create', { ...data, citations }), { newId: true }),
+    ]);
     return { id, ...instructionLikeField(data), ...(similar.length ? { similar } : {}) };
   }
 
