@@ -44,6 +44,8 @@ function runClient(args: string[]): Promise<{
   search: number[];
   local: number[];
   write: number[];
+  create: number[];
+  edit: number[];
   read: number[];
   writeLoaded: number[];
   readLoaded: number[];
@@ -246,6 +248,8 @@ async function main(): Promise<void> {
     const s = summarize(runs.flatMap((r) => r.search));
     const sl = summarize(runs.flatMap((r) => r.local));
     const w = summarize(runs.flatMap((r) => r.write));
+    const wc = summarize(runs.flatMap((r) => r.create));
+    const we = summarize(runs.flatMap((r) => r.edit));
     const rd = summarize(runs.flatMap((r) => r.read));
     const wl = summarize(runs.flatMap((r) => r.writeLoaded));
     const rl = summarize(runs.flatMap((r) => r.readLoaded));
@@ -257,6 +261,8 @@ async function main(): Promise<void> {
     console.log(`| search under load (every search) | ${ms(s.p50)} | ${ms(s.p95)} | ${s.n} |`);
     console.log(`| search under load (those answered by a loaded local index) | ${ms(sl.p50)} | ${ms(sl.p95)} | ${sl.n} |`);
     console.log(`| write under load (create/edit) | ${ms(w.p50)} | ${ms(w.p95)} | ${w.n} |`);
+    console.log(`| write under load: creates | ${ms(wc.p50)} | ${ms(wc.p95)} | ${wc.n} |`);
+    console.log(`| write under load: edits (of 50 memories every client edits) | ${ms(we.p50)} | ${ms(we.p95)} | ${we.n} |`);
     console.log(`| read under load | ${ms(rd.p50)} | ${ms(rd.p95)} | ${rd.n} |`);
     console.log(`| write under load, once the client's index was loaded | ${ms(wl.p50)} | ${ms(wl.p95)} | ${wl.n} |`);
     console.log(`| read under load, once the client's index was loaded | ${ms(rl.p50)} | ${ms(rl.p95)} | ${rl.n} |`);

@@ -2,8 +2,9 @@
  * One client of `npm run bench:team`, in its own process with its own pool: OPS mixed
  * operations (search 50%, create 20%, edit 20%, read 10%) against the team database.
  * Usage: teamClient.ts URL PROJECT OPS SEED IDS_FILE QUERIES_FILE
- * BENCH_TEAM_LOCAL sets the store's localIndex mode (default: the store's default, background).
- * Prints one line: BENCH_CLIENT {"search":[ms…],"local":[ms…],"write":[ms…],"read":[ms…],"acked":[[id,version]…]};
+ * BENCH_TEAM_LOCAL sets the store's localIndex mode (default: the store's default, background);
+ * BENCH_TEAM_POOL its most connections (default: the store's default, 10).
+ * Prints one line: BENCH_CLIENT {"search":[ms…],"local":[ms…],"write":[ms…],"create":[ms…],"edit":[ms…],"read":[ms…],"acked":[[id,version]…]};
  * `local` holds the searches (also in `search`) answered by the local index; `writeLoaded` and
  * `readLoaded` the writes and reads made once it was loaded (loading shares the client's CPU).
  */
@@ -21,7 +22,9 @@ async function main(): Promise<void> {
   const store = await PgStore.open({
     connectionString: url!,
     project: project!,
-    pool: { max: 1 },
+    // The store's own pool, as a client has it (ten connections; a client uses two at most: a
+    // create's likely-duplicate check and its write run side by side); BENCH_TEAM_POOL=N for another.
+    ...(process.env.BENCH_TEAM_POOL ? { pool: { max: Number(process.env.BENCH_TEAM_POOL) } } : {}),
     localIndex: (process.env.BENCH_TEAM_LOCAL || undefined) as LocalIndexMode | undefined,
   });
   const service = new MemoryService(store, { author: `bench-${process.pid}` });
@@ -29,6 +32,8 @@ async function main(): Promise<void> {
     search: [] as number[],
     local: [] as number[],
     write: [] as number[],
+    create: [] as number[],
+    edit: [] as number[],
     read: [] as number[],
     writeLoaded: [] as number[],
     readLoaded: [] as number[],
@@ -50,6 +55,7 @@ async function main(): Promise<void> {
         content: `written by ${process.pid}`,
       });
       out.write.push(performance.now() - t);
+      out.create.push(performance.now() - t);
       if (loaded) out.writeLoaded.push(performance.now() - t);
       out.acked.push([id, 1]);
     } else if (r < 0.9) {
@@ -57,6 +63,7 @@ async function main(): Promise<void> {
       const id = ids[Math.floor(rnd() * 50)]!;
       const e = await service.edit({ id, content: `edit ${i} by ${process.pid}` });
       out.write.push(performance.now() - t);
+      out.edit.push(performance.now() - t);
       if (loaded) out.writeLoaded.push(performance.now() - t);
       out.acked.push([id, e.version]);
     } else {
