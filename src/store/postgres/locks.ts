@@ -3,7 +3,10 @@ import type { PoolClient } from 'pg';
 /** First key of the project-wide purge/import advisory lock ("purg"); the second is the project's hash. */
 const PURGE_LOCK = 0x70757267;
 
-/** Serialises writers of one id across every client until the transaction ends. */
+/**
+ * Taken by purges until the transaction ends, beside the head's row lock that writers take
+ * (writeVersion.ts): releases before schema 10 wrote under this lock alone.
+ */
 export async function lockId(client: PoolClient, project: string, id: string): Promise<void> {
   await client.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [project, id]);
 }

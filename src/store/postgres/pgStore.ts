@@ -53,10 +53,10 @@ const BATCH = 1000;
 
 /**
  * The team store: PostgreSQL, reached through a pool. Versions are append-only rows;
- * `memory_heads` holds the current version of each id (moved forward in the transaction that
+ * `memory_heads` holds the current version of each id (moved forward by the statement that
  * inserts a version) with its analysed search terms; every statement is filtered by project.
- * A write holds a per-id advisory lock for its transaction, so `decide` sees the freshest
- * row of every other client. Searches are ranked in a local index when it is loaded
+ * A write stores what `decide` returned only if the head it was decided on is still current
+ * (writeVersion.ts), else it decides again holding the head's row lock. Searches are ranked in a local index when it is loaded
  * (localIndex.ts), else on the server (serverSearch.ts). `records`, the other tiers' records,
  * live in tables of their own (pgRecords.ts). See docs/ARCHITECTURE.md.
  */

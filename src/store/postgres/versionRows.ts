@@ -106,8 +106,8 @@ export function versionInsert(payload: string, twins: string, condition = 'true'
  * was not purged; returns the inserted rows with their seq. A row whose (id, version) is
  * taken by another row fails the statement (the UNIQUE backstop), and with it the transaction,
  * unless `twins` is set (imports): such a row then goes in as a twin, kept with its number,
- * as a journal merged from two clones holds it. Writes never pass `twins`, so a writer that
- * lost the race for a number still hits the backstop and decides again.
+ * as a journal merged from two clones holds it. Writes (writeVersion.ts) never insert twins,
+ * so a writer that lost the race for a number still hits the backstop and decides again.
  */
 export async function insertVersions(
   client: ClientBase,
