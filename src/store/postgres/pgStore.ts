@@ -260,7 +260,7 @@ export class PgStore implements Store {
               });
         if (outcome === null) return null;
         if ('stored' in outcome) {
-          if (Math.random() < FOLD_SHARE) await foldTermChanges(this.pool, this.project);
+          if (Math.random() < FOLD_SHARE) await this.fold();
           return outcome.stored;
         }
         if ('purged' in outcome) throw new StorageError(`memory ${id} was purged; it cannot be written again`);
@@ -277,6 +277,21 @@ export class PgStore implements Store {
         throw storageError(this.target, err, 'writing a version');
       }
       unread = false;
+    }
+  }
+
+  /**
+   * Folds the project's term changes into their totals after a write committed: a failure is a
+   * warning, not the write's (it is stored; the changes wait for the next fold).
+   */
+  private async fold(): Promise<void> {
+    try {
+      await foldTermChanges(this.pool, this.project);
+    } catch (err) {
+      this.warn({
+        code: 'checkpoint-failed',
+        message: `folding the search term counts failed (${(err as Error).message}); a later write folds them`,
+      });
     }
   }
 

@@ -149,6 +149,29 @@ describe('PostgreSQL store: a write is as few statements as it can be', function
     }
   });
 
+  it('a fold that fails after a write committed leaves the write stored and warns', async () => {
+    const { store, service, url, project } = await openPg({ localIndex: 'off' });
+    const random = Math.random;
+    // This project's totals refuse every row: its fold fails, its writes (which only append changes) do not.
+    const constraint = `fold_fails_${project.replace(/[^a-z0-9]/gi, '_')}`.slice(0, 60);
+    await withClient(url, (c) =>
+      c.query(`ALTER TABLE memory_term_counts ADD CONSTRAINT ${constraint} CHECK (project <> '${project}') NOT VALID`),
+    );
+    try {
+      Math.random = () => 0; // every write folds
+      const { id } = await service.create(memory({ content: 'v1' }));
+      await service.edit({ id, content: 'v2' });
+      assert.equal((await service.read({ id })).version, 2);
+      const folds = store.warnings().filter((w) => w.code === 'checkpoint-failed');
+      assert.equal(folds.length, 2, JSON.stringify(store.warnings()));
+      assert.match(folds[0]!.message, /folding the search term counts failed/);
+    } finally {
+      Math.random = random;
+      await withClient(url, (c) => c.query(`ALTER TABLE memory_term_counts DROP CONSTRAINT ${constraint}`));
+      await store.close();
+    }
+  });
+
   it('reads the head for an edit, not for a create', async () => {
     const { store, service } = await openPg({ localIndex: 'off' });
     try {
