@@ -246,14 +246,13 @@ export class PgStore implements Store {
    * take turns instead of retrying against each other.
    */
   async write(id: string, decide: WriteDecision, options: WriteOptions = {}): Promise<StoredVersion | null> {
-    // A new id is decided on no head without reading it (one statement fewer); should it exist
-    // after all, writeVersion finds a head and the write decides again, reading it.
-    let unread = options.newId === true;
     for (let attempt = 1; ; attempt++) {
       try {
         const outcome =
           attempt === 1
-            ? await this.writeOnce(this.pool, id, decide, unread)
+            ? // A new id is decided on no head without reading it (one statement fewer); should it
+              // exist after all, writeVersion finds a head and the write decides again, reading it.
+              await this.writeOnce(this.pool, id, decide, options.newId === true)
             : await this.transaction('writing a version', async (client) => {
                 await lockHead(client, this.project, id);
                 return this.writeOnce(client, id, decide, false);
@@ -276,7 +275,6 @@ export class PgStore implements Store {
         if (err instanceof MemoryError) throw err;
         throw storageError(this.target, err, 'writing a version');
       }
-      unread = false;
     }
   }
 
