@@ -29,12 +29,12 @@ import {
   insertVersions,
   isDeadlock,
   isVersionTaken,
-  reanalyzeIfNeeded,
   toVersion,
   VERSION_COLUMNS,
   type VersionRecord,
 } from './versionRows';
 import { lockHead, readHead, writeVersion, type WriteOutcome } from './writeVersion';
+import { reanalyzeIfNeeded } from './reanalyze';
 
 export interface PgStoreOptions extends PgConnectionOptions {
   /** Keeps this repository's memories apart from others' in the same database. */
