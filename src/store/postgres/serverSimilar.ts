@@ -38,9 +38,11 @@ export async function similarOnServer(
   // clause's rarest list (one tsquery of them all checked every posting of every term).
   const p = new Params(project);
   const reach = probeClauses(probe).map((clause) => `h.search_vector @@ ${p.add(clause.map(lexeme).join(' & '))}::tsquery`);
-  const values = [asked, asked.length, need, min, limit, CONTENT_MARK].map((v) => p.add(v));
+  // The asked terms a memory holds: one lookup in its search_vector each (a tsquery of one lexeme).
+  const shared = asked.map((term) => `(h.search_vector @@ ${p.add(lexeme(term))}::tsquery)::int`).join(' + ');
+  const values = [asked.length, need, min, limit, CONTENT_MARK].map((v) => p.add(v));
   const { rows } = await client.query<{ id: string; description: string; tags: string[]; changed_at: Date; similarity: number }>(
-    similarSql(reach.join(' OR '), values),
+    similarSql(reach.join(' OR '), shared, values),
     p.values,
   );
   return rows.map((r) => ({
@@ -110,20 +112,21 @@ LEFT JOIN LATERAL (
 ) s ON true`;
 
 /**
- * The statement: `reach` the probe's conditions; `$1` the project, then (`v`) the asked terms,
- * how many, how many a memory must hold, the least similarity, the limit, the content mark.
- * Similarity is shared / (asked + own - shared) in float8, as SearchIndex divides in doubles;
- * ties go to the most recently changed, then the lower id ("C" order, as JavaScript compares).
+ * The statement: `reach` the probe's conditions, `shared` the count of asked terms a memory holds;
+ * `$1` the project, then (`v`) how many terms were asked, how many a memory must hold, the least
+ * similarity, the limit, the content mark. A memory's own description and tag terms are kept by
+ * the write path (own_terms, schema 11), counted here for a head written before it. Similarity is
+ * shared / (asked + own - shared) in float8, as SearchIndex divides in doubles; ties go to the
+ * most recently changed, then the lower id ("C" order, as JavaScript compares).
  */
-function similarSql(reach: string, v: string[]): string {
-  const [asked, size, need, min, limit, mark] = v;
+function similarSql(reach: string, shared: string, v: string[]): string {
+  const [size, need, min, limit, mark] = v;
   return `
 SELECT h.id, h.description, h.tags, h.changed_at, c.shared::float8 / (${size}::int + c.own - c.shared) AS similarity
 FROM memory_heads h
 CROSS JOIN LATERAL (
-  SELECT count(*) FILTER (WHERE u.lexeme = ANY (${asked}::text[])) AS shared,
-         count(*) FILTER (WHERE NOT starts_with(u.lexeme, ${mark}::text)) AS own
-  FROM unnest(h.search_vector) AS u
+  SELECT ${shared} AS shared,
+         coalesce(h.own_terms, (SELECT count(*)::int FROM unnest(h.search_vector) AS u WHERE NOT starts_with(u.lexeme, ${mark}::text))) AS own
 ) c
 WHERE h.project = $1 AND NOT h.deleted AND (${reach})
   AND c.shared >= ${need}::int AND c.shared::float8 / (${size}::int + c.own - c.shared) >= ${min}::float8

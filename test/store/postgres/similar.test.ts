@@ -7,7 +7,7 @@ import { PLAN_FOR_ANY_PROJECT } from '../../../src/store/postgres/connection';
 import { readCommonTerms, similarOnServer } from '../../../src/store/postgres/serverSimilar';
 import type { StoredVersion } from '../../../src/core/ports/store';
 import { corpusRows, createdRow, liveMemories, openPg } from '../../helpers/builders';
-import { requirePostgres } from '../../helpers/postgres';
+import { requirePostgres, withClient } from '../../helpers/postgres';
 
 /** Version 1 of a memory changed at minute `minute` of a fixed day. */
 const created = (description: string, tags: string[], minute: number, id = randomUUID()): StoredVersion =>
@@ -44,23 +44,41 @@ describe('PostgreSQL store: likely duplicates found on the server', function () 
       await pg.store.importVersions(all);
       const index = new SearchIndex();
       for (const m of liveMemories(all)) index.put(m);
-      let found = 0;
-      for (const min of [0.2, 0.4, 0.595, 0.8, 1]) {
-        for (const r of all.filter((_, i) => i % 5 === 0)) {
-          const mine = describedTerms(r);
-          for (const limit of [3, 1000]) {
-            const server = await pg.store.similar(mine, min, limit);
-            const local = index.similar(mine, min, limit);
-            assert.deepEqual(
-              server.map((h) => [h.id, h.similarity, h.changedAt]),
-              local.map((h) => [h.id, h.similarity, h.changedAt]),
-              `${r.description} at ${min}, limit ${limit}`,
-            );
-            found += server.length;
+      const compare = async (what: string) => {
+        let found = 0;
+        for (const min of [0.2, 0.4, 0.595, 0.8, 1]) {
+          for (const r of all.filter((_, i) => i % 5 === 0)) {
+            const mine = describedTerms(r);
+            for (const limit of [3, 1000]) {
+              const server = await pg.store.similar(mine, min, limit);
+              const local = index.similar(mine, min, limit);
+              assert.deepEqual(
+                server.map((h) => [h.id, h.similarity, h.changedAt]),
+                local.map((h) => [h.id, h.similarity, h.changedAt]),
+                `${what}: ${r.description} at ${min}, limit ${limit}`,
+              );
+              found += server.length;
+            }
           }
         }
-      }
-      assert.ok(found > 300, `the thresholds find something (${found})`);
+        assert.ok(found > 300, `${what}: the thresholds find something (${found})`);
+      };
+      await compare('own terms kept by the write path');
+      // Each head's own terms (schema 11's trigger) are its description and tag terms.
+      const { rows: own } = await withClient(url, (c) =>
+        c.query<{ own_terms: number; described: number }>(
+          `SELECT own_terms, (SELECT count(*)::int FROM unnest(search_vector) AS u WHERE NOT starts_with(u.lexeme, '~')) AS described
+         FROM memory_heads WHERE project = $1`,
+          [pg.project],
+        ),
+      );
+      assert.ok(
+        own.length > 0 && own.every((r) => r.own_terms === r.described),
+        JSON.stringify(own.find((r) => r.own_terms !== r.described)),
+      );
+      // Heads written before schema 11 have none kept: the check counts them itself, and answers the same.
+      await withClient(url, (c) => c.query('UPDATE memory_heads SET own_terms = NULL WHERE project = $1 AND id < $2', [pg.project, '2']));
+      await compare('heads of one corpus without own terms kept');
       assert.deepEqual(await pg.store.similar(new Set(), 0.5, 10), []);
       assert.deepEqual(await pg.store.similar(new Set(['zzzunknownterm']), 0.1, 10), []);
     } finally {
