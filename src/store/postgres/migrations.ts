@@ -1,3 +1,4 @@
+import { OWN_TERMS_SCHEMA } from './serverSimilar';
 import { TERM_COUNTS_SCHEMA } from './termCounts';
 
 /**
@@ -294,24 +295,10 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
     `,
   },
   {
-    // How many description and tag terms a head has (the lexemes of search_vector without the
-    // content mark), set by a row trigger whenever search_vector is written, so a likely-duplicate
-    // check need not unnest every memory it reads (serverSimilar.ts). Added empty, without
-    // rewriting the table: a head written before it is counted when read, until written again.
-    // The trigger's one query reads no table, so the plan PL/pgSQL keeps cannot grow stale. '~' is
-    // analysis.ts' CONTENT_MARK as this schema stores it.
+    // How many description and tag terms a head has, kept by a row trigger (serverSimilar.ts), so
+    // a likely-duplicate check need not unnest every memory it reads. No table rewrite.
     version: 11,
-    sql: `
-      ALTER TABLE memory_heads ADD COLUMN own_terms integer;
-      CREATE FUNCTION agent_memory_own_terms() RETURNS trigger LANGUAGE plpgsql AS $f$
-        BEGIN
-          NEW.own_terms := (SELECT count(*) FROM unnest(NEW.search_vector) AS u WHERE NOT starts_with(u.lexeme, '~'));
-          RETURN NEW;
-        END
-      $f$;
-      CREATE TRIGGER memory_heads_own_terms BEFORE INSERT OR UPDATE OF search_vector ON memory_heads
-        FOR EACH ROW EXECUTE FUNCTION agent_memory_own_terms();
-    `,
+    sql: OWN_TERMS_SCHEMA,
   },
 ];
 

@@ -23,9 +23,8 @@ import {
   toRecord,
 } from './recordRows';
 import { type PgSession, runQuery, runTransaction } from './session';
+import { WRITE_ATTEMPTS } from './versionRows';
 
-/** How often a write or import runs again after losing a version number (or a deadlock) to another transaction. */
-const WRITE_ATTEMPTS = 5;
 /** Rows per statement when importing and exporting, so neither holds a whole table in memory. */
 const BATCH = 1000;
 /** The version columns prefixed for a join with the heads. */

@@ -22,18 +22,18 @@ import { grantMember, type GrantResult } from './roles';
 import { SEARCH_TRANSACTION, searchOnServer } from './serverSearch';
 import { keptCommonTerms, readCommonTerms, similarOnServer } from './serverSimilar';
 import { type PgSession, runQuery, runTransaction } from './session';
-import { FOLD_SHARE, foldTermChanges } from './termCounts';
+import { foldTermChanges } from './termCounts';
 import {
   advanceHeads,
   analyseNewest,
   insertVersions,
-  isDeadlock,
   isVersionTaken,
   toVersion,
   VERSION_COLUMNS,
   type VersionRecord,
+  WRITE_ATTEMPTS,
 } from './versionRows';
-import { lockHead, readHead, writeVersion, type WriteOutcome } from './writeVersion';
+import { lockHead, readHead, writeMemory } from './writeVersion';
 import { reanalyzeIfNeeded } from './reanalyze';
 
 export interface PgStoreOptions extends PgConnectionOptions {
@@ -46,8 +46,6 @@ export interface PgStoreOptions extends PgConnectionOptions {
   maxLocalIndex?: number;
 }
 
-/** How often a write is retried when the UNIQUE (project, id, version) backstop fires. */
-const WRITE_ATTEMPTS = 5;
 /** Rows per statement when importing and exporting, so neither holds a whole table in memory. */
 const BATCH = 1000;
 
@@ -239,66 +237,9 @@ export class PgStore implements Store {
     return rows.sort((a, b) => b.count - a.count || a.tag.localeCompare(b.tag));
   }
 
-  /**
-   * First without a lock: the head read, `decide`, then one statement that writes if the head is
-   * still the one read (writeVersion.ts). Should another writer have moved it meanwhile, the write
-   * reads and decides again holding the head's lock, in a transaction, so writers of one memory
-   * take turns instead of retrying against each other.
-   */
+  /** See writeVersion.ts, `writeMemory`: one statement after the head's read when nothing races it. */
   async write(id: string, decide: WriteDecision, options: WriteOptions = {}): Promise<StoredVersion | null> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const outcome =
-          attempt === 1
-            ? // A new id is decided on no head without reading it (one statement fewer); should it
-              // exist after all, writeVersion finds a head and the write decides again, reading it.
-              await this.writeOnce(this.pool, id, decide, options.newId === true)
-            : await this.transaction('writing a version', async (client) => {
-                await lockHead(client, this.project, id);
-                return this.writeOnce(client, id, decide, false);
-              });
-        if (outcome === null) return null;
-        if ('stored' in outcome) {
-          if (Math.random() < FOLD_SHARE) await this.fold();
-          return outcome.stored;
-        }
-        if ('purged' in outcome) throw new StorageError(`memory ${id} was purged; it cannot be written again`);
-        if (attempt >= WRITE_ATTEMPTS)
-          throw new ConflictError(`memory ${id} kept being changed by other writers while this write was decided; try again`);
-      } catch (err) {
-        // Another client (an import, which takes no lock before it inserts) gave out this version
-        // number first, or the new id existed, or an import waiting for this head held the number
-        // (a deadlock the server ended): decide again against the row that is now current.
-        if ((isVersionTaken(err) || isDeadlock(err)) && attempt < WRITE_ATTEMPTS) continue;
-        if (isVersionTaken(err) || isDeadlock(err))
-          throw new ConflictError(`memory ${id}: its next version number kept being taken by other writers; try again`);
-        if (err instanceof MemoryError) throw err;
-        throw storageError(this.target, err, 'writing a version');
-      }
-    }
-  }
-
-  /**
-   * Folds the project's term changes into their totals after a write committed: a failure is a
-   * warning, not the write's (it is stored; the changes wait for the next fold).
-   */
-  private async fold(): Promise<void> {
-    try {
-      await foldTermChanges(this.pool, this.project);
-    } catch (err) {
-      this.warn({
-        code: 'checkpoint-failed',
-        message: `folding the search term counts failed (${(err as Error).message}); a later write folds them`,
-      });
-    }
-  }
-
-  private async writeOnce(client: Pool | PoolClient, id: string, decide: WriteDecision, unread: boolean): Promise<WriteOutcome | null> {
-    const head = unread ? undefined : await readHead(client, this.project, id);
-    const row = decide(head?.row, head?.maxVersion ?? 0);
-    if (!row) return null;
-    if (row.id !== id) throw new StorageError(`a write for memory ${id} produced a row of ${row.id}`);
-    return writeVersion(client, this.project, row, head?.seq ?? null);
+    return writeMemory(this.session, id, decide, options.newId === true, (w) => this.warn(w));
   }
 
   async importVersions(rows: StoredVersion[]): Promise<{ added: number; skipped: number }> {

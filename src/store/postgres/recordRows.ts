@@ -2,7 +2,7 @@ import type { ClientBase } from 'pg';
 import type { RecordQuery, StoredRecord } from '../../core/ports/records';
 import { newestByKey } from '../../core/ports/versionOrder';
 import { originOf, type Channel } from '../../core/ports/origin';
-import { asInserted, UNIQUE_VIOLATION } from './versionRows';
+import { asInserted, twinFlags, UNIQUE_VIOLATION } from './versionRows';
 
 /** The columns a client writes (db_role is the database's own: a trigger sets it, schema 7). */
 const WRITTEN_COLUMNS =
@@ -82,11 +82,8 @@ export async function insertRecords(
   twins = false,
 ): Promise<Array<StoredRecord & { seq: string }>> {
   if (rows.length === 0) return [];
-  const numbered = new Set<string>();
+  const twin = twinFlags(rows, (r) => key(r.kind, r.id), twins);
   const payload = rows.map((r, ord) => {
-    const k = `${key(r.kind, r.id)}\u0000${r.version}`;
-    const twin = twins && numbered.has(k);
-    numbered.add(k);
     return {
       ord,
       row_id: r.rowId,
@@ -106,7 +103,7 @@ export async function insertRecords(
       author: r.author,
       channel: r.channel ?? null,
       proposed_by: r.proposedBy ?? null,
-      twin,
+      twin: twin[ord],
     };
   });
   const { rows: inserted } = await client.query<{ row_id: string; seq: string; db_role: string | null }>(

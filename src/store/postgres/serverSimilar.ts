@@ -54,6 +54,26 @@ export async function similarOnServer(
   }));
 }
 
+/**
+ * Schema version 11 (migrations.ts): how many description and tag terms a head has (the lexemes
+ * of search_vector without the content mark, '~' being analysis.ts' CONTENT_MARK as stored), set
+ * by a row trigger whenever search_vector is written: the Jaccard denominator similarSql would
+ * otherwise count by unnesting every memory it reads. Added empty, without rewriting the table:
+ * a head written before it is counted when read, until written again. The trigger's one query
+ * reads no table, so the plan PL/pgSQL keeps cannot grow stale.
+ */
+export const OWN_TERMS_SCHEMA = `
+  ALTER TABLE memory_heads ADD COLUMN own_terms integer;
+  CREATE FUNCTION agent_memory_own_terms() RETURNS trigger LANGUAGE plpgsql AS $f$
+    BEGIN
+      NEW.own_terms := (SELECT count(*) FROM unnest(NEW.search_vector) AS u WHERE NOT starts_with(u.lexeme, '~'));
+      RETURN NEW;
+    END
+  $f$;
+  CREATE TRIGGER memory_heads_own_terms BEFORE INSERT OR UPDATE OF search_vector ON memory_heads
+    FOR EACH ROW EXECUTE FUNCTION agent_memory_own_terms();
+`;
+
 /** A term's share of the memories when the table has no statistics. */
 const UNKNOWN_SHARE = 0.01;
 /** What an index scan per AND-clause costs beside its postings, in memories read (measured at 1M: about 1 ms, some 20 rows). */
@@ -115,7 +135,7 @@ LEFT JOIN LATERAL (
  * The statement: `reach` the probe's conditions, `shared` the count of asked terms a memory holds;
  * `$1` the project, then (`v`) how many terms were asked, how many a memory must hold, the least
  * similarity, the limit, the content mark. A memory's own description and tag terms are kept by
- * the write path (own_terms, schema 11), counted here for a head written before it. Similarity is
+ * a trigger (own_terms, OWN_TERMS_SCHEMA), counted here for a head written before it. Similarity is
  * shared / (asked + own - shared) in float8, as SearchIndex divides in doubles; ties go to the
  * most recently changed, then the lower id ("C" order, as JavaScript compares).
  */

@@ -53,16 +53,11 @@ export const UNIQUE_VIOLATION = '23505';
 export const VERSION_CONSTRAINT = 'memory_versions_number';
 
 /**
- * The rows of `rows` as `versionInsert` reads them. Two rows of one batch sharing a number: the
- * later one is the twin when `twins` is set (the statement's own rows are not visible to its
- * EXISTS check, stored rows are).
+ * The rows of `rows` as `versionInsert` reads them, the twins of the batch marked (twinFlags).
  */
 export function versionPayload(rows: readonly StoredVersion[], twins: boolean): object[] {
-  const numbered = new Set<string>();
+  const twin = twinFlags(rows, (r) => r.id, twins);
   return rows.map((r, ord) => {
-    const key = `${r.id}\u0000${r.version}`;
-    const twin = twins && numbered.has(key);
-    numbered.add(key);
     return {
       ord,
       row_id: r.rowId,
@@ -79,8 +74,23 @@ export function versionPayload(rows: readonly StoredVersion[], twins: boolean): 
       citations: r.citations?.length ? r.citations : null,
       channel: r.channel ?? null,
       proposed_by: r.proposedBy ?? null,
-      twin,
+      twin: twin[ord],
     };
+  });
+}
+
+/**
+ * For an import (`twins`), which rows of a batch are twins: those whose number an earlier row of
+ * the batch holds for the same key (`keyOf`: the id, or a record's kind and id). The statement's
+ * own rows are not visible to its EXISTS check; stored rows are. All false for a write.
+ */
+export function twinFlags<R extends { version: number }>(rows: readonly R[], keyOf: (r: R) => string, twins: boolean): boolean[] {
+  const numbered = new Set<string>();
+  return rows.map((r) => {
+    const k = `${keyOf(r)}\u0000${r.version}`;
+    const twin = twins && numbered.has(k);
+    numbered.add(k);
+    return twin;
   });
 }
 
@@ -267,6 +277,9 @@ export async function advanceHeads(
     [project, JSON.stringify(payload), was.map((w) => w.id), was.map((w) => w.tag)],
   );
 }
+
+/** How often a write or import is tried when other writers keep taking its version numbers (or moving its head). */
+export const WRITE_ATTEMPTS = 5;
 
 /** A write or import lost the race for a version number to another transaction (the unique backstop fired). */
 export function isVersionTaken(err: unknown): boolean {

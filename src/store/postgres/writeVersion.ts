@@ -1,8 +1,14 @@
-import type { ClientBase, Pool } from 'pg';
-import type { StoredVersion } from '../../core/ports/store';
+import type { ClientBase, Pool, PoolClient } from 'pg';
+import { ConflictError, MemoryError, StorageError } from '../../core/errors';
+import type { StoredVersion, StoreWarning, WriteDecision } from '../../core/ports/store';
+import { storageError } from './connection';
+import { type PgSession, runTransaction } from './session';
+import { FOLD_SHARE, foldTermChanges } from './termCounts';
 import {
   asInserted,
   HEAD_CHANGES,
+  isDeadlock,
+  isVersionTaken,
   HEAD_RECORD,
   headPayload,
   toVersion,
@@ -10,6 +16,7 @@ import {
   type VersionRecord,
   versionInsert,
   versionPayload,
+  WRITE_ATTEMPTS,
 } from './versionRows';
 
 // A write on the team database is one statement when nothing races it (under load every statement
@@ -86,4 +93,59 @@ export async function writeVersion(
     return { stored };
   }
   return r.head_seq === expected ? { purged: true } : { moved: true };
+}
+
+/**
+ * PgStore.write: first without a lock (the head read, `decide`, writeVersion; a new id, `newId`,
+ * is decided on no head without reading it). Should another writer have moved the head
+ * meanwhile, the write reads and decides again holding the head's lock, in a transaction, so
+ * writers of one memory take turns instead of retrying against each other. One write in
+ * FOLD_SHARE folds the term counts after it committed; a failed fold is a warning, not the write's.
+ */
+export async function writeMemory(
+  s: PgSession,
+  id: string,
+  decide: WriteDecision,
+  newId: boolean,
+  warn: (w: StoreWarning) => void,
+): Promise<StoredVersion | null> {
+  const once = async (client: Pool | PoolClient, unread: boolean): Promise<WriteOutcome | null> => {
+    const head = unread ? undefined : await readHead(client, s.project, id);
+    const row = decide(head?.row, head?.maxVersion ?? 0);
+    if (!row) return null;
+    if (row.id !== id) throw new StorageError(`a write for memory ${id} produced a row of ${row.id}`);
+    return writeVersion(client, s.project, row, head?.seq ?? null);
+  };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const outcome =
+        attempt === 1
+          ? await once(s.pool, newId)
+          : await runTransaction(s, 'writing a version', async (client) => {
+              await lockHead(client, s.project, id);
+              return once(client, false);
+            });
+      if (outcome === null) return null;
+      if ('stored' in outcome) {
+        if (Math.random() < FOLD_SHARE) await foldTermChanges(s.pool, s.project).catch((err: Error) => warnFold(warn, err));
+        return outcome.stored;
+      }
+      if ('purged' in outcome) throw new StorageError(`memory ${id} was purged; it cannot be written again`);
+      if (attempt >= WRITE_ATTEMPTS)
+        throw new ConflictError(`memory ${id} kept being changed by other writers while this write was decided; try again`);
+    } catch (err) {
+      // Another client (an import, which takes no lock before it inserts) gave out this version
+      // number first, or the new id existed, or an import waiting for this head held the number
+      // (a deadlock the server ended): decide again against the row that is now current.
+      if ((isVersionTaken(err) || isDeadlock(err)) && attempt < WRITE_ATTEMPTS) continue;
+      if (isVersionTaken(err) || isDeadlock(err))
+        throw new ConflictError(`memory ${id}: its next version number kept being taken by other writers; try again`);
+      if (err instanceof MemoryError) throw err;
+      throw storageError(s.target, err, 'writing a version');
+    }
+  }
+}
+
+function warnFold(warn: (w: StoreWarning) => void, err: Error): void {
+  warn({ code: 'checkpoint-failed', message: `folding the search term counts failed (${err.message}); a later write folds them` });
 }
