@@ -300,6 +300,21 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
     version: 11,
     sql: OWN_TERMS_SCHEMA,
   },
+  {
+    // One GIN index over a live head's terms, tags and tag stems in place of one per column: a
+    // block's words, tag and stem are then one index scan that steps through its lists together
+    // (skipping what one list lacks) instead of three bitmaps of every memory each condition
+    // reaches, ANDed afterwards. At 1M, `cache config update`'s best block (263 of 31k-46k a
+    // condition) 57 -> 25 ms, a rare compound tag of common words 25 -> 8 ms; one insert per
+    // write instead of three. Built in the migration's transaction: about 16 s at 1M memories.
+    version: 12,
+    sql: `
+      CREATE INDEX memory_heads_search ON memory_heads USING gin (search_vector, tags, tag_stems) WHERE NOT deleted;
+      DROP INDEX memory_heads_terms;
+      DROP INDEX memory_heads_tags;
+      DROP INDEX memory_heads_tag_stems;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -123,7 +123,7 @@ export class SearchStatements {
   /**
    * Live memories of the project that a keyword reaches: holding a query term or part, or
    * carrying a keyword as a tag, as a tag stem, or a tag it is a prefix of. Plain values, so
-   * the planner sees them and combines the three GIN indexes.
+   * the planner sees them and ORs three scans of the heads' GIN index (schema 12).
    */
   private candidate(p: Params): string {
     const kw = this.query.keywords;

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { randomUUID } from 'node:crypto';
 import type { PoolClient } from 'pg';
+import type { StoredVersion } from '../../../src/core/ports/store';
 import { createPool, PLAN_FOR_ANY_PROJECT } from '../../../src/store/postgres/connection';
 import { advanceHeads, insertVersions } from '../../../src/store/postgres/versionRows';
 import { openPg, syntheticRows } from '../../helpers/builders';
@@ -90,6 +91,56 @@ describe('PostgreSQL store: a project the statistics do not know is read by key'
       await pool.end();
       await known.store.close();
       await fresh.store.close();
+    }
+  });
+
+  it("finds a block of words, a tag and a stem through one index scan that reads only the block's entries (schema 12)", async () => {
+    const pg = await openPg({ url });
+    const pool = createPool({ connectionString: url }, () => undefined);
+    try {
+      // 3,000 memories: half hold 'beta', a third carry the tag 'gamma', a fifth the tag 'deltas' (stem
+      // 'delta'); independent, so 100 hold all three, as a broad search's best block at scale.
+      const rows: StoredVersion[] = Array.from({ length: 3000 }, (_, i) => ({
+        rowId: randomUUID(),
+        id: randomUUID(),
+        version: 1,
+        op: 'create',
+        description: `alpha ${i % 2 === 0 ? 'beta' : 'other'} note ${i}`,
+        tags: [...(i % 3 === 0 ? ['gamma'] : ['misc']), ...(i % 5 === 0 ? ['deltas'] : [])],
+        content: 'x',
+        changedAt: new Date(Date.UTC(2025, 0, 1) + i * 1000).toISOString(),
+        deletedAt: null,
+        author: 'plans',
+        restoredFrom: null,
+      }));
+      await pg.store.importVersions(rows);
+      await withClient(url, (c) => c.query('ANALYZE memory_heads'));
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        // As the planner does at 1M memories, where a project's rows are too many to read: through
+        // the GIN index (here the project is no index condition, and the table is not scanned).
+        await client.query('SET LOCAL enable_seqscan = off');
+        const { rows: found } = await client.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM memory_heads h WHERE h.project || '' = $1 AND NOT h.deleted
+             AND h.search_vector @@ $2::tsquery AND h.tags @> $3::text[] AND h.tag_stems @> $4::text[]`,
+          [pg.project, "'alpha' & 'beta'", ['gamma'], ['delta']],
+        );
+        const { rows: read } = await client.query<{ n: string }>(
+          // Entries the heads' GIN indexes returned in this transaction (idx_tup_read, not flushed yet).
+          `SELECT coalesce(sum(pg_stat_get_xact_tuples_returned(i.indexrelid)), 0)::text AS n FROM pg_index i
+             JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam WHERE i.indrelid = 'memory_heads'::regclass AND a.amname = 'gin'`,
+        );
+        await client.query('COMMIT');
+        assert.equal(found[0]!.n, 100);
+        // Three indexes' bitmaps, ANDed, would read every entry each condition reaches (1,500 + 1,000 + 600).
+        assert.ok(Number(read[0]!.n) <= 2 * 100, `read ${read[0]!.n} index entries for a block of 100`);
+      } finally {
+        client.release();
+      }
+    } finally {
+      await pool.end();
+      await pg.store.close();
     }
   });
 });
