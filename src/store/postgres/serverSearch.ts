@@ -11,7 +11,7 @@ import {
 } from '../../core/search/uncounted';
 import type { StoredHit } from '../../core/ports/store';
 import { type PrefixedTag, prefixedTagsStatement } from './prefixedTags';
-import { type FetchBlock, type Keyed, type PgSignature, SearchStatements } from './searchSql';
+import { type FetchBlock, type Keyed, type PgSignature, SearchStatements, type TermCounts } from './searchSql';
 import { type BlockModel, blockModel } from './blockSizes';
 import type { CountedTerms } from './termCounts';
 import { matchCountBounds, rankableKeywords, rankUncountedKeywords } from '../../core/search/uncountedKeywords';
@@ -51,7 +51,7 @@ export async function searchOnServer(
     const uncounted = model.reached > tuning.narrow ? rankedWithoutCounts(query, prefixed, model) : undefined;
     if (uncounted) {
       try {
-        return await readBlocks(client, statements, uncounted, model, model.stats.live, query.limit, tuning);
+        return await readBlocks(client, statements, uncounted, model, model.stats, model.stats.live, query.limit, tuning);
       } catch (err) {
         // The answer needs blocks whose order depends on counts not kept: count, as below.
         if (!(err instanceof UncertainOrder)) throw err;
@@ -126,6 +126,7 @@ async function readBlocks(
   statements: SearchStatements,
   ranked: UncountedRanking,
   { possible, estimate }: BlockModel,
+  counts: TermCounts,
   live: number,
   limit: number,
   { walkBudget: budget, walkYield }: Tuning,
@@ -144,7 +145,7 @@ async function readBlocks(
       const rows = await rowsOf(client, statements.blocks([{ signatures, budget: depth }], wanted));
       if (rows.length >= wanted) return rows;
     }
-    return rowsOf(client, statements.blocks([{ signatures }], wanted));
+    return rowsOf(client, statements.blocks([{ signatures, size: estimate(signatures) }], wanted, counts));
   };
   const read = async (shapes: Shape[][], want: number) => {
     const blocks = shapes
@@ -161,8 +162,9 @@ async function readBlocks(
         index: b.index,
         signatures: b.signatures,
         budget: (estimate(b.signatures) / live) * budget >= walkYield * left ? budget : undefined,
+        size: estimate(b.signatures),
       }));
-      const rows = await rowsOf(client, statements.blocks(batch, left));
+      const rows = await rowsOf(client, statements.blocks(batch, left, counts));
       for (let b = 0; b < batch.length && hits.length < want; b++) {
         let got = rows.filter((r) => r.block === b);
         // A walk that found fewer than it could use says nothing of older memories: walk deeper, or read the block by index.

@@ -130,9 +130,14 @@ describe('PostgreSQL search on the server: ranked by match signature', function 
       ...list.slice(0, 60).map((w, i) => [w, list[(i * 5 + 1) % list.length]!, list[(i * 11 + 2) % list.length]!]),
     ];
     let several = 0;
+    // With a required tag too: a block read through its rarest condition alone still returns only memories carrying it.
     for (const keywords of queries)
-      for (const limit of [1, 10]) {
-        const q = analyzeQuery(keywords, [], limit);
+      for (const [limit, tags] of [
+        [1, []],
+        [10, []],
+        [10, ['cache']],
+      ] as Array<[number, string[]]>) {
+        const q = analyzeQuery(keywords, tags, limit);
         const first = texts.length;
         await client.query(SEARCH_TRANSACTION);
         const hits = await searchOnServer(spy, pg.project, q, { narrow: 20, walkBudget: 300, walkYield: 2 });
@@ -140,7 +145,7 @@ describe('PostgreSQL search on the server: ranked by match signature', function 
         assert.deepEqual(
           hits.map((h) => h.id),
           index.search(q).map((h) => h.id),
-          `${keywords.join(' + ')} limit ${limit}, walked by estimate`,
+          `${keywords.join(' + ')} limit ${limit} tags ${tags.join(',')}, walked by estimate`,
         );
         // Ranked without counts: no statement grouped the reached memories.
         if (q.keywords.length > 1 && !texts.slice(first).some((t) => t.includes('GROUP BY c.key'))) several++;
@@ -184,6 +189,48 @@ describe('PostgreSQL search on the server: ranked by match signature', function 
         reads.every((t) => t.includes(walk)),
         'both are walks: the block (600 rows) is not read by index',
       );
+    } finally {
+      await client.end();
+      await pg.store.close();
+    }
+  });
+
+  it('reads a block through its rarest condition alone when the kept counts say it reaches little more, still keeping the required tags', async () => {
+    // The compound tag alpha-beta (150 memories) reaches little more than its block; its words
+    // reach 450. The 30 most recent tagged ones lack the required tag "team", carried by the rest.
+    const tagged = Array.from({ length: 120 }, (_, i) =>
+      createdRow(randomUUID(), `alpha beta fix ${i}`, ['alpha-beta', 'team'], minute(i)),
+    );
+    const words = Array.from({ length: 300 }, (_, i) => createdRow(randomUUID(), `alpha beta other ${i}`, ['team'], minute(200 + i)));
+    const untagged = Array.from({ length: 30 }, (_, i) =>
+      createdRow(randomUUID(), `alpha beta fix late ${i}`, ['alpha-beta'], minute(600 + i)),
+    );
+    const rows = [...tagged, ...words, ...untagged];
+    const pg = await openPg({ localIndex: 'off' });
+    const client = new Client({ connectionString: pg.url });
+    await client.connect();
+    try {
+      await pg.store.importVersions(rows);
+      const index = indexOf(liveMemories(rows));
+      const texts: string[] = [];
+      const q = analyzeQuery(['alpha-beta'], ['team'], 10);
+      await client.query(SEARCH_TRANSACTION);
+      const hits = await searchOnServer(recording(client, texts), pg.project, q, { narrow: 20, walkBudget: 40, walkYield: 2 });
+      await client.query('COMMIT');
+      assert.deepEqual(
+        hits.map((h) => h.id),
+        index.search(q).map((h) => h.id),
+      );
+      assert.deepEqual(
+        hits.map((h) => h.id),
+        tagged
+          .slice(-10)
+          .reverse()
+          .map((r) => r.id),
+      );
+      const reads = texts.filter((t) => t.includes('AS block'));
+      assert.equal(reads.length, 1);
+      assert.ok(!reads[0]!.includes(' AND h.search_vector @@ '), 'the words are checked on the rows, not walked in the index');
     } finally {
       await client.end();
       await pg.store.close();
