@@ -1,14 +1,10 @@
-import type { ExecFileOptions } from 'node:child_process';
-import { childProcess } from './childProcess';
+import { execFile, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import type { Codebase, FileHistory } from '../core/ports/codebase';
 
-/** Runs a program and awaits its output as text (child_process is loaded by the first run). */
-function run(file: string, args: string[], options: Omit<ExecFileOptions, 'encoding'>): Promise<{ stdout: string; stderr: string }> {
-  return promisify(childProcess().execFile)(file, args, { ...options, encoding: 'utf8' as const });
-}
+const run = promisify(execFile);
 /** How long the checked-out commit is reused between writes (a git process per write otherwise). */
 const HEAD_TTL_MS = 1_000;
 /** Commits named per stale citation. */
@@ -52,14 +48,12 @@ export class GitCodebase implements Codebase {
     if (this.head && Date.now() - this.head.at < HEAD_TTL_MS) return this.head.value;
     let value: string | undefined;
     try {
-      value = childProcess()
-        .execFileSync('git', ['rev-parse', '--verify', '-q', 'HEAD'], {
-          cwd: this.root,
-          encoding: 'utf8',
-          stdio: ['ignore', 'pipe', 'ignore'],
-          timeout: 3000,
-        })
-        .trim();
+      value = execFileSync('git', ['rev-parse', '--verify', '-q', 'HEAD'], {
+        cwd: this.root,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+        timeout: 3000,
+      }).trim();
     } catch {
       value = undefined; // not a repository, or no commit yet
     }
@@ -68,7 +62,7 @@ export class GitCodebase implements Codebase {
   }
 
   private async git(args: string[]): Promise<string> {
-    const { stdout } = await run('git', args, { cwd: this.root, timeout: 5000, maxBuffer: 4 * 1024 * 1024 });
+    const { stdout } = await run('git', args, { cwd: this.root, encoding: 'utf8', timeout: 5000, maxBuffer: 4 * 1024 * 1024 });
     return stdout;
   }
 
