@@ -1,9 +1,9 @@
 import type { SearchQuery } from '../../core/search/query';
-import { CONTENT_MARK } from '../../core/search/analysis';
 import { Held, queryTerms, type Signature } from '../../core/search/signatures';
 import type { Shape } from '../../core/search/uncounted';
 import type { PrefixedTag } from './prefixedTags';
-import type { CountedTerms } from './termCounts';
+import { type Common, indexConditions, type TermCounts } from './blockConditions';
+import { contentLexeme, lexeme, Params } from './sqlParams';
 
 /**
  * The statements of a search on the server, ranked by match signature (core's signatures.ts):
@@ -29,16 +29,6 @@ export interface FetchBlock {
   want: number;
 }
 
-/** A term as a one-lexeme tsquery, quoted (as `to_tsquery` would not). */
-export function lexeme(term: string): string {
-  return `'${term.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-}
-
-/** The lexeme of a term held among a memory's content terms (analysis.ts, flatTerms). */
-function contentLexeme(term: string): string {
-  return lexeme(CONTENT_MARK + term);
-}
-
 /** A signature with the key `groups()` reports for it. */
 export type Keyed = Shape & { key: string };
 
@@ -47,18 +37,6 @@ export type Keyed = Shape & { key: string };
  * its rarest condition alone when that reaches few more memories than the block likely holds.
  */
 type How = 'walk' | 'index' | { budget: number } | { size: number; counts: TermCounts };
-
-/** The kept counts a block read by index chooses its conditions on (termCounts.ts). */
-export type TermCounts = Pick<CountedTerms, 'text' | 'content' | 'tagged' | 'stemmed'>;
-
-/**
- * A block is read through its rarest condition alone when that condition reaches at most this
- * many times the memories the block likely holds: the block's other conditions (implied by its
- * signatures, checked on each row read) would cut few rows, and walking their lists in the
- * index costs more than reading those rows (at 1M, a rare compound tag of two common words:
- * the tag alone 2.9 ms, the tag and the words 6.0 ms, for the same 1,355 rows).
- */
-const RAREST_ALONE = 2;
 
 /** Bits per digit of a signature key (a bigint, sign bit unused). */
 const DIGIT_BITS = 62;
@@ -80,18 +58,6 @@ function layout(widths: number[]): Field[] {
     shift += width;
     return f;
   });
-}
-
-/** A statement's values, each added once where the text refers to it. */
-export class Params {
-  readonly values: unknown[];
-  constructor(project: string) {
-    this.values = [project];
-  }
-  /** The placeholder of a new value. */
-  add(value: unknown): string {
-    return `$${this.values.push(value)}`;
-  }
 }
 
 /**
@@ -251,7 +217,7 @@ export class SearchStatements {
   }
 
   /** Per term, how every signature holds it (Held.No when they differ); per keyword, the weakest tag match among them. */
-  private common(signatures: Shape[]): { terms: number[]; tagMin: number[] } {
+  private common(signatures: Shape[]): Common {
     const first = signatures[0]!;
     return {
       terms: this.terms.map((_, t) => (signatures.every((s) => s.terms[t] === first.terms[t]) ? first.terms[t]! : Held.No)),
@@ -282,63 +248,12 @@ export class SearchStatements {
     if (how !== 'index' && 'budget' in how)
       return `(SELECT ${columns} FROM (SELECT * FROM memory_heads h WHERE h.project = $1 AND NOT h.deleted ORDER BY h.changed_at DESC, h.id LIMIT ${p.add(how.budget)}) h
           WHERE ${[...required(), inBlock].join(' AND ')} ORDER BY h.changed_at DESC, h.id LIMIT ${p.add(want)})`;
-    const counts = how === 'index' ? undefined : how.counts;
-    const { terms, tagMin } = this.common(signatures);
-    const heldTerms = this.terms.flatMap((term, t) =>
-      terms[t] === Held.Text ? [lexeme(term)] : terms[t] === Held.Content ? [contentLexeme(term)] : [],
-    );
-    // The required tags are always a condition (the signatures do not imply them); the exact tags of keywords may be left to the rows.
-    const tags = [...new Set(this.query.keywords.filter((_, k) => tagMin[k] === 3).map((kw) => kw.tag))].filter(
-      (t) => !this.query.tags.includes(t),
-    );
-    // What every memory of the block holds, as conditions the heads' GIN index answers, each
-    // with at most how many live memories meet it (by the kept counts; unknown without them).
-    // The block's signatures imply each one (inBlock checks them on every row read), so any may
-    // be left out of the index; each is written only when used (a value no statement refers to
-    // has no type: an error).
-    const reach = (n: () => number) => (counts ? n() : Infinity);
-    const conditions: Array<{ reach: number; sql: () => string }> = [];
-    // No empty conditions: `tags @> '{}'` would make the GIN index read every entry.
-    if (heldTerms.length > 0)
-      conditions.push({
-        reach: reach(() =>
-          Math.min(
-            ...this.terms.map((term, t) =>
-              terms[t] === Held.Text ? counts!.text(term) : terms[t] === Held.Content ? counts!.content(term) : Infinity,
-            ),
-          ),
-        ),
-        sql: () => `h.search_vector @@ ${p.add(heldTerms.join(' & '))}::tsquery`,
-      });
-    if (tags.length > 0)
-      conditions.push({
-        reach: reach(() => Math.min(...tags.map((t) => counts!.tagged(t)))),
-        sql: () => `h.tags @> ${p.add(tags)}::text[]`,
-      });
-    // A tag match weaker than exact, shared by the block: an inflection (the keyword's stem among
-    // the tag stems, which an exact tag also has) or any match (exact, stem or a prefixed tag).
-    this.query.keywords.forEach((kw, k) => {
-      if (tagMin[k] !== 1 && tagMin[k] !== 2) return;
-      const hasStem = kw.units.length > 0;
-      const stem = () => `h.tag_stems @> ARRAY[${p.add(kw.tagStem)}::text]`;
-      if (tagMin[k] === 2) {
-        if (hasStem) conditions.push({ reach: reach(() => counts!.stemmed(kw.tagStem)), sql: stem });
-        return;
-      }
-      const matched = [kw.tag, ...this.prefixed.filter((x) => x.k === k).map((x) => x.tag)];
-      const tagged = () => `h.tags && ${p.add(matched)}::text[]`;
-      conditions.push({
-        reach: reach(() => matched.reduce((a, t) => a + counts!.tagged(t), hasStem ? counts!.stemmed(kw.tagStem) : 0)),
-        sql: () => (hasStem ? `(${tagged()} OR ${stem()})` : tagged()),
-      });
-    });
-    const rarest = conditions.reduce<(typeof conditions)[number] | undefined>((a, c) => (a && a.reach <= c.reach ? a : c), undefined);
-    const alone = rarest && how !== 'index' && rarest.reach <= RAREST_ALONE * how.size;
-    const held = [...required(), ...(alone ? [rarest] : conditions).map((c) => c.sql())];
+    const chosen = indexConditions(p, this.query, this.terms, this.prefixed, this.common(signatures), how === 'index' ? undefined : how);
+    const held = [...required(), ...chosen.sql];
     // Read through the rarest alone, the block leaves out what a keyword reaches too (which the
     // signatures imply, as a walk's block does): the planner would fold that OR of common words'
     // lists into the scan.
-    const reached = alone ? 'h.project = $1 AND NOT h.deleted' : candidate();
+    const reached = chosen.alone ? 'h.project = $1 AND NOT h.deleted' : candidate();
     return `(SELECT * FROM (SELECT ${columns} FROM memory_heads h WHERE ${[reached, ...held, inBlock].join(' AND ')} OFFSET 0) s
           ORDER BY s.changed_at DESC, s.id LIMIT ${p.add(want)})`;
   }

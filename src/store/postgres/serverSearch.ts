@@ -11,7 +11,8 @@ import {
 } from '../../core/search/uncounted';
 import type { StoredHit } from '../../core/ports/store';
 import { type PrefixedTag, prefixedTagsStatement } from './prefixedTags';
-import { type FetchBlock, type Keyed, type PgSignature, SearchStatements, type TermCounts } from './searchSql';
+import type { TermCounts } from './blockConditions';
+import { type FetchBlock, type Keyed, type PgSignature, SearchStatements } from './searchSql';
 import { type BlockModel, blockModel } from './blockSizes';
 import type { CountedTerms } from './termCounts';
 import { matchCountBounds, rankableKeywords, rankUncountedKeywords } from '../../core/search/uncountedKeywords';

@@ -3,7 +3,7 @@ import { CONTENT_MARK } from '../../core/search/analysis';
 import { termsNeeded } from '../../core/search/similar';
 import { probeClauses, probeFor } from '../../core/search/similarProbe';
 import type { StoredHit } from '../../core/ports/store';
-import { lexeme, Params } from './searchSql';
+import { lexeme, Params } from './sqlParams';
 
 /**
  * Likely duplicates found by the server, exactly as SearchIndex.similar finds them (the same
