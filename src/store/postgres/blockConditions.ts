@@ -1,5 +1,6 @@
 import type { SearchQuery } from '../../core/search/query';
 import { Held } from '../../core/search/signatures';
+import { tagParts } from '../../core/tags';
 import type { PrefixedTag } from './prefixedTags';
 import { contentLexeme, lexeme, type Params } from './sqlParams';
 import type { CountedTerms } from './termCounts';
@@ -37,9 +38,28 @@ export function indexConditions(
   { terms, tagMin }: Common,
   by?: { counts: TermCounts; size: number },
 ): { alone: boolean; sql: string[] } {
-  const heldTerms = asked.flatMap((term, t) =>
-    terms[t] === Held.Text ? [lexeme(term)] : terms[t] === Held.Content ? [contentLexeme(term)] : [],
-  );
+  const counts = by?.counts;
+  // The words a tag condition implies (a tag's parts, a tag stem's, are among its memory's terms):
+  // asking the index for them beside it walks their lists for the same rows. The required tags'
+  // are left out of the words always (they are always a condition), the others' beside them only.
+  const impliedBy = (tags: readonly string[]) => new Set(tags.flatMap((t) => tagParts(t)));
+  const byRequired = impliedBy(query.tags);
+  const byAny = new Set([
+    ...byRequired,
+    ...query.keywords.flatMap((kw, k) =>
+      tagMin[k] === 3 ? tagParts(kw.tag) : tagMin[k] === 2 && kw.units.length > 0 ? kw.tagStem.split('-') : [],
+    ),
+  ]);
+  const words = (implied: Set<string>) =>
+    asked.flatMap((term, t) =>
+      terms[t] === Held.Text && !implied.has(term)
+        ? [{ lexeme: lexeme(term), count: () => counts!.text(term) }]
+        : terms[t] === Held.Content
+          ? [{ lexeme: contentLexeme(term), count: () => counts!.content(term) }]
+          : [],
+    );
+  const heldTerms = words(byRequired);
+  const fewerTerms = words(byAny);
   // The required tags are always a condition (the signatures do not imply them); the exact tags of keywords may be left to the rows.
   const tags = [...new Set(query.keywords.filter((_, k) => tagMin[k] === 3).map((kw) => kw.tag))].filter((t) => !query.tags.includes(t));
   // What every memory of the block holds, as conditions the heads' GIN index answers, each
@@ -47,20 +67,16 @@ export function indexConditions(
   // The block's signatures imply each one (blockRows checks them on every row read), so any may
   // be left out of the index; each is written only when used (a value no statement refers to
   // has no type: an error).
-  const counts = by?.counts;
   const reach = (n: () => number) => (counts ? n() : Infinity);
-  const conditions: Array<{ reach: number; sql: () => string }> = [];
+  const conditions: Array<{ reach: number; sql: () => string; beside?: () => string | undefined }> = [];
   // No empty conditions: `tags @> '{}'` would make the GIN index read every entry.
   if (heldTerms.length > 0)
     conditions.push({
-      reach: reach(() =>
-        Math.min(
-          ...asked.map((term, t) =>
-            terms[t] === Held.Text ? counts!.text(term) : terms[t] === Held.Content ? counts!.content(term) : Infinity,
-          ),
-        ),
-      ),
-      sql: () => `h.search_vector @@ ${p.add(heldTerms.join(' & '))}::tsquery`,
+      reach: reach(() => Math.min(...heldTerms.map((w) => w.count()))),
+      sql: () => `h.search_vector @@ ${p.add(heldTerms.map((w) => w.lexeme).join(' & '))}::tsquery`,
+      // Beside the tag conditions: without the words they imply (none left, no words condition).
+      beside: () =>
+        fewerTerms.length > 0 ? `h.search_vector @@ ${p.add(fewerTerms.map((w) => w.lexeme).join(' & '))}::tsquery` : undefined,
     });
   if (tags.length > 0)
     conditions.push({
@@ -86,5 +102,6 @@ export function indexConditions(
   });
   const rarest = conditions.reduce<(typeof conditions)[number] | undefined>((a, c) => (a && a.reach <= c.reach ? a : c), undefined);
   const alone = rarest && by !== undefined && rarest.reach <= RAREST_ALONE * by.size;
-  return { alone: Boolean(alone), sql: (alone ? [rarest] : conditions).map((c) => c.sql()) };
+  if (alone) return { alone: true, sql: [rarest.sql()] };
+  return { alone: false, sql: conditions.flatMap((c) => (c.beside ? (c.beside() ?? []) : [c.sql()])) };
 }
