@@ -3,6 +3,7 @@ import type { SearchQuery } from '../../core/search/query';
 import { splitTerms } from '../../core/search/analysis';
 import { ANALYZER_VERSION, SearchIndex } from '../../core/search/searchIndex';
 import type { StoredHit } from '../../core/ports/store';
+import { LIVE_COUNT_SQL } from './termCounts';
 
 /**
  * Where a PgStore ranks searches. `background` (the default): the first search is answered by
@@ -129,10 +130,10 @@ export class LocalIndex {
     // or above this xmin, and the first catch-up reads it again (see the class comment).
     const { rows: snap } = await this.pool.query<{ xmin: string; analyzer: string | null; live: number }>(
       `SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin, (SELECT value FROM agent_memory_meta WHERE key = 'analyzer') AS analyzer,
-         (SELECT coalesce(sum(n), 0) FROM memory_live_counts WHERE project = $1)::float8 AS live`,
+         ${LIVE_COUNT_SQL} AS live`,
       [this.project],
     );
-    // Too large already (memory_live_counts, kept by triggers): reading up to `max` heads only
+    // Too large already (the live count, kept by the write path: termCounts.ts): reading up to `max` heads only
     // to drop them cost every client of a large project seconds of CPU and its heap.
     if (snap[0]!.live > this.max) {
       this.tooLarge = true;

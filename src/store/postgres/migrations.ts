@@ -1,5 +1,5 @@
 import { OWN_TERMS_SCHEMA } from './serverSimilar';
-import { TERM_COUNTS_SCHEMA } from './termCounts';
+import { LIVE_COUNT_SCHEMA, TERM_COUNTS_SCHEMA } from './termCounts';
 
 /**
  * The PostgreSQL schema, versioned in `agent_memory_schema`. Every table carries the
@@ -314,6 +314,12 @@ export const MIGRATIONS: ReadonlyArray<{ version: number; sql: string }> = [
       DROP INDEX memory_heads_tags;
       DROP INDEX memory_heads_tag_stems;
     `,
+  },
+  {
+    // The live count kept by the statement-level term-count trigger instead of deferred row
+    // triggers whose commit took time in the square of the heads a transaction changed.
+    version: 13,
+    sql: LIVE_COUNT_SCHEMA,
   },
 ];
 

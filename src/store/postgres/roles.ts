@@ -16,7 +16,6 @@ const TABLE_RIGHTS: ReadonlyArray<[table: string, rights: string]> = [
   ['record_versions', 'SELECT, INSERT'],
   ['memory_heads', 'SELECT, INSERT, UPDATE'],
   ['memory_head_tags', 'SELECT, INSERT, DELETE'],
-  ['memory_live_counts', 'SELECT, INSERT, UPDATE'],
   // A write adds its changes (a trigger runs as the writer) and may fold them into the totals (termCounts.ts).
   ['memory_term_changes', 'SELECT, INSERT, DELETE'],
   ['memory_term_counts', 'SELECT, INSERT, UPDATE'],

@@ -4,6 +4,7 @@ import type { Shape } from '../../core/search/uncounted';
 import type { PrefixedTag } from './prefixedTags';
 import { type Common, indexConditions, type TermCounts } from './blockConditions';
 import { contentLexeme, lexeme, Params } from './sqlParams';
+import { LIVE_COUNT_SQL } from './termCounts';
 
 /**
  * The statements of a search on the server, ranked by match signature (core's signatures.ts):
@@ -122,14 +123,14 @@ export class SearchStatements {
   /**
    * Every live memory a keyword reaches, counted per signature (all of them: the document
    * frequencies are summed from these counts), with how many carry the required tags, and the
-   * number of live memories of the project (memory_live_counts, kept by triggers).
+   * number of live memories of the project (LIVE_COUNT_SQL, kept by the write path).
    */
   groups(): { text: string; values: unknown[] } {
     const p = new Params(this.project);
     // OFFSET 0 keeps the key a column of its own: grouping by the expression, the planner would
     // expect as many groups as rows (one per distinct search_vector) and sort them.
     const text = `
-      SELECT (SELECT coalesce(sum(n), 0) FROM memory_live_counts WHERE project = $1)::float8 AS live, g.key::text AS key, g.count, g.eligible
+      SELECT ${LIVE_COUNT_SQL} AS live, g.key::text AS key, g.count, g.eligible
       FROM (
         SELECT c.key, count(*)::float8 AS count, count(*) FILTER (WHERE c.eligible)::float8 AS eligible
         FROM (SELECT ${this.key(p)} AS key, h.tags @> ${p.add(this.query.tags)}::text[] AS eligible FROM memory_heads h WHERE ${this.candidate(p)} OFFSET 0) c

@@ -4,6 +4,7 @@ import { termsNeeded } from '../../core/search/similar';
 import { probeClauses, probeFor } from '../../core/search/similarProbe';
 import type { StoredHit } from '../../core/ports/store';
 import { lexeme, Params } from './sqlParams';
+import { LIVE_COUNT_SQL } from './termCounts';
 
 /**
  * Likely duplicates found by the server, exactly as SearchIndex.similar finds them (the same
@@ -123,7 +124,7 @@ export function keptCommonTerms(read: () => Promise<CommonTerms>): () => Promise
 }
 
 const COMMON_SQL = `
-SELECT (SELECT coalesce(sum(n), 0) FROM memory_live_counts WHERE project = $1)::float8 AS live, s.es, s.fs
+SELECT ${LIVE_COUNT_SQL} AS live, s.es, s.fs
 FROM (SELECT 1) AS one
 LEFT JOIN LATERAL (
   SELECT most_common_elems::text::text[] AS es, most_common_elem_freqs::float8[] AS fs FROM pg_stats

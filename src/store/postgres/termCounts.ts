@@ -68,6 +68,38 @@ export const TERM_COUNTS_SCHEMA = `
     REFERENCING OLD TABLE AS old_heads FOR EACH STATEMENT EXECUTE FUNCTION agent_memory_count_terms();
 `;
 
+/**
+ * The term every live head is counted under: its count is the project's number of live memories
+ * (search's weights, the local index's size check). Schema 13; no lexeme, tag or stem mark is it.
+ */
+export const LIVE_TERM = '*';
+
+/** The project's live memories (`$1`), as a float8 expression: the live term's total and its changes not folded. */
+export const LIVE_COUNT_SQL = `(SELECT coalesce(sum(c.n), 0)::float8 FROM (
+    SELECT n FROM memory_term_counts WHERE project = $1 AND term = '${LIVE_TERM}'
+    UNION ALL SELECT d FROM memory_term_changes WHERE project = $1 AND term = '${LIVE_TERM}') c)`;
+
+/**
+ * Schema version 13 (migrations.ts): the live count kept as the term counts are, by the
+ * statement-level trigger (every live head counted under LIVE_TERM), in place of schema 3's
+ * deferred row triggers on memory_live_counts. Those added each head's +1 or -1 to one counter
+ * row at commit: a transaction that inserted, deleted or revived n heads updated that row n
+ * times, and each update walked the chain of the row's versions the transaction had made
+ * before it, so its commit took time in n squared (95,000 heads into an empty project: 59 s
+ * at commit; the heads of one project of that size deleted: 52 s). Seeded from the heads.
+ */
+export const LIVE_COUNT_SCHEMA = `
+  CREATE OR REPLACE FUNCTION agent_memory_counted_terms(v tsvector, tags text[], stems text[]) RETURNS text[] LANGUAGE sql IMMUTABLE AS
+    $f$ SELECT ARRAY['${LIVE_TERM}'] || tsvector_to_array(v) || ARRAY(SELECT DISTINCT '=' || t FROM unnest(tags) AS t) || ARRAY(SELECT DISTINCT '^' || s FROM unnest(stems) AS s) $f$;
+  INSERT INTO memory_term_counts (project, term, n)
+    SELECT project, '${LIVE_TERM}', count(*) FROM memory_heads WHERE NOT deleted GROUP BY project;
+  DROP TRIGGER memory_heads_live_insert ON memory_heads;
+  DROP TRIGGER memory_heads_live_update ON memory_heads;
+  DROP TRIGGER memory_heads_live_delete ON memory_heads;
+  DROP FUNCTION agent_memory_count_live();
+  DROP TABLE memory_live_counts;
+`;
+
 /** Marks a tag among the counted terms: no lexeme starts with it (terms are letters and digits, tag parts add `#` and `+`). */
 export const TAG_MARK = '=';
 /** Marks a tag stem (analysis.ts, tagStems) among the counted terms. */
@@ -122,21 +154,24 @@ export async function termStats(
   tags: readonly string[],
   stems: readonly string[] = [],
 ): Promise<CountedTerms> {
-  const asked = [...terms.flatMap((t) => [t, CONTENT_MARK + t]), ...tags.map((t) => TAG_MARK + t), ...stems.map((s) => STEM_MARK + s)];
-  const { rows } = await client.query<{ term: string | null; n: number }>(
-    `SELECT NULL AS term, coalesce(sum(n), 0)::float8 AS n FROM memory_live_counts WHERE project = $1
-     UNION ALL
-     SELECT term, sum(n)::float8 FROM (
+  const asked = [
+    LIVE_TERM,
+    ...terms.flatMap((t) => [t, CONTENT_MARK + t]),
+    ...tags.map((t) => TAG_MARK + t),
+    ...stems.map((s) => STEM_MARK + s),
+  ];
+  const { rows } = await client.query<{ term: string; n: number }>(
+    `SELECT term, sum(n)::float8 AS n FROM (
        SELECT term, n FROM memory_term_counts WHERE project = $1 AND term = ANY ($2::text[])
        UNION ALL
        SELECT term, d FROM memory_term_changes WHERE project = $1 AND term = ANY ($2::text[])
      ) c GROUP BY term`,
     [project, asked],
   );
-  const count = new Map(rows.filter((r) => r.term !== null).map((r) => [r.term!, Number(r.n)]));
+  const count = new Map(rows.map((r) => [r.term, Number(r.n)]));
   const lexeme = (l: string) => count.get(l) ?? 0;
   return {
-    live: Number(rows.find((r) => r.term === null)?.n ?? 0),
+    live: lexeme(LIVE_TERM),
     df: (term) => lexeme(term) + lexeme(CONTENT_MARK + term),
     text: lexeme,
     content: (term) => lexeme(CONTENT_MARK + term),

@@ -6,6 +6,7 @@ import { MemoryService } from '../../../src/core/memoryService';
 import { analyzeQuery } from '../../../src/core/search/query';
 import { PgStore } from '../../../src/store/postgres/pgStore';
 import { MIGRATIONS } from '../../../src/store/postgres/migrations';
+import { LIVE_COUNT_SQL } from '../../../src/store/postgres/termCounts';
 import { advanceHeads, insertVersions } from '../../../src/store/postgres/versionRows';
 import type { StoredVersion } from '../../../src/core/ports/store';
 import { memory, openPg } from '../../helpers/builders';
@@ -191,17 +192,21 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
       ...created.slice(12, 16).map((m, i) => clients[i % 3]!.store.purge(m.id, 'tester@example.com')),
     ]);
     const counts = await withClient(first.url, (c) =>
-      c.query<{ project: string; counted: number; live: number }>(
-        `SELECT h.project, (SELECT coalesce(sum(n), 0)::int FROM memory_live_counts l WHERE l.project = h.project) AS counted, count(*)::int AS live
-       FROM memory_heads h WHERE h.project = ANY ($1) AND NOT h.deleted GROUP BY h.project`,
-        [[first.project, other.project]],
+      Promise.all(
+        [first.project, other.project].map(async (project) => {
+          const { rows } = await c.query<{ counted: number; live: number }>(
+            `SELECT ${LIVE_COUNT_SQL}::int AS counted, (SELECT count(*)::int FROM memory_heads WHERE project = $1 AND NOT deleted) AS live`,
+            [project],
+          );
+          return { project, ...rows[0]! };
+        }),
       ),
     );
-    assert.deepEqual(counts.rows.map((r) => [r.project === first.project, r.counted]).sort(), [
+    assert.deepEqual(counts.map((r) => [r.project === first.project, r.counted]).sort(), [
       [false, 45],
       [true, 45 - 12 - 4 + 5],
     ]);
-    for (const r of counts.rows) assert.equal(r.counted, r.live, r.project);
+    for (const r of counts) assert.equal(r.counted, r.live, r.project);
     for (const o of [...clients, other]) await o.store.close();
   });
 
@@ -276,10 +281,8 @@ describe('PostgreSQL store: concurrency, projects, schema, connection errors', f
       const store = await PgStore.open({ connectionString: u.toString(), project: 'p' });
       const [row] = await store.history(id);
       assert.equal(row?.description, 'old row');
-      // Schema 3 seeded the live count from the heads; both search paths find the old memory.
-      const live = await withClient(u.toString(), (c) =>
-        c.query<{ n: number }>(`SELECT sum(n)::int AS n FROM memory_live_counts WHERE project = 'p'`),
-      );
+      // The migrations seeded the live count from the heads; both search paths find the old memory.
+      const live = await withClient(u.toString(), (c) => c.query<{ n: number }>(`SELECT ${LIVE_COUNT_SQL}::int AS n`, ['p']));
       assert.equal(live.rows[0]!.n, 1);
       for (const localIndex of ['off', 'eager'] as const) {
         const s = await PgStore.open({ connectionString: u.toString(), project: 'p', localIndex });

@@ -7,6 +7,7 @@ import { analyzeQuery } from '../../../src/core/search/query';
 import { PgStore } from '../../../src/store/postgres/pgStore';
 import { advanceRecordHeads, insertRecords } from '../../../src/store/postgres/recordRows';
 import { MIGRATIONS } from '../../../src/store/postgres/migrations';
+import { LIVE_COUNT_SQL } from '../../../src/store/postgres/termCounts';
 import { advanceHeads } from '../../../src/store/postgres/versionRows';
 import type { StoredRecord } from '../../../src/core/ports/records';
 import type { StoredVersion } from '../../../src/core/ports/store';
@@ -138,9 +139,7 @@ describe('PostgreSQL store: records (what only the server has)', function () {
         const service = new MemoryService(store, { author: 'x' });
         assert.equal((await service.edit({ id: ids[1]!, content: 'after the upgrade' })).version, 2);
         await service.create(memory({ description: 'written after the upgrade' }));
-        const live = await withClient(url, (c) =>
-          c.query<{ n: number }>(`SELECT sum(n)::int AS n FROM memory_live_counts WHERE project = 'p'`),
-        );
+        const live = await withClient(url, (c) => c.query<{ n: number }>(`SELECT ${LIVE_COUNT_SQL}::int AS n`, ['p']));
         assert.equal(live.rows[0]!.n, 3);
         const r = rec();
         await store.records.write('s', () => [r]);

@@ -5,7 +5,7 @@ import { analyzeMemory, flatTerms } from '../../../src/core/search/analysis';
 import type { StoredVersion } from '../../../src/core/ports/store';
 import { MIGRATIONS } from '../../../src/store/postgres/migrations';
 import { PgStore } from '../../../src/store/postgres/pgStore';
-import { foldTermChanges, STEM_MARK, TAG_MARK, termStats } from '../../../src/store/postgres/termCounts';
+import { foldTermChanges, LIVE_COUNT_SQL, LIVE_TERM, STEM_MARK, TAG_MARK, termStats } from '../../../src/store/postgres/termCounts';
 import { advanceHeads, insertVersions } from '../../../src/store/postgres/versionRows';
 import { liveMemories, memory, openPg, syntheticRows } from '../../helpers/builders';
 import { PG_ADMIN_URL, requirePostgres, withClient } from '../../helpers/postgres';
@@ -13,10 +13,15 @@ import { MemoryService } from '../../../src/core/memoryService';
 
 type Pg = Awaited<ReturnType<typeof openPg>>;
 
-/** How many live memories hold each lexeme (flatTerms: content terms marked), carry each tag and tag stem (marked), recounted from the versions. */
+/**
+ * How many live memories hold each lexeme (flatTerms: content terms marked), carry each tag and
+ * tag stem (marked), recounted from the versions; and how many are live (LIVE_TERM).
+ */
 function recount(rows: StoredVersion[]): Map<string, number> {
   const df = new Map<string, number>();
-  for (const m of liveMemories(rows)) {
+  const live = liveMemories(rows);
+  if (live.length) df.set(LIVE_TERM, live.length);
+  for (const m of live) {
     const a = analyzeMemory(m);
     for (const t of new Set([...flatTerms(a), ...m.tags.map((tag) => TAG_MARK + tag), ...a.tagStems.map((s) => STEM_MARK + s)]))
       df.set(t, (df.get(t) ?? 0) + 1);
@@ -82,6 +87,34 @@ describe('PostgreSQL term counts: kept by the heads’ triggers (termCounts.ts)'
   this.timeout(180_000);
   before(async function () {
     await requirePostgres(this);
+  });
+
+  it('count the live memories a statement adds, deletes or revives with one change row, whatever their number (schema 13)', async () => {
+    const pg = await openPg({ localIndex: 'off' });
+    const rows = syntheticRows(400).filter((r) => r.op === 'create');
+    const liveChanges = async (c: Parameters<Parameters<typeof withClient>[1]>[0]) =>
+      (
+        await c.query<{ n: number; d: number }>(
+          'SELECT count(*)::int AS n, coalesce(sum(d), 0)::int AS d FROM memory_term_changes WHERE project = $1 AND term = $2',
+          [pg.project, LIVE_TERM],
+        )
+      ).rows[0]!;
+    await withClient(pg.url, async (c) => {
+      await c.query('BEGIN');
+      await advanceHeads(c, pg.project, await insertVersions(c, pg.project, rows, true));
+      // Schema 3's row triggers updated one counter row once per head (their commit took time
+      // in the square of the heads); the statement's trigger adds one change row for all of them.
+      assert.deepEqual(await liveChanges(c), { n: 1, d: rows.length });
+      await c.query('UPDATE memory_heads SET deleted_at = now() WHERE project = $1 AND id = ANY ($2)', [
+        pg.project,
+        rows.slice(0, 150).map((r) => r.id),
+      ]);
+      assert.deepEqual(await liveChanges(c), { n: 2, d: rows.length - 150 });
+      await c.query('COMMIT');
+    });
+    const { rows: live } = await withClient(pg.url, (c) => c.query<{ n: number }>(`SELECT ${LIVE_COUNT_SQL}::int AS n`, [pg.project]));
+    assert.equal(live[0]!.n, rows.length - 150);
+    await pg.store.close();
   });
 
   it('equal a recount of the live memories after an import, edits, deletes, restores and purges, folded or not', async () => {
