@@ -40,6 +40,7 @@ const CORE_MODULES = [
   'sql.js',
   'pg',
   'pg-connection-string',
+  'pg-copy-streams',
   'proper-lockfile',
   'fs',
   'node:fs',
@@ -69,7 +70,7 @@ const dependencyRule = [
     [],
     CORE_MODULES.map((m) => restricted(m, CORE)),
     [
-      group(['sql.js/**', 'pg/**', 'pg-connection-string/**', 'proper-lockfile/**'], CORE),
+      group(['sql.js/**', 'pg/**', 'pg-connection-string/**', 'pg-copy-streams/**', 'proper-lockfile/**'], CORE),
       group(['**/store/**'], `${CORE} Not even types from src/store/.`),
       group(['**/platform/**', '**/cli/**', '**/vscode/**', '**/extension'], CORE),
     ],

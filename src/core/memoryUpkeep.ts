@@ -128,7 +128,12 @@ export class MemoryUpkeep {
     rows: unknown[],
     describeRow: (index: number) => string = (i) => `rows[${i}]`,
   ): Promise<{ added: number; skipped: number }> {
-    return this.store.importVersions(withChannel(this.checkVersions(rows, describeRow), this.writer.origin.channel));
+    return this.store.importVersions(this.checkedForImport(rows, describeRow));
+  }
+
+  /** The rows as importVersions stores them: checked (checkVersions), with this service's channel where they name none. */
+  checkedForImport(rows: unknown[], describeRow: (index: number) => string = (i) => `rows[${i}]`): StoredVersion[] {
+    return withChannel(this.checkVersions(rows, describeRow), this.writer.origin.channel);
   }
 
   /** The checks of importVersions, without writing: a refusal names the row. */

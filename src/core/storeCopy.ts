@@ -28,21 +28,28 @@ async function inBatches<T>(
   total: Counts,
   progress: () => void,
 ): Promise<void> {
-  let batch: T[] = [];
   let first = 0;
-  const flush = async () => {
+  for await (const batch of batched(rows, (b) => b)) {
     const r = await importBatch(batch, first);
     total.added += r.added;
     total.skipped += r.skipped;
     first += batch.length;
-    batch = [];
     progress();
-  };
+  }
+}
+
+/** The rows of `rows` in arrays of BATCH (the last one shorter), each mapped by `check` with the index of its first row. */
+async function* batched<T, U>(rows: AsyncIterable<T>, check: (batch: T[], first: number) => U[]): AsyncIterable<U[]> {
+  let batch: T[] = [];
+  let first = 0;
   for await (const row of rows) {
     batch.push(row);
-    if (batch.length >= BATCH) await flush();
+    if (batch.length < BATCH) continue;
+    yield check(batch, first);
+    first += batch.length;
+    batch = [];
   }
-  if (batch.length) await flush();
+  if (batch.length) yield check(batch, first);
 }
 
 /**
@@ -50,7 +57,8 @@ async function inBatches<T>(
  * every record of the playbook's tiers (episodes, facts, skills, proposals, reports), in stored
  * order. Memory versions are checked as any import is (limits, tag rules, secrets). Imports skip
  * rows already stored (by rowId), so a second copy adds nothing and an interrupted copy is
- * completed by running it again. The one copy `migrate` and VS Code's "Connect to Team
+ * completed by running it again. Into a store that holds no memory yet and can load (the team
+ * database, Store.loadIntoEmpty), the versions go in as one load: all of them or, interrupted, none. The one copy `migrate` and VS Code's "Connect to Team
  * Database… copy" both use.
  */
 export async function copyStore(from: Store, to: Store, options: CopyOptions = {}): Promise<CopyResult> {
@@ -58,12 +66,23 @@ export async function copyStore(from: Store, to: Store, options: CopyOptions = {
   const progress = () => options.onProgress?.({ versions: { ...result.versions }, records: { ...result.records } });
   // The author is never used: imported rows keep their own.
   const target = new MemoryUpkeep(to, { author: 'copy' });
-  await inBatches<StoredVersion>(
-    from.exportVersions(),
-    (batch, first) => target.importVersions(batch, (i) => `version row ${first + i + 1} of ${from.location}`),
-    result.versions,
-    progress,
+  const describe = (first: number) => (i: number) => `version row ${first + i + 1} of ${from.location}`;
+  // Into a store that holds no memory yet, in one go where it can (the team database: its indexes
+  // built once at the end); nothing is added until the whole load is, so progress comes after it.
+  const loaded = await to.loadIntoEmpty?.(
+    batched(from.exportVersions(), (batch, first) => target.checkedForImport(batch, describe(first))),
   );
+  if (loaded) {
+    Object.assign(result.versions, loaded);
+    progress();
+  } else {
+    await inBatches<StoredVersion>(
+      from.exportVersions(),
+      (batch, first) => target.importVersions(batch, describe(first)),
+      result.versions,
+      progress,
+    );
+  }
   await inBatches<StoredRecord>(from.records.exportRecords(), (batch) => to.records.importRecords(batch), result.records, progress);
   return result;
 }

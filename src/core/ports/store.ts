@@ -140,6 +140,14 @@ export interface Store {
    * rows again completes it, since stored rows are skipped.
    */
   importVersions(rows: StoredVersion[]): Promise<{ added: number; skipped: number }>;
+  /**
+   * Optional, for a store that can fill itself faster in one go than batch by batch: loads the
+   * rows of `batches`, in order, as importVersions would, when the store holds no memory yet, all
+   * or nothing (a batch that throws, or any failure, leaves it empty). Returns undefined without
+   * reading `batches` when it cannot (it holds memories, or may not load this way): import in
+   * batches then. The team database builds its indexes once, at the end (bulkLoad.ts).
+   */
+  loadIntoEmpty?(batches: AsyncIterable<StoredVersion[]>): Promise<{ added: number; skipped: number } | undefined>;
   /** Every stored version row, in the order they were stored. */
   exportVersions(): AsyncIterable<StoredVersion>;
   /**

@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { ConflictError, MemoryError, StorageError } from '../../core/errors';
+import { MemoryError, StorageError } from '../../core/errors';
 import type { SearchQuery } from '../../core/search/query';
 import type { RecordStore } from '../../core/ports/records';
 import type { StoredCitation } from '../../core/contract/citations';
@@ -22,19 +22,11 @@ import { grantMember, type GrantResult } from './roles';
 import { SEARCH_TRANSACTION, searchOnServer } from './serverSearch';
 import { keptCommonTerms, readCommonTerms, similarOnServer } from './serverSimilar';
 import { type PgSession, runQuery, runTransaction } from './session';
-import { foldTermChanges } from './termCounts';
-import {
-  advanceHeads,
-  analyseNewest,
-  insertVersions,
-  isVersionTaken,
-  toVersion,
-  VERSION_COLUMNS,
-  type VersionRecord,
-  WRITE_ATTEMPTS,
-} from './versionRows';
+import { toVersion, VERSION_COLUMNS, type VersionRecord } from './versionRows';
 import { lockHead, readHead, writeMemory } from './writeVersion';
 import { reanalyzeIfNeeded } from './reanalyze';
+import { loadIntoEmpty } from './bulkLoad';
+import { importRows } from './importRows';
 
 export interface PgStoreOptions extends PgConnectionOptions {
   /** Keeps this repository's memories apart from others' in the same database. */
@@ -46,7 +38,7 @@ export interface PgStoreOptions extends PgConnectionOptions {
   maxLocalIndex?: number;
 }
 
-/** Rows per statement when importing and exporting, so neither holds a whole table in memory. */
+/** Rows per page of an export, so it never holds a whole table in memory. */
 const BATCH = 1000;
 
 /**
@@ -242,36 +234,19 @@ export class PgStore implements Store {
     return writeMemory(this.session, id, decide, options.newId === true, (w) => this.warn(w));
   }
 
-  async importVersions(rows: StoredVersion[]): Promise<{ added: number; skipped: number }> {
-    const seen = new Set<string>();
-    const unique = rows.filter((r) => !seen.has(r.rowId) && (seen.add(r.rowId), true));
-    for (let attempt = 1; ; attempt++) {
-      try {
-        // One transaction: a failed import leaves nothing behind.
-        const added = await this.transaction('importing versions', async (client) => {
-          await lockPurges(client, this.project, 'shared');
-          let n = 0;
-          for (let i = 0; i < unique.length; i += BATCH) {
-            const batch = unique.slice(i, i + BATCH);
-            // The statement is on its way once insertVersions returns its promise: analyse meanwhile.
-            const inserting = insertVersions(client, this.project, batch, true);
-            const analysed = analyseNewest(batch);
-            const inserted = await inserting;
-            await advanceHeads(client, this.project, inserted, analysed);
-            n += inserted.length;
-          }
-          await foldTermChanges(client, this.project);
-          return n;
-        });
-        return { added, skipped: rows.length - added };
-      } catch (err) {
-        // Another transaction committed the same number between our check and our insert (a
-        // writer, or a second import): run again, and the row now goes in as a twin.
-        if (isVersionTaken(err) && attempt < WRITE_ATTEMPTS) continue;
-        if (isVersionTaken(err))
-          throw new ConflictError('the import kept colliding with concurrent writers on version numbers; nothing was imported; try again');
-        throw storageError(this.target, err, 'importing versions');
-      }
+  /** See importRows.ts. */
+  importVersions(rows: StoredVersion[]): Promise<{ added: number; skipped: number }> {
+    return importRows(this.session, rows);
+  }
+
+  /** See bulkLoad.ts: the store's tables hold no memory, and this role owns them. */
+  async loadIntoEmpty(batches: AsyncIterable<StoredVersion[]>): Promise<{ added: number; skipped: number } | undefined> {
+    try {
+      return await this.transaction('loading versions into an empty database', (client) => loadIntoEmpty(client, this.project, batches));
+    } catch (err) {
+      // A refusal of a row (the rows are checked as they are read) is the caller's own.
+      if (err instanceof MemoryError) throw err;
+      throw storageError(this.target, err, 'loading versions into an empty database');
     }
   }
 

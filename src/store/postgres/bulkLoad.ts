@@ -1,0 +1,231 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { PoolClient } from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { StorageError } from '../../core/errors';
+import type { StoredVersion } from '../../core/ports/store';
+import { isNewer } from '../../core/ports/versionOrder';
+import { foldTermChanges } from './termCounts';
+import { analyseNewest, HEAD_RECORD, headPayload } from './versionRows';
+
+// A load into a database that holds no memory yet (`migrate` to a new team database, VS Code's
+// copy of a workspace store, the bench's seed). An import keeps every index as it goes: at 1M
+// memories each row lands on pages of indexes that no longer fit the server's buffers (the
+// search index's postings, the btrees of random ids and tags), the server writes pages back as
+// fast as it reads them, and a seed took 790 s. A load drops the three tables' indexes, primary
+// keys included, appends the versions as they come, writes each id's head once (from the newest
+// row, as an import of all the rows in one call would choose it), derives the head tags from
+// the heads in one statement, and builds every index once at the end, by sorting. The heads'
+// own triggers run as on any insert: search terms counted, own_terms and xid stamped. All of it is
+// one transaction: a failed load leaves the database as it was, indexes included.
+
+/** The tables a load fills. */
+const LOADED_TABLES = ['memory_versions', 'memory_heads', 'memory_head_tags'];
+
+/** Heads per statement (a test asks for fewer). */
+const LOAD_BATCH = 5000;
+
+/** What the index builds may sort in memory, for this transaction only (the server's default, 64 MB, sorts 1M memories' search index on disk). */
+const BUILD_MEMORY = '256MB';
+
+/** What a head statement may hold in memory (its rows from jsonb, their sort), for this transaction only. */
+const STATEMENT_MEMORY = '64MB';
+
+const HEAD_INSERT = `INSERT INTO memory_heads (project, id, seq, row_id, version, changed_at, deleted_at, max_version, description, tags, tag_stems, search_vector)
+  SELECT $1, r.id, r.seq, r.row_id, r.version, r.changed_at, r.deleted_at, r.max_version, r.description, r.tags, r.tag_stems, array_to_tsvector(r.terms)
+  FROM jsonb_to_recordset($2::jsonb) AS r(${HEAD_RECORD}, seq bigint)`;
+
+/** A live head's tags, one row each, as the import's `tagged` statement (HEAD_CHANGES) inserts them. */
+const HEAD_TAGS_INSERT = `INSERT INTO memory_head_tags (project, tag, id)
+  SELECT DISTINCT h.project, t.tag, h.id FROM memory_heads h CROSS JOIN LATERAL unnest(h.tags) AS t(tag) WHERE h.project = $1 AND NOT h.deleted`;
+
+/** What a load keeps of an id until its head is written: its newest row so far, not copied. */
+interface Head {
+  row: StoredVersion;
+  seq: string;
+  /** The highest number any of its rows holds. */
+  maxVersion: number;
+  /** The numbers its rows hold: a row with one of them is a twin. */
+  numbers: number[];
+}
+
+/**
+ * Loads the version rows of `batches`, in order, into the empty database `client` is in a
+ * transaction on, as one importVersions call with all of them would import them: a rowId
+ * repeated is skipped, a row whose number an earlier row of its id holds goes in as a twin, a
+ * purged id's rows are left out, and each id's head is its newest row. Returns undefined,
+ * without reading `batches`, when it cannot: a memory is stored (in any project: the indexes
+ * are the whole database's), or the role does not own the tables (it may not drop their
+ * indexes). Other clients of the database wait for the whole load (the tables are locked).
+ */
+export async function loadIntoEmpty(
+  client: PoolClient,
+  project: string,
+  batches: AsyncIterable<StoredVersion[]>,
+  statementRows = LOAD_BATCH,
+): Promise<{ added: number; skipped: number } | undefined> {
+  const { rows: owned } = await client.query<{ owns: boolean }>(
+    `SELECT bool_and(pg_has_role(current_user, c.relowner, 'USAGE')) AS owns FROM pg_class c WHERE c.oid = ANY ($1::regclass[])`,
+    [LOADED_TABLES],
+  );
+  if (!owned[0]!.owns) return undefined;
+  // Exclusive from the start: a second load waits here, then finds the first one's rows.
+  await client.query(`LOCK TABLE ${LOADED_TABLES.join(', ')} IN ACCESS EXCLUSIVE MODE`);
+  const { rows: state } = await client.query<{ empty: boolean }>(
+    'SELECT NOT EXISTS (SELECT 1 FROM memory_versions) AND NOT EXISTS (SELECT 1 FROM memory_heads) AS empty',
+  );
+  if (!state[0]!.empty) return undefined;
+  const rebuild = await dropIndexes(client);
+  await client.query(`SET LOCAL maintenance_work_mem = '${BUILD_MEMORY}'`);
+  // The heads' statements read their rows from a jsonb parameter: sorted and turned to rows in memory.
+  await client.query(`SET LOCAL work_mem = '${STATEMENT_MEMORY}'`);
+
+  const { read, added, heads } = await loadVersions(client, project, batches);
+  await writeHeads(client, project, [...heads.values()], statementRows);
+  await client.query(HEAD_TAGS_INSERT, [project]);
+  await foldTermChanges(client, project);
+  for (const statement of rebuild) await client.query(statement);
+  // What the planner knows of the tables is what they held before: nothing.
+  await client.query(`ANALYZE ${LOADED_TABLES.join(', ')}`);
+  return { added, skipped: read - added };
+}
+
+/** The version columns a load copies, in the order `versionLine` writes them (seq is the table's own; db_role its trigger's). */
+const COPIED_COLUMNS = `project, row_id, id, version, op, description, tags, content, changed_at, deleted_at, author, restored_from,
+  citations, channel, proposed_by, twin`;
+
+/** A CSV field: NULL is unquoted and empty, any text quoted (so an empty text stays one). */
+function field(v: string | number | boolean | null | undefined): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number') return String(v);
+  if (typeof v === 'boolean') return v ? 't' : 'f';
+  return `"${v.replace(/"/g, '""')}"`;
+}
+
+/** A text[] as PostgreSQL reads one: every element quoted, `"` and `\` escaped. */
+function textArray(items: readonly string[]): string {
+  return `{${items.map((t) => `"${t.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
+}
+
+/** One row of COPIED_COLUMNS as a CSV line: the values versionPayload gives an import's statement. */
+function versionLine(project: string, r: StoredVersion, twin: boolean): string {
+  return `${[
+    field(project),
+    field(r.rowId),
+    field(r.id),
+    field(r.version),
+    field(r.op),
+    field(r.description),
+    field(textArray(r.tags)),
+    field(r.content),
+    field(r.changedAt),
+    field(r.deletedAt),
+    field(r.author),
+    field(r.restoredFrom),
+    field(r.citations?.length ? JSON.stringify(r.citations) : null),
+    field(r.channel),
+    field(r.proposedBy),
+    field(twin),
+  ].join(',')}\n`;
+}
+
+/**
+ * Appends the versions through one COPY, encoded batch by batch as they are read (the server
+ * stores one while the next is encoded); returns how many rows were read and stored, and each
+ * id's head. Rows COPY stores take the table's next numbers in order, so each row's seq is known
+ * here; the numbers are checked against the table before anything relies on them.
+ */
+async function loadVersions(
+  client: PoolClient,
+  project: string,
+  batches: AsyncIterable<StoredVersion[]>,
+): Promise<{ read: number; added: number; heads: Map<string, Head> }> {
+  const { rows: purgedRows } = await client.query<{ id: string }>('SELECT id FROM memory_purged WHERE project = $1', [project]);
+  const purged = new Set(purgedRows.map((r) => r.id));
+  // The number the next row takes, read without taking one (an import's rows would have it).
+  const { rows: named } = await client.query<{ name: string }>(`SELECT pg_get_serial_sequence('memory_versions', 'seq') AS name`);
+  const { rows: last } = await client.query<{ n: string; called: boolean }>(
+    `SELECT last_value::text AS n, is_called AS called FROM ${named[0]!.name}`,
+  );
+  const first = Number(last[0]!.n) + (last[0]!.called ? 1 : 0);
+  const stored = new Set<string>();
+  const heads = new Map<string, Head>();
+  let read = 0;
+  let added = 0;
+  async function* lines(): AsyncIterable<string> {
+    for await (const batch of batches) {
+      read += batch.length;
+      // As an import's statement would: a rowId stored already or a purged id's row is left out.
+      let text = '';
+      for (const r of batch) {
+        if (stored.has(r.rowId) || purged.has(r.id)) continue;
+        stored.add(r.rowId);
+        const seq = String(first + added++);
+        const head = heads.get(r.id);
+        // A twin: a row whose number an earlier row of its id holds (twinFlags, across the whole load).
+        text += versionLine(project, r, head?.numbers.includes(r.version) ?? false);
+        if (!head) heads.set(r.id, { row: r, seq, maxVersion: r.version, numbers: [r.version] });
+        else {
+          head.maxVersion = Math.max(head.maxVersion, r.version);
+          head.numbers.push(r.version);
+          if (isNewer(r, head.row)) Object.assign(head, { row: r, seq });
+        }
+      }
+      if (text) yield text;
+    }
+  }
+  await pipeline(Readable.from(lines()), client.query(copyFrom(`COPY memory_versions (${COPIED_COLUMNS}) FROM STDIN (FORMAT csv)`)));
+  const { rows: got } = await client.query<{ n: number; lo: string | null; hi: string | null }>(
+    'SELECT count(*)::int AS n, min(seq)::text AS lo, max(seq)::text AS hi FROM memory_versions',
+  );
+  const numberedAsExpected =
+    got[0]!.n === added && (added === 0 || (got[0]!.lo === String(first) && got[0]!.hi === String(first + added - 1)));
+  if (!numberedAsExpected)
+    throw new StorageError(`the load's ${added} versions were not numbered in order from ${first}; nothing was loaded`);
+  return { read, added, heads };
+}
+
+/**
+ * Inserts the heads, `statementRows` a statement, analysing each batch's text while the server
+ * inserts the batch before it.
+ */
+async function writeHeads(client: PoolClient, project: string, heads: Head[], statementRows: number): Promise<void> {
+  let inserting: Promise<unknown> | undefined;
+  for (let i = 0; i < heads.length; i += statementRows) {
+    const batch = heads.slice(i, i + statementRows);
+    const rows = batch.map((h) => ({ ...h.row, seq: h.seq }));
+    // Each id once: headPayload would take the row's own number as the highest; the load knows better.
+    const records = headPayload(rows, analyseNewest(rows)) as Array<{ id: string; max_version: number }>;
+    const highest = new Map(batch.map((h) => [h.row.id, h.maxVersion]));
+    for (const r of records) r.max_version = highest.get(r.id)!;
+    const payload = JSON.stringify(records);
+    await inserting;
+    inserting = client.query(HEAD_INSERT, [project, payload]);
+    // Awaited on the next turn or after the loop; until then a failure must not count as unhandled.
+    inserting.catch(() => undefined);
+  }
+  await inserting;
+}
+
+/**
+ * Drops the loaded tables' indexes and the constraints that own them (no foreign key relies on
+ * them; an index one does would stay), and returns the statements that make them again. Every
+ * name comes from the catalogue, quoted by the server.
+ */
+async function dropIndexes(client: PoolClient): Promise<string[]> {
+  const { rows } = await client.query<{ drop: string; make: string }>(
+    `SELECT
+       CASE WHEN k.oid IS NULL THEN format('DROP INDEX %s', i.indexrelid::regclass)
+            ELSE format('ALTER TABLE %s DROP CONSTRAINT %I', i.indrelid::regclass, k.conname) END AS drop,
+       CASE WHEN k.oid IS NULL THEN pg_get_indexdef(i.indexrelid)
+            ELSE format('ALTER TABLE %s ADD CONSTRAINT %I %s', i.indrelid::regclass, k.conname, pg_get_constraintdef(k.oid)) END AS make
+     FROM pg_index i
+     LEFT JOIN pg_constraint k ON k.conindid = i.indexrelid AND k.conrelid = i.indrelid AND k.contype IN ('p', 'u', 'x')
+     WHERE i.indrelid = ANY ($1::regclass[])
+       AND NOT EXISTS (SELECT 1 FROM pg_constraint f WHERE f.contype = 'f' AND f.conindid = i.indexrelid)
+     ORDER BY i.indexrelid`,
+    [LOADED_TABLES],
+  );
+  for (const r of rows) await client.query(r.drop);
+  return rows.map((r) => r.make);
+}
