@@ -5,6 +5,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { StorageError } from '../../core/errors';
 import type { StoredVersion } from '../../core/ports/store';
 import { isNewer } from '../../core/ports/versionOrder';
+import { CsvLines } from './csvLines';
 import { foldTermChanges } from './termCounts';
 import { analyseNewest, HEAD_RECORD, headPayload } from './versionRows';
 
@@ -94,39 +95,31 @@ export async function loadIntoEmpty(
 const COPIED_COLUMNS = `project, row_id, id, version, op, description, tags, content, changed_at, deleted_at, author, restored_from,
   citations, channel, proposed_by, twin`;
 
-/** A CSV field: NULL is unquoted and empty, any text quoted (so an empty text stays one). */
-function field(v: string | number | boolean | null | undefined): string {
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'number') return String(v);
-  if (typeof v === 'boolean') return v ? 't' : 'f';
-  return `"${v.replace(/"/g, '""')}"`;
-}
-
 /** A text[] as PostgreSQL reads one: every element quoted, `"` and `\` escaped. */
 function textArray(items: readonly string[]): string {
   return `{${items.map((t) => `"${t.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
 }
 
 /** One row of COPIED_COLUMNS as a CSV line: the values versionPayload gives an import's statement. */
-function versionLine(project: string, r: StoredVersion, twin: boolean): string {
-  return `${[
-    field(project),
-    field(r.rowId),
-    field(r.id),
-    field(r.version),
-    field(r.op),
-    field(r.description),
-    field(textArray(r.tags)),
-    field(r.content),
-    field(r.changedAt),
-    field(r.deletedAt),
-    field(r.author),
-    field(r.restoredFrom),
-    field(r.citations?.length ? JSON.stringify(r.citations) : null),
-    field(r.channel),
-    field(r.proposedBy),
-    field(twin),
-  ].join(',')}\n`;
+function versionLine(out: CsvLines, project: string, r: StoredVersion, twin: boolean): void {
+  out
+    .text(project)
+    .text(r.rowId)
+    .text(r.id)
+    .raw(String(r.version))
+    .text(r.op)
+    .text(r.description)
+    .text(textArray(r.tags))
+    .text(r.content)
+    .text(r.changedAt)
+    .text(r.deletedAt)
+    .text(r.author)
+    .raw(r.restoredFrom === null || r.restoredFrom === undefined ? '' : String(r.restoredFrom))
+    .text(r.citations?.length ? JSON.stringify(r.citations) : null)
+    .text(r.channel)
+    .text(r.proposedBy)
+    .raw(twin ? 't' : 'f')
+    .end();
 }
 
 /**
@@ -152,18 +145,18 @@ async function loadVersions(
   const heads = new Map<string, Head>();
   let read = 0;
   let added = 0;
-  async function* lines(): AsyncIterable<string> {
+  const out = new CsvLines();
+  async function* lines(): AsyncIterable<Buffer> {
     for await (const batch of batches) {
       read += batch.length;
       // As an import's statement would: a rowId stored already or a purged id's row is left out.
-      let text = '';
       for (const r of batch) {
         if (stored.has(r.rowId) || purged.has(r.id)) continue;
         stored.add(r.rowId);
         const seq = String(first + added++);
         const head = heads.get(r.id);
         // A twin: a row whose number an earlier row of its id holds (twinFlags, across the whole load).
-        text += versionLine(project, r, head?.numbers.includes(r.version) ?? false);
+        versionLine(out, project, r, head?.numbers.includes(r.version) ?? false);
         if (!head) heads.set(r.id, { row: r, seq, maxVersion: r.version, numbers: [r.version] });
         else {
           head.maxVersion = Math.max(head.maxVersion, r.version);
@@ -171,7 +164,7 @@ async function loadVersions(
           if (isNewer(r, head.row)) Object.assign(head, { row: r, seq });
         }
       }
-      if (text) yield text;
+      yield* out.take();
     }
   }
   await pipeline(Readable.from(lines()), client.query(copyFrom(`COPY memory_versions (${COPIED_COLUMNS}) FROM STDIN (FORMAT csv)`)));
