@@ -58,8 +58,8 @@ async function* batched<T, U>(rows: AsyncIterable<T>, check: (batch: T[], first:
  * order. Memory versions are checked as any import is (limits, tag rules, secrets). Imports skip
  * rows already stored (by rowId), so a second copy adds nothing and an interrupted copy is
  * completed by running it again. Into a store that holds no memory yet and can load (the team
- * database, Store.loadIntoEmpty), the versions go in as one load: all of them or, interrupted, none. The one copy `migrate` and VS Code's "Connect to Team
- * Database… copy" both use.
+ * database, Store.loadIntoEmpty), the versions go in as one load: all of them or, interrupted,
+ * none. The one copy `migrate` and VS Code's "Connect to Team Database… copy" both use.
  */
 export async function copyStore(from: Store, to: Store, options: CopyOptions = {}): Promise<CopyResult> {
   const result: CopyResult = { versions: { added: 0, skipped: 0 }, records: { added: 0, skipped: 0 } };

@@ -24,7 +24,7 @@ import { analyseNewest, HEAD_RECORD, headPayload } from './versionRows';
 const LOADED_TABLES = ['memory_versions', 'memory_heads', 'memory_head_tags'];
 
 /** Heads per statement (a test asks for fewer). */
-const LOAD_BATCH = 5000;
+const HEADS_PER_STATEMENT = 5000;
 
 /** What the index builds may sort in memory, for this transaction only (the server's default, 64 MB, sorts 1M memories' search index on disk). */
 const BUILD_MEMORY = '256MB';
@@ -63,7 +63,7 @@ export async function loadIntoEmpty(
   client: PoolClient,
   project: string,
   batches: AsyncIterable<StoredVersion[]>,
-  statementRows = LOAD_BATCH,
+  statementRows = HEADS_PER_STATEMENT,
 ): Promise<{ added: number; skipped: number } | undefined> {
   const { rows: owned } = await client.query<{ owns: boolean }>(
     `SELECT bool_and(pg_has_role(current_user, c.relowner, 'USAGE')) AS owns FROM pg_class c WHERE c.oid = ANY ($1::regclass[])`,
@@ -186,12 +186,8 @@ async function writeHeads(client: PoolClient, project: string, heads: Head[], st
   let inserting: Promise<unknown> | undefined;
   for (let i = 0; i < heads.length; i += statementRows) {
     const batch = heads.slice(i, i + statementRows);
-    const rows = batch.map((h) => ({ ...h.row, seq: h.seq }));
-    // Each id once: headPayload would take the row's own number as the highest; the load knows better.
-    const records = headPayload(rows, analyseNewest(rows)) as Array<{ id: string; max_version: number }>;
-    const highest = new Map(batch.map((h) => [h.row.id, h.maxVersion]));
-    for (const r of records) r.max_version = highest.get(r.id)!;
-    const payload = JSON.stringify(records);
+    const rows = batch.map((h) => ({ ...h.row, seq: h.seq, maxVersion: h.maxVersion }));
+    const payload = JSON.stringify(headPayload(rows, analyseNewest(rows)));
     await inserting;
     inserting = client.query(HEAD_INSERT, [project, payload]);
     // Awaited on the next turn or after the loop; until then a failure must not count as unhandled.
