@@ -6,8 +6,8 @@ import { StorageError } from '../../core/errors';
 import type { StoredVersion } from '../../core/ports/store';
 import { isNewer } from '../../core/ports/versionOrder';
 import { CsvLines } from './csvLines';
+import { HEAD_COLUMNS, HeadCounts, headLine, type LoadedHead, LOADED_HEAD_TRIGGERS, textArray } from './headLines';
 import { foldTermChanges } from './termCounts';
-import { analyseNewest, HEAD_RECORD, headPayload } from './versionRows';
 
 // A load into a database that holds no memory yet (`migrate` to a new team database, VS Code's
 // copy of a workspace store, the bench's seed). An import keeps every index as it goes: at 1M
@@ -16,37 +16,29 @@ import { analyseNewest, HEAD_RECORD, headPayload } from './versionRows';
 // fast as it reads them, and a seed took 790 s. A load drops the three tables' indexes, primary
 // keys included, appends the versions as they come, writes each id's head once (from the newest
 // row, as an import of all the rows in one call would choose it), derives the head tags from
-// the heads in one statement, and builds every index once at the end, by sorting. The heads'
-// own triggers run as on any insert: search terms counted, own_terms and xid stamped. All of it is
-// one transaction: a failed load leaves the database as it was, indexes included.
+// the heads in one statement, and builds every index once at the end, by sorting. The heads go
+// in through a COPY too, with what their triggers would add written with them (headLines.ts).
+// All of it is one transaction: a failed load leaves the database as it was, indexes and
+// triggers included.
 
 /** The tables a load fills. */
 const LOADED_TABLES = ['memory_versions', 'memory_heads', 'memory_head_tags'];
 
-/** Heads per statement (a test asks for fewer). */
-const HEADS_PER_STATEMENT = 5000;
+/** Heads analysed and encoded before their lines are handed to the server (a test asks for fewer). */
+const HEADS_PER_CHUNK = 5000;
 
 /** What the index builds may sort in memory, for this transaction only (the server's default, 64 MB, sorts 1M memories' search index on disk). */
 const BUILD_MEMORY = '256MB';
 
-/** What a head statement may hold in memory (its rows from jsonb, their sort), for this transaction only. */
+/** What the statements after the COPYs may hold in memory (the head tags' sort), for this transaction only. */
 const STATEMENT_MEMORY = '64MB';
-
-const HEAD_INSERT = `INSERT INTO memory_heads (project, id, seq, row_id, version, changed_at, deleted_at, max_version, description, tags, tag_stems, search_vector)
-  SELECT $1, r.id, r.seq, r.row_id, r.version, r.changed_at, r.deleted_at, r.max_version, r.description, r.tags, r.tag_stems, array_to_tsvector(r.terms)
-  FROM jsonb_to_recordset($2::jsonb) AS r(${HEAD_RECORD}, seq bigint)`;
 
 /** A live head's tags, one row each, as the import's `tagged` statement (HEAD_CHANGES) inserts them. */
 const HEAD_TAGS_INSERT = `INSERT INTO memory_head_tags (project, tag, id)
   SELECT DISTINCT h.project, t.tag, h.id FROM memory_heads h CROSS JOIN LATERAL unnest(h.tags) AS t(tag) WHERE h.project = $1 AND NOT h.deleted`;
 
-/** What a load keeps of an id until its head is written: its newest row so far, not copied. */
-interface Head {
-  row: StoredVersion;
-  seq: string;
-  /** The highest number any of its rows holds. */
-  maxVersion: number;
-  /** The numbers its rows hold: a row with one of them is a twin. */
+/** What a load keeps of an id until its head is written: its newest row so far (not copied), and the numbers its rows hold (a row with one of them is a twin). */
+interface Head extends LoadedHead {
   numbers: number[];
 }
 
@@ -63,7 +55,7 @@ export async function loadIntoEmpty(
   client: PoolClient,
   project: string,
   batches: AsyncIterable<StoredVersion[]>,
-  statementRows = HEADS_PER_STATEMENT,
+  headsPerChunk = HEADS_PER_CHUNK,
 ): Promise<{ added: number; skipped: number } | undefined> {
   const { rows: owned } = await client.query<{ owns: boolean }>(
     `SELECT bool_and(pg_has_role(current_user, c.relowner, 'USAGE')) AS owns FROM pg_class c WHERE c.oid = ANY ($1::regclass[])`,
@@ -78,11 +70,10 @@ export async function loadIntoEmpty(
   if (!state[0]!.empty) return undefined;
   const rebuild = await dropIndexes(client);
   await client.query(`SET LOCAL maintenance_work_mem = '${BUILD_MEMORY}'`);
-  // The heads' statements read their rows from a jsonb parameter: sorted and turned to rows in memory.
   await client.query(`SET LOCAL work_mem = '${STATEMENT_MEMORY}'`);
 
   const { read, added, heads } = await loadVersions(client, project, batches);
-  await writeHeads(client, project, [...heads.values()], statementRows);
+  await copyHeads(client, project, [...heads.values()], headsPerChunk);
   await client.query(HEAD_TAGS_INSERT, [project]);
   await foldTermChanges(client, project);
   for (const statement of rebuild) await client.query(statement);
@@ -94,11 +85,6 @@ export async function loadIntoEmpty(
 /** The version columns a load copies, in the order `versionLine` writes them (seq is the table's own; db_role its trigger's). */
 const COPIED_COLUMNS = `project, row_id, id, version, op, description, tags, content, changed_at, deleted_at, author, restored_from,
   citations, channel, proposed_by, twin`;
-
-/** A text[] as PostgreSQL reads one: every element quoted, `"` and `\` escaped. */
-function textArray(items: readonly string[]): string {
-  return `{${items.map((t) => `"${t.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
-}
 
 /** One row of COPIED_COLUMNS as a CSV line: the values versionPayload gives an import's statement. */
 function versionLine(out: CsvLines, project: string, r: StoredVersion, twin: boolean): void {
@@ -179,21 +165,33 @@ async function loadVersions(
 }
 
 /**
- * Inserts the heads, `statementRows` a statement, analysing each batch's text while the server
- * inserts the batch before it.
+ * Writes the heads through one COPY, analysing each chunk's text while the server stores the one
+ * before it, with the three triggers whose work headLine does turned off (they are on again when
+ * this returns; a failure rolls that back with the rest), then adds their term counts as changes.
  */
-async function writeHeads(client: PoolClient, project: string, heads: Head[], statementRows: number): Promise<void> {
-  let inserting: Promise<unknown> | undefined;
-  for (let i = 0; i < heads.length; i += statementRows) {
-    const batch = heads.slice(i, i + statementRows);
-    const rows = batch.map((h) => ({ ...h.row, seq: h.seq, maxVersion: h.maxVersion }));
-    const payload = JSON.stringify(headPayload(rows, analyseNewest(rows)));
-    await inserting;
-    inserting = client.query(HEAD_INSERT, [project, payload]);
-    // Awaited on the next turn or after the loop; until then a failure must not count as unhandled.
-    inserting.catch(() => undefined);
+async function copyHeads(client: PoolClient, project: string, heads: Head[], headsPerChunk: number): Promise<void> {
+  const triggers = (verb: 'ENABLE' | 'DISABLE') =>
+    `ALTER TABLE memory_heads ${LOADED_HEAD_TRIGGERS.map((t) => `${verb} TRIGGER ${t}`).join(', ')}`;
+  await client.query(triggers('DISABLE'));
+  // What agent_memory_stamp_xid stamps: this transaction.
+  const { rows } = await client.query<{ xid: string }>('SELECT pg_current_xact_id()::text AS xid');
+  const xid = rows[0]!.xid;
+  const counts = new HeadCounts();
+  const out = new CsvLines();
+  async function* lines(): AsyncIterable<Buffer> {
+    for (let i = 0; i < heads.length; i += headsPerChunk) {
+      for (const head of heads.slice(i, i + headsPerChunk)) headLine(out, project, head, xid, counts);
+      yield* out.take();
+    }
   }
-  await inserting;
+  await pipeline(Readable.from(lines()), client.query(copyFrom(`COPY memory_heads (${HEAD_COLUMNS}) FROM STDIN (FORMAT csv)`)));
+  await client.query(triggers('ENABLE'));
+  const { terms, counts: n } = counts.columns();
+  await client.query('INSERT INTO memory_term_changes (project, term, d) SELECT $1, unnest($2::text[]), unnest($3::bigint[])', [
+    project,
+    terms,
+    n,
+  ]);
 }
 
 /**

@@ -7,6 +7,7 @@ import { ValidationError } from '../../../src/core/errors';
 import type { Store, StoredVersion } from '../../../src/core/ports/store';
 import { copyStore } from '../../../src/core/storeCopy';
 import { loadIntoEmpty } from '../../../src/store/postgres/bulkLoad';
+import { textArray, tsvectorText } from '../../../src/store/postgres/headLines';
 import { PgStore } from '../../../src/store/postgres/pgStore';
 import { openService, syntheticRows } from '../../helpers/builders';
 import { PG_ADMIN_URL, requirePostgres, withClient } from '../../helpers/postgres';
@@ -106,6 +107,8 @@ async function snapshot(url: string): Promise<Record<string, unknown>> {
         WHERE tablename IN ('memory_versions', 'memory_heads', 'memory_head_tags') ORDER BY indexname`),
       constraints: await q(`SELECT conrelid::regclass::text AS t, conname, pg_get_constraintdef(oid) AS def FROM pg_constraint
         WHERE conrelid IN ('memory_versions'::regclass, 'memory_heads'::regclass, 'memory_head_tags'::regclass) ORDER BY conname`),
+      triggers: await q(`SELECT tgrelid::regclass::text AS t, tgname, tgenabled FROM pg_trigger
+        WHERE tgrelid IN ('memory_versions'::regclass, 'memory_heads'::regclass, 'memory_head_tags'::regclass) AND NOT tgisinternal ORDER BY tgname`),
     };
   });
 }
@@ -135,12 +138,23 @@ describe('PostgreSQL store: a load into an empty database (bulkLoad.ts)', functi
     assert.deepEqual(byImport, { added: rows.length - repeated, skipped: repeated });
     const expected = await snapshot(importedUrl);
 
-    // Through the store, all rows one statement; and through the function, 50 rows a statement,
-    // so heads, twins and repeated rows are decided across statements.
+    // Through the store; and through the function, its heads handed to the server 50 at a time,
+    // so heads, twins and repeated rows are decided across batches and chunks.
     const loadedUrl = await freshDatabase(cleanup);
     const loaded = await open(loadedUrl, cleanup);
     assert.deepEqual(await loaded.loadIntoEmpty(inBatches(rows, 100)), byImport);
     assert.deepEqual(await snapshot(loadedUrl), expected);
+    // Every head stamped with the load's transaction, as agent_memory_stamp_xid stamps an import's.
+    const stamps = await withClient(
+      loadedUrl,
+      async (c) =>
+        (
+          await c.query<{ heads: number; stamped: number }>(`SELECT count(*)::int AS heads,
+          count(*) FILTER (WHERE (h.xid::text::numeric % 4294967296)::text = (SELECT min(v.xmin::text) FROM memory_versions v))::int AS stamped
+          FROM memory_heads h`)
+        ).rows[0],
+    );
+    assert.equal(stamps!.stamped, stamps!.heads);
 
     const url = await freshDatabase(cleanup);
     await open(url, cleanup);
@@ -166,6 +180,19 @@ describe('PostgreSQL store: a load into an empty database (bulkLoad.ts)', functi
     );
     const twins = (expected.versions as Array<{ row_id: string; twin: boolean }>).filter((r) => r.twin).map((r) => r.row_id);
     assert.deepEqual(twins, ['t-1b']);
+  });
+
+  it("writes text arrays and search vectors the server reads as the import's array_to_tsvector forms", async () => {
+    const lexemes = ["it's", 'back\\slash', 'two words', 'x:1', 'a,b', '"q"', 'naïve', '#c++', 'b', 'b', "''"];
+    const marked = ["o'k", 'b', 'back\\'];
+    await withClient(PG_ADMIN_URL, async (c) => {
+      const { rows } = await c.query<{ same: boolean; arr: string[] }>(
+        'SELECT $1::tsvector = array_to_tsvector($2::text[]) AS same, $3::text[] AS arr',
+        [tsvectorText(lexemes, marked, '~'), [...lexemes, ...marked.map((t) => `~${t}`)], textArray(lexemes)],
+      );
+      assert.equal(rows[0]!.same, true);
+      assert.deepEqual(rows[0]!.arr, lexemes);
+    });
   });
 
   it('reads nothing and returns undefined when any project of the database holds a memory, leaving its indexes', async () => {

@@ -1,0 +1,127 @@
+import { type Analysis, analyzeMemory, CONTENT_MARK } from '../../core/search/analysis';
+import type { StoredVersion } from '../../core/ports/store';
+import type { CsvLines } from './csvLines';
+import { LIVE_TERM, STEM_MARK, TAG_MARK } from './termCounts';
+
+// A load's heads as COPY lines (bulkLoad.ts). An import inserts heads through statements whose
+// triggers stamp each head (its transaction, its count of own terms) and count its search terms
+// (termCounts.ts); at 1M memories those triggers were most of the server's time for the heads
+// (about 40 of 60 µs a head, measured on 200k: the statement-level count calls
+// agent_memory_counted_terms once a head). A load turns those three triggers off for its
+// transaction and does their work here, once: the same values, written with the rows.
+
+/** The head columns a load copies, in the order `headLine` writes them (`deleted` is generated). */
+export const HEAD_COLUMNS =
+  'project, id, seq, row_id, version, changed_at, deleted_at, max_version, description, tags, tag_stems, search_vector, xid, own_terms';
+
+/** The heads' triggers whose work headLine and HeadCounts do: turned off for a load's transaction only. */
+export const LOADED_HEAD_TRIGGERS = ['memory_heads_xid', 'memory_heads_own_terms', 'memory_heads_terms_insert'];
+
+/** What a load keeps of a head until it writes it. */
+export interface LoadedHead {
+  row: StoredVersion;
+  seq: string;
+  /** The highest number any of its id's rows holds. */
+  maxVersion: number;
+}
+
+/** A text[] as PostgreSQL reads one: every element quoted, `"` and `\` escaped. */
+export function textArray(items: readonly string[]): string {
+  let s = '{';
+  for (let i = 0; i < items.length; i++) {
+    const t = items[i]!;
+    s += `${i ? ',' : ''}"${t.includes('"') || t.includes('\\') ? t.replace(/[\\"]/g, '\\$&') : t}"`;
+  }
+  return `${s}}`;
+}
+
+/**
+ * A tsvector as PostgreSQL reads one, equal to `array_to_tsvector` of `terms` followed by
+ * `marked` with `mark` before each (flatTerms' form, the import's): every lexeme quoted, `'` and
+ * `\` doubled; the server sorts them and drops repeats as array_to_tsvector does.
+ */
+export function tsvectorText(terms: readonly string[], marked: readonly string[] = [], mark = ''): string {
+  let s = '';
+  const add = (t: string) => {
+    s += `${s ? ' ' : ''}'${t.includes("'") || t.includes('\\') ? t.replace(/['\\]/g, '$&$&') : t}'`;
+  };
+  for (const t of terms) add(t);
+  for (const t of marked) add(mark + t);
+  return s;
+}
+
+/**
+ * Writes `head`'s line, as the import's statement and the heads' triggers would store it in
+ * transaction `xid`, and counts its terms into `counts`. The analysis's terms are distinct, and
+ * its content terms distinct and none of its terms (analysis.ts): the lexemes as given.
+ */
+export function headLine(out: CsvLines, project: string, head: LoadedHead, xid: string, counts: HeadCounts): void {
+  const r = head.row;
+  const a = analyzeMemory(r);
+  out
+    .text(project)
+    .text(r.id)
+    .raw(head.seq)
+    .text(r.rowId)
+    .raw(String(r.version))
+    .text(r.changedAt)
+    .text(r.deletedAt)
+    .raw(String(head.maxVersion))
+    .text(r.description)
+    .text(textArray(r.tags))
+    .text(textArray(a.tagStems))
+    .text(tsvectorText(a.terms, a.contentTerms, CONTENT_MARK))
+    .raw(xid)
+    // agent_memory_own_terms: the lexemes that are not content terms.
+    .raw(String(a.terms.length))
+    .end();
+  if (r.deletedAt === null || r.deletedAt === undefined) counts.add(a, r.tags);
+}
+
+/**
+ * What the term-count trigger (termCounts.ts, agent_memory_count_terms) adds for a statement that
+ * inserts live heads, summed over a load's heads: each is counted under the live term, each of
+ * its lexemes (its terms, and its content terms with CONTENT_MARK), each of its distinct tags
+ * (TAG_MARK) and each of its tag stems (STEM_MARK), as agent_memory_counted_terms lists them.
+ * Kept by kind, unmarked (the analysis's strings are shared: no string is made to count one).
+ */
+export class HeadCounts {
+  private live = 0;
+  private readonly terms = new Map<string, number>();
+  private readonly contentTerms = new Map<string, number>();
+  private readonly tags = new Map<string, number>();
+  private readonly stems = new Map<string, number>();
+
+  add(a: Pick<Analysis, 'terms' | 'contentTerms' | 'tagStems'>, tags: readonly string[]): void {
+    this.live++;
+    for (const t of a.terms) bump(this.terms, t);
+    for (const t of a.contentTerms) bump(this.contentTerms, t);
+    for (let i = 0; i < tags.length; i++) if (tags.indexOf(tags[i]!) === i) bump(this.tags, tags[i]!);
+    for (const s of a.tagStems) bump(this.stems, s);
+  }
+
+  /** The marked terms and their counts, as two arrays in the same order. */
+  columns(): { terms: string[]; counts: number[] } {
+    const terms: string[] = [];
+    const counts: number[] = [];
+    if (this.live) {
+      terms.push(LIVE_TERM);
+      counts.push(this.live);
+    }
+    for (const [kind, mark] of [
+      [this.terms, ''],
+      [this.contentTerms, CONTENT_MARK],
+      [this.tags, TAG_MARK],
+      [this.stems, STEM_MARK],
+    ] as const)
+      for (const [t, n] of kind) {
+        terms.push(mark + t);
+        counts.push(n);
+      }
+    return { terms, counts };
+  }
+}
+
+function bump(counts: Map<string, number>, key: string): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
