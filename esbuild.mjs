@@ -19,8 +19,9 @@ const common = {
   sourcemap: !production,
   minify: production,
   logLevel: 'warning',
-  // pg loads pg-native only when asked to (we never do); it is an optional native module.
-  external: ['vscode', 'pg-native'],
+  // pg loads pg-native only when asked to (we never do); it is an optional native module. tsx is
+  // named only by code run from the sources (loadThreads.ts: worker threads under the tests).
+  external: ['vscode', 'pg-native', 'tsx'],
 };
 
 const builds = [
@@ -29,6 +30,8 @@ const builds = [
   // between runs (src/cli/codeCache.ts).
   { ...common, entryPoints: ['src/cli/launcher.ts'], outfile: 'dist/cli.js' },
   { ...common, entryPoints: ['src/cli/index.ts'], outfile: 'dist/cli-main.js' },
+  // The thread a load into an empty team database writes its heads' lines in (src/store/postgres/loadThreads.ts).
+  { ...common, entryPoints: ['src/store/postgres/loadWorker.ts'], outfile: 'dist/loadWorker.js' },
 ];
 
 // One file per suite next to index.js, which hands them to mocha; a packaged build needs none.
@@ -58,7 +61,7 @@ if (watch) {
   // One character outside ASCII (a regular expression's dash, say) makes Node read a whole bundle
   // as a two-byte string: twice the memory, and a one-shot CLI call about 15 ms slower. Write it as \u2014.
   // (Checked in the release build: a development build keeps the comments.)
-  for (const file of production ? ['dist/cli-main.js', 'dist/extension.js'] : []) {
+  for (const file of production ? ['dist/cli-main.js', 'dist/extension.js', 'dist/loadWorker.js'] : []) {
     const text = readFileSync(file, 'utf8');
     let at = 0;
     while (at < text.length && text.charCodeAt(at) <= 0x7f) at++;

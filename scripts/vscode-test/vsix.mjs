@@ -337,7 +337,14 @@ try {
         .readdirSync(dir, { recursive: true })
         .map((f) => f.split(path.sep).join('/'))
         .filter((f) => fs.statSync(path.join(dir, f)).isFile());
-      for (const f of ['package.json', 'package.nls.json', 'dist/extension.js', 'dist/sql-wasm.wasm', 'media/memory.svg'])
+      for (const f of [
+        'package.json',
+        'package.nls.json',
+        'dist/extension.js',
+        'dist/sql-wasm.wasm',
+        'dist/loadWorker.js',
+        'media/memory.svg',
+      ])
         assert(files.includes(f), `${f} missing from the installed extension:\n${files.join('\n')}`);
       const unwanted = files.filter(
         (f) => /^(node_modules|src|test|scripts|docs|media\/screenshots)\//.test(f) || f.endsWith('.map') || f.endsWith('.ts'),

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SqlJsStore } from '../../src/store/sqljs/sqljsStore';
-import { freshProject, requirePostgres } from '../helpers/postgres';
+import { freshDatabase, freshProject, requirePostgres, withClient } from '../helpers/postgres';
 import { tmpDir } from '../helpers/tmp';
 
 const CLI = path.resolve(__dirname, '..', '..', 'dist', 'cli.js');
@@ -93,6 +93,45 @@ describe('CLI on PostgreSQL: --store postgres://, AGENT_MEMORY_DATABASE_URL, mig
       exported(src),
       'the round trip keeps every row as it was, in order',
     );
+  });
+
+  it("migrates a folder into a new team database in one load, its heads written by the bundle's load threads", async () => {
+    const cleanup: Array<() => Promise<unknown>> = [];
+    try {
+      const target = await freshDatabase(cleanup);
+      const src = tmpDir();
+      const created = (description: string, tags: string) =>
+        (
+          JSON.parse(ok(cli(['--store', src, '--json', 'create', '--description', description, '--tags', tags, '--content', 'x']))) as {
+            id: string;
+          }
+        ).id;
+      const kept = created('Pin pnpm in CI', 'pnpm,ci');
+      const gone = created('Vitest hangs on open handles', 'vitest');
+      ok(cli(['--store', src, 'delete', gone]));
+      assert.match(ok(cli(['migrate', '--from', src, '--to', target, '--project', 'p'])), /3 version\(s\) added, 0 skipped/);
+      // Found through the search vector and counts the threads wrote; the deleted memory counted nowhere.
+      const hits = JSON.parse(ok(cli(['--store', target, '--project', 'p', '--json', 'search', 'pnpm']))) as Array<{ id: string }>;
+      assert.deepEqual(
+        hits.map((h) => h.id),
+        [kept],
+      );
+      const counts = await withClient(
+        target,
+        async (c) =>
+          (
+            await c.query<{ term: string; n: number }>(
+              `SELECT term, n::int FROM memory_term_counts WHERE term IN ('*', '=pnpm', '=vitest') ORDER BY term`,
+            )
+          ).rows,
+      );
+      assert.deepEqual(counts, [
+        { term: '*', n: 1 },
+        { term: '=pnpm', n: 1 },
+      ]);
+    } finally {
+      for (const c of cleanup.splice(0)) await c();
+    }
   });
 
   it('copies the records of the playbook tiers (episodes, facts, …) both ways, every version, idempotently', async () => {

@@ -35,6 +35,17 @@ async function createScratch(): Promise<Scratch> {
   }
 }
 
+/**
+ * A database of its own on the test server (a load needs one with no memory in any project); the
+ * function given to `cleanup` drops it. Only once PostgreSQL is known to answer (requirePostgres).
+ */
+export async function freshDatabase(cleanup: Array<() => Promise<unknown>>): Promise<string> {
+  const db = `agent_memory_test_${randomBytes(6).toString('hex')}`;
+  await withClient(PG_ADMIN_URL, (c) => c.query(`CREATE DATABASE ${escapeIdentifier(db)}`));
+  cleanup.push(() => withClient(PG_ADMIN_URL, (c) => c.query(`DROP DATABASE IF EXISTS ${escapeIdentifier(db)} WITH (FORCE)`)));
+  return urlFor(db);
+}
+
 /** The scratch database's URL, or why there is none. */
 export function scratchDatabase(): Promise<Scratch> {
   return (scratch ??= createScratch());

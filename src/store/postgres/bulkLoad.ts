@@ -6,7 +6,8 @@ import { StorageError } from '../../core/errors';
 import type { StoredVersion } from '../../core/ports/store';
 import { isNewer } from '../../core/ports/versionOrder';
 import { CsvLines } from './csvLines';
-import { HEAD_COLUMNS, HeadCounts, headLine, type LoadedHead, LOADED_HEAD_TRIGGERS, textArray } from './headLines';
+import { HEAD_COLUMNS, type LoadedHead, LOADED_HEAD_TRIGGERS, VERSION_COLUMNS, versionLine } from './loadLines';
+import { LineEncoder } from './loadThreads';
 import { foldTermChanges } from './termCounts';
 
 // A load into a database that holds no memory yet (`migrate` to a new team database, VS Code's
@@ -17,15 +18,19 @@ import { foldTermChanges } from './termCounts';
 // keys included, appends the versions as they come, writes each id's head once (from the newest
 // row, as an import of all the rows in one call would choose it), derives the head tags from
 // the heads in one statement, and builds every index once at the end, by sorting. The heads go
-// in through a COPY too, with what their triggers would add written with them (headLines.ts).
-// All of it is one transaction: a failed load leaves the database as it was, indexes and
+// in through a COPY too, with what their triggers would add written with them (loadLines.ts).
+// The heads' lines are written in worker threads (loadThreads.ts): analysing their text is most
+// of the client's work. All of it is one transaction: a failed load leaves the database as it was, indexes and
 // triggers included.
 
 /** The tables a load fills. */
 const LOADED_TABLES = ['memory_versions', 'memory_heads', 'memory_head_tags'];
 
-/** Heads analysed and encoded before their lines are handed to the server (a test asks for fewer). */
+/** Heads a load thread is handed at a time (a test asks for fewer). */
 const HEADS_PER_CHUNK = 5000;
+
+/** Batches of heads the load threads are handed ahead of the one whose lines are being sent. */
+const AHEAD = 3;
 
 /** What the index builds may sort in memory, for this transaction only (the server's default, 64 MB, sorts 1M memories' search index on disk). */
 const BUILD_MEMORY = '256MB';
@@ -82,36 +87,11 @@ export async function loadIntoEmpty(
   return { added, skipped: read - added };
 }
 
-/** The version columns a load copies, in the order `versionLine` writes them (seq is the table's own; db_role its trigger's). */
-const COPIED_COLUMNS = `project, row_id, id, version, op, description, tags, content, changed_at, deleted_at, author, restored_from,
-  citations, channel, proposed_by, twin`;
-
-/** One row of COPIED_COLUMNS as a CSV line: the values versionPayload gives an import's statement. */
-function versionLine(out: CsvLines, project: string, r: StoredVersion, twin: boolean): void {
-  out
-    .text(project)
-    .text(r.rowId)
-    .text(r.id)
-    .raw(String(r.version))
-    .text(r.op)
-    .text(r.description)
-    .text(textArray(r.tags))
-    .text(r.content)
-    .text(r.changedAt)
-    .text(r.deletedAt)
-    .text(r.author)
-    .raw(r.restoredFrom === null || r.restoredFrom === undefined ? '' : String(r.restoredFrom))
-    .text(r.citations?.length ? JSON.stringify(r.citations) : null)
-    .text(r.channel)
-    .text(r.proposedBy)
-    .raw(twin ? 't' : 'f')
-    .end();
-}
-
 /**
  * Appends the versions through one COPY, encoded batch by batch as they are read (the server
- * stores one while the next is encoded); returns how many rows were read and stored, and each
- * id's head. Rows COPY stores take the table's next numbers in order, so each row's seq is known
+ * stores one while the next is encoded: in this thread, since handing the rows to the load
+ * threads costs about what encoding them does); returns how many rows were read and stored,
+ * and each id's head. Rows COPY stores take the table's next numbers in order, so each row's seq is known
  * here; the numbers are checked against the table before anything relies on them.
  */
 async function loadVersions(
@@ -153,7 +133,7 @@ async function loadVersions(
       yield* out.take();
     }
   }
-  await pipeline(Readable.from(lines()), client.query(copyFrom(`COPY memory_versions (${COPIED_COLUMNS}) FROM STDIN (FORMAT csv)`)));
+  await pipeline(Readable.from(lines()), client.query(copyFrom(`COPY memory_versions (${VERSION_COLUMNS}) FROM STDIN (FORMAT csv)`)));
   const { rows: got } = await client.query<{ n: number; lo: string | null; hi: string | null }>(
     'SELECT count(*)::int AS n, min(seq)::text AS lo, max(seq)::text AS hi FROM memory_versions',
   );
@@ -165,9 +145,10 @@ async function loadVersions(
 }
 
 /**
- * Writes the heads through one COPY, analysing each chunk's text while the server stores the one
- * before it, with the three triggers whose work headLine does turned off (they are on again when
- * this returns; a failure rolls that back with the rest), then adds their term counts as changes.
+ * Writes the heads through one COPY, their lines written by the load threads (LineEncoder),
+ * `headsPerChunk` a batch, up to AHEAD batches in their hands while the lines of the first are
+ * sent; with the three triggers whose work headLine does turned off (on again when this returns;
+ * a failure rolls that back with the rest); then adds their term counts as changes.
  */
 async function copyHeads(client: PoolClient, project: string, heads: Head[], headsPerChunk: number): Promise<void> {
   const triggers = (verb: 'ENABLE' | 'DISABLE') =>
@@ -175,23 +156,31 @@ async function copyHeads(client: PoolClient, project: string, heads: Head[], hea
   await client.query(triggers('DISABLE'));
   // What agent_memory_stamp_xid stamps: this transaction.
   const { rows } = await client.query<{ xid: string }>('SELECT pg_current_xact_id()::text AS xid');
-  const xid = rows[0]!.xid;
-  const counts = new HeadCounts();
-  const out = new CsvLines();
-  async function* lines(): AsyncIterable<Buffer> {
-    for (let i = 0; i < heads.length; i += headsPerChunk) {
-      for (const head of heads.slice(i, i + headsPerChunk)) headLine(out, project, head, xid, counts);
-      yield* out.take();
+  const encoder = new LineEncoder({ project, xid: rows[0]!.xid });
+  try {
+    async function* lines(): AsyncIterable<Buffer> {
+      const asked: Array<Promise<Buffer[]>> = [];
+      for (let i = 0; i < heads.length; i += headsPerChunk) {
+        const batch: LoadedHead[] = heads.slice(i, i + headsPerChunk).map(({ row, seq, maxVersion }) => ({ row, seq, maxVersion }));
+        const written = encoder.lines(batch);
+        // Awaited in turn below; until then a failure must not count as unhandled.
+        written.catch(() => undefined);
+        asked.push(written);
+        if (asked.length > AHEAD) yield* await asked.shift()!;
+      }
+      while (asked.length) yield* await asked.shift()!;
     }
+    await pipeline(Readable.from(lines()), client.query(copyFrom(`COPY memory_heads (${HEAD_COLUMNS}) FROM STDIN (FORMAT csv)`)));
+    const { terms, counts } = await encoder.counts();
+    await client.query(triggers('ENABLE'));
+    await client.query('INSERT INTO memory_term_changes (project, term, d) SELECT $1, unnest($2::text[]), unnest($3::bigint[])', [
+      project,
+      terms,
+      counts,
+    ]);
+  } finally {
+    await encoder.close();
   }
-  await pipeline(Readable.from(lines()), client.query(copyFrom(`COPY memory_heads (${HEAD_COLUMNS}) FROM STDIN (FORMAT csv)`)));
-  await client.query(triggers('ENABLE'));
-  const { terms, counts: n } = counts.columns();
-  await client.query('INSERT INTO memory_term_changes (project, term, d) SELECT $1, unnest($2::text[]), unnest($3::bigint[])', [
-    project,
-    terms,
-    n,
-  ]);
 }
 
 /**

@@ -7,23 +7,13 @@ import { ValidationError } from '../../../src/core/errors';
 import type { Store, StoredVersion } from '../../../src/core/ports/store';
 import { copyStore } from '../../../src/core/storeCopy';
 import { loadIntoEmpty } from '../../../src/store/postgres/bulkLoad';
-import { textArray, tsvectorText } from '../../../src/store/postgres/headLines';
+import { textArray, tsvectorText } from '../../../src/store/postgres/loadLines';
 import { PgStore } from '../../../src/store/postgres/pgStore';
 import { openService, syntheticRows } from '../../helpers/builders';
-import { PG_ADMIN_URL, requirePostgres, withClient } from '../../helpers/postgres';
+import { freshDatabase, PG_ADMIN_URL, requirePostgres, withClient } from '../../helpers/postgres';
 import { tmpDir } from '../../helpers/tmp';
 
 const PROJECT = 'p';
-
-/** A database of its own (a load needs one with no memory in any project), dropped by `cleanup`. */
-async function freshDatabase(cleanup: Array<() => Promise<unknown>>): Promise<string> {
-  const db = `agent_memory_test_${randomBytes(6).toString('hex')}`;
-  await withClient(PG_ADMIN_URL, (c) => c.query(`CREATE DATABASE ${escapeIdentifier(db)}`));
-  cleanup.push(() => withClient(PG_ADMIN_URL, (c) => c.query(`DROP DATABASE IF EXISTS ${escapeIdentifier(db)} WITH (FORCE)`)));
-  const u = new URL(PG_ADMIN_URL);
-  u.pathname = `/${db}`;
-  return u.toString();
-}
 
 async function open(url: string, cleanup: Array<() => Promise<unknown>>): Promise<PgStore> {
   const store = await PgStore.open({ connectionString: url, project: PROJECT, localIndex: 'off' });

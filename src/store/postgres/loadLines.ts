@@ -3,12 +3,20 @@ import type { StoredVersion } from '../../core/ports/store';
 import type { CsvLines } from './csvLines';
 import { LIVE_TERM, STEM_MARK, TAG_MARK } from './termCounts';
 
-// A load's heads as COPY lines (bulkLoad.ts). An import inserts heads through statements whose
+// A load's rows as COPY lines (bulkLoad.ts), written in the load's worker threads (loadThreads.ts).
+//
+// The versions: the columns versionPayload gives an import's statement.
+//
+// The heads: an import inserts them through statements whose
 // triggers stamp each head (its transaction, its count of own terms) and count its search terms
 // (termCounts.ts); at 1M memories those triggers were most of the server's time for the heads
 // (about 40 of 60 µs a head, measured on 200k: the statement-level count calls
 // agent_memory_counted_terms once a head). A load turns those three triggers off for its
 // transaction and does their work here, once: the same values, written with the rows.
+
+/** The version columns a load copies, in the order `versionLine` writes them (seq is the table's own; db_role its trigger's). */
+export const VERSION_COLUMNS = `project, row_id, id, version, op, description, tags, content, changed_at, deleted_at, author, restored_from,
+  citations, channel, proposed_by, twin`;
 
 /** The head columns a load copies, in the order `headLine` writes them (`deleted` is generated). */
 export const HEAD_COLUMNS =
@@ -48,6 +56,28 @@ export function tsvectorText(terms: readonly string[], marked: readonly string[]
   for (const t of terms) add(t);
   for (const t of marked) add(mark + t);
   return s;
+}
+
+/** One version's line: the values versionPayload gives an import's statement, `twin` as twinFlags decided it. */
+export function versionLine(out: CsvLines, project: string, r: StoredVersion, twin: boolean): void {
+  out
+    .text(project)
+    .text(r.rowId)
+    .text(r.id)
+    .raw(String(r.version))
+    .text(r.op)
+    .text(r.description)
+    .text(textArray(r.tags))
+    .text(r.content)
+    .text(r.changedAt)
+    .text(r.deletedAt)
+    .text(r.author)
+    .raw(r.restoredFrom === null || r.restoredFrom === undefined ? '' : String(r.restoredFrom))
+    .text(r.citations?.length ? JSON.stringify(r.citations) : null)
+    .text(r.channel)
+    .text(r.proposedBy)
+    .raw(twin ? 't' : 'f')
+    .end();
 }
 
 /**
