@@ -18,10 +18,10 @@ import { foldTermChanges } from './termCounts';
 // keys included, appends the versions as they come, writes each id's head once (from the newest
 // row, as an import of all the rows in one call would choose it), derives the head tags from
 // the heads in one statement, and builds every index once at the end, by sorting. The heads go
-// in through a COPY too, with what their triggers would add written with them (loadLines.ts).
-// The heads' lines are written in worker threads (loadThreads.ts): analysing their text is most
-// of the client's work. All of it is one transaction: a failed load leaves the database as it was, indexes and
-// triggers included.
+// in through a COPY too, with what their triggers would add written with them (loadLines.ts),
+// their lines written in worker threads (loadThreads.ts): analysing their text is most of the
+// client's work. All of it is one transaction: a failed load leaves the database as it was,
+// indexes and triggers included.
 
 /** The tables a load fills. */
 const LOADED_TABLES = ['memory_versions', 'memory_heads', 'memory_head_tags'];
