@@ -1,7 +1,9 @@
 import { isNewer, type VersionKey } from '../../core/ports/versionOrder';
-import type { CurrentView } from './currentView';
-import { parseLine, type JournalEntry, type VersionHeader } from './entries';
-import type { JournalFile } from './journal';
+import { AppliedLines, lineKey } from './appliedLines';
+import { CurrentView } from './currentView';
+import { type JournalEntry, type ParsedLine, parseLine, type VersionHeader, versionHeader } from './entries';
+import type { JournalFile, JournalLine } from './journal';
+import type { JournalCursor } from './journalCursor';
 
 /**
  * Each memory id's current version (versionOrder) and the purged ids, from journal entries taken
@@ -63,4 +65,49 @@ export function fileHeads(heads: CurrentHeads, journal: JournalFile, until: numb
 
 function sameVersion(a: VersionKey, b: VersionKey): boolean {
   return a.rowId === b.rowId && a.changedAt === b.changedAt && a.version === b.version;
+}
+
+/** A cold build's result: the view, the consumed lines' keys, how many lines were read, the lines that did not parse (to warn about). */
+export interface BuiltView {
+  view: CurrentView;
+  lines: AppliedLines;
+  count: number;
+  badLines: Array<{ parsed: Extract<ParsedLine, { ok: false }>; line: JournalLine }>;
+  /** An incomplete line follows the last complete one. */
+  incomplete: boolean;
+}
+
+/**
+ * Builds the view from the whole journal, `cursor` at its start, in two passes: the first finds
+ * each id's current version (versionOrder) and the purges, the second (fileHeads) files only
+ * those versions. The end state is what applying every line in order gives. The first pass reads
+ * a version line's header alone (versionHeader) and parses only other lines; should a current
+ * version's line then fail its parse, the build starts over parsing every line. `cursor` ends
+ * past the last complete line.
+ */
+export function viewFromJournal(journal: JournalFile, cursor: JournalCursor, headersOnly = true): BuiltView {
+  const start = cursor.position;
+  const current = new CurrentHeads();
+  const lines = AppliedLines.after(start);
+  const badLines: BuiltView['badLines'] = [];
+  let count = 0;
+  const incomplete = cursor.advance((line) => {
+    const n = count++;
+    const header = headersOnly ? versionHeader(line.text) : undefined;
+    if (header) {
+      lines.record(header.rowId, line);
+      current.addVersion(header, n);
+      return;
+    }
+    const parsed = parseLine(line.text);
+    lines.record(lineKey(parsed, line.text), line);
+    if (parsed.ok) current.add(parsed.entry, n);
+    else badLines.push({ parsed, line });
+  });
+  const view = new CurrentView();
+  if (!fileHeads(current, journal, cursor.position.offset, view)) {
+    cursor.moveTo(start);
+    return viewFromJournal(journal, cursor, false);
+  }
+  return { view, lines, count, badLines, incomplete };
 }

@@ -3,9 +3,9 @@ import type { Database } from 'sql.js';
 import { StorageError } from '../../core/errors';
 import type { StoreWarning } from '../../core/ports/store';
 import { AppliedLines, entryKey, lineKey } from './appliedLines';
-import { CurrentHeads, fileHeads } from './currentHeads';
+import { viewFromJournal } from './currentHeads';
 import { CurrentView } from './currentView';
-import { entryLine, type ParsedLine, parseLine, type JournalEntry, versionHeader } from './entries';
+import { entryLine, type ParsedLine, parseLine, type JournalEntry } from './entries';
 import { EMPTY_POSITION, type JournalFile, type JournalLine, type JournalPosition, sha1 } from './journal';
 import { JournalCursor } from './journalCursor';
 import { loadSnapshot, snapshotFromNewerRelease, writeSnapshot } from './snapshot';
@@ -101,40 +101,14 @@ export class JournalSync {
     return this.applyLines();
   }
 
-  /**
-   * Builds the view from the whole journal in two passes: the first finds each id's current
-   * version (versionOrder) and the purges, the second (fileHeads) files only those versions.
-   * The end state is what applying every line in order gives. The first pass reads a version
-   * line's header alone (versionHeader) and parses only other lines; should a current version's
-   * line then fail its parse, the build starts over parsing every line.
-   */
-  private buildView(headersOnly = true): boolean {
-    const start = this.cursor.position;
-    const current = new CurrentHeads();
-    const badLines: Array<{ parsed: Extract<ParsedLine, { ok: false }>; line: JournalLine }> = [];
-    let count = 0;
-    const incomplete = this.cursor.advance((line) => {
-      const n = count++;
-      this.linesSinceCheckpoint++;
-      const header = headersOnly ? versionHeader(line.text) : undefined;
-      if (header) {
-        this.lines.record(header.rowId, line);
-        current.addVersion(header, n);
-        return;
-      }
-      const parsed = parseLine(line.text);
-      this.lines.record(lineKey(parsed, line.text), line);
-      if (parsed.ok) current.add(parsed.entry, n);
-      else badLines.push({ parsed, line });
-    });
-    if (!fileHeads(current, this.files.journal, this.cursor.position.offset, this.view)) {
-      this.view = new CurrentView();
-      this.moveTo(start);
-      this.linesSinceCheckpoint = 0;
-      return this.buildView(false);
-    }
-    for (const { parsed, line } of badLines) this.warnBadLine(parsed, line);
-    return incomplete;
+  /** Builds the view from the whole journal, without the database (viewFromJournal). */
+  private buildView(): boolean {
+    const built = viewFromJournal(this.files.journal, this.cursor);
+    this.view = built.view;
+    this.lines = built.lines;
+    this.linesSinceCheckpoint += built.count;
+    for (const { parsed, line } of built.badLines) this.warnBadLine(parsed, line);
+    return built.incomplete;
   }
 
   /**
