@@ -15,7 +15,6 @@ import type {
 } from '../../core/ports/store';
 import { createPool, describeTarget, parseTarget, type PgConnectionOptions, type PgTarget, storageError } from './connection';
 import { LocalIndex, type LocalIndexMode } from './localIndex';
-import { lockId, lockPurges } from './locks';
 import { PgRecords } from './pgRecords';
 import { migrate } from './schema';
 import { grantMember, type GrantResult } from './roles';
@@ -23,7 +22,7 @@ import { SEARCH_TRANSACTION, searchOnServer } from './serverSearch';
 import { keptCommonTerms, readCommonTerms, similarOnServer } from './serverSimilar';
 import { type PgSession, runQuery, runTransaction } from './session';
 import { toVersion, VERSION_COLUMNS, type VersionRecord } from './versionRows';
-import { lockHead, readHead, writeMemory } from './writeVersion';
+import { purgeMemory, readHead, writeMemory } from './writeVersion';
 import { reanalyzeIfNeeded } from './reanalyze';
 import { loadIntoEmpty } from './bulkLoad';
 import { importRows } from './importRows';
@@ -266,24 +265,7 @@ export class PgStore implements Store {
 
   async purge(id: string, author: string): Promise<number> {
     try {
-      return await this.transaction('purging a memory', async (client) => {
-        await lockPurges(client, this.project, 'exclusive');
-        // Writers lock the head (writeVersion.ts); releases before schema 10 took the id's advisory lock.
-        await lockId(client, this.project, id);
-        await lockHead(client, this.project, id);
-        const { rowCount } = await client.query('DELETE FROM memory_versions WHERE project = $1 AND id = $2', [this.project, id]);
-        if (!rowCount) return 0;
-        await client.query('DELETE FROM memory_heads WHERE project = $1 AND id = $2', [this.project, id]);
-        // Every tag row of the id, not only those of the head's tags: a purge is rare, and it must
-        // leave nothing of the memory behind, not even a row a race left stale (this reads the
-        // project's tag rows, about a second at 1M memories).
-        await client.query('DELETE FROM memory_head_tags WHERE project = $1 AND id = $2', [this.project, id]);
-        await client.query(
-          'INSERT INTO memory_purged (project, id, purged_at, purged_by) VALUES ($1, $2, now(), $3) ON CONFLICT DO NOTHING',
-          [this.project, id, author],
-        );
-        return rowCount;
-      });
+      return await this.transaction('purging a memory', (client) => purgeMemory(client, this.project, id, author));
     } catch (err) {
       throw storageError(this.target, err, 'purging a memory');
     }

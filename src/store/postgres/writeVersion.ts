@@ -2,6 +2,7 @@ import type { ClientBase, Pool, PoolClient } from 'pg';
 import { ConflictError, MemoryError, StorageError } from '../../core/errors';
 import type { StoredVersion, StoreWarning, WriteDecision } from '../../core/ports/store';
 import { storageError } from './connection';
+import { lockId, lockPurges } from './locks';
 import { type PgSession, runTransaction } from './session';
 import { FOLD_SHARE, foldTermChanges } from './termCounts';
 import {
@@ -148,4 +149,29 @@ export async function writeMemory(
 
 function warnFold(warn: (w: StoreWarning) => void, err: Error): void {
   warn({ code: 'checkpoint-failed', message: `folding the search term counts failed (${err.message}); a later write folds them` });
+}
+
+/**
+ * Deletes every row of memory `id` in the transaction `client` is in, and records the purge;
+ * returns how many versions it had (0: nothing to purge). Holds the project's purge lock
+ * exclusively (imports wait), then the id's head as writers do.
+ */
+export async function purgeMemory(client: PoolClient, project: string, id: string, author: string): Promise<number> {
+  await lockPurges(client, project, 'exclusive');
+  // Writers lock the head (lockHead); releases before schema 10 took the id's advisory lock.
+  await lockId(client, project, id);
+  await lockHead(client, project, id);
+  const { rowCount } = await client.query('DELETE FROM memory_versions WHERE project = $1 AND id = $2', [project, id]);
+  if (!rowCount) return 0;
+  await client.query('DELETE FROM memory_heads WHERE project = $1 AND id = $2', [project, id]);
+  // Every tag row of the id, not only those of the head's tags: a purge is rare, and it must
+  // leave nothing of the memory behind, not even a row a race left stale (this reads the
+  // project's tag rows, about a second at 1M memories).
+  await client.query('DELETE FROM memory_head_tags WHERE project = $1 AND id = $2', [project, id]);
+  await client.query('INSERT INTO memory_purged (project, id, purged_at, purged_by) VALUES ($1, $2, now(), $3) ON CONFLICT DO NOTHING', [
+    project,
+    id,
+    author,
+  ]);
+  return rowCount;
 }

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { JOURNAL_FORMAT, parseLine } from './entries';
+import { entryLine, type JournalEntry, JOURNAL_FORMAT, parseLine } from './entries';
 import { type JournalFile, type JournalLine } from './journal';
 
 /** Entry types this release writes: a line of another type (or a newer format) is a newer release's, not damage. */
@@ -81,4 +81,19 @@ export function setAsideDamagedLines(journal: JournalFile): { rejected: Rejected
   }
   journal.replace(kept);
   return { rejected, file };
+}
+
+/**
+ * The journal's complete lines before `end`, each entry as `keep` returns it: null drops it, the
+ * same entry keeps its line as written, another is written anew; unreadable lines stay as they are.
+ */
+export function keptLines(journal: JournalFile, end: number, keep: (entry: JournalEntry) => JournalEntry | null): string[] {
+  const lines: string[] = [];
+  for (const text of journal.linesUpTo(end)) {
+    const parsed = parseLine(text);
+    const kept = parsed.ok ? keep(parsed.entry) : undefined;
+    if (!parsed.ok || kept === parsed.entry) lines.push(text);
+    else if (kept) lines.push(entryLine(kept));
+  }
+  return lines;
 }

@@ -7,9 +7,9 @@ import type { StoredCitation } from '../../core/contract/citations';
 import type { ListCursor, ListedMemory, Store, StoredHit, StoredVersion, StoreWarning, WriteDecision } from '../../core/ports/store';
 import { WriteLock } from '../writeLock';
 import { type CurrentView, VIEW_FILE } from './currentView';
-import { entryLine, type JournalEntry, parseLine } from './entries';
+import { entryLine, type JournalEntry } from './entries';
 import { writeGitFiles } from './gitSharing';
-import { journalLines, type JournalRepair, setAsideDamagedLines } from './journalRepair';
+import { journalLines, type JournalRepair, keptLines, setAsideDamagedLines } from './journalRepair';
 import { JournalFile } from './journal';
 import { JournalSync } from './journalSync';
 import type { SqlJsStoreOptions } from './sqljsOptions';
@@ -228,15 +228,7 @@ export class SqlJsStore implements Store {
    * old snapshot and view still hold the purged rows. Under the lock, caught up.
    */
   private rewrite(keep: (entry: JournalEntry) => JournalEntry | null, purge: JournalEntry): void {
-    const lines: string[] = [];
-    for (const text of this.journal.linesUpTo(this.sync.cursor.position.offset)) {
-      const parsed = parseLine(text);
-      const kept = parsed.ok ? keep(parsed.entry) : undefined;
-      if (!parsed.ok || kept === parsed.entry) lines.push(text);
-      else if (kept) lines.push(entryLine(kept));
-    }
-    lines.push(entryLine(purge));
-    this.sync.replaceJournal(lines);
+    this.sync.replaceJournal([...keptLines(this.journal, this.sync.cursor.position.offset, keep), entryLine(purge)]);
     this.sync.apply([purge]);
     this.checkpoint();
   }
