@@ -6,6 +6,7 @@ import { parseInput } from '../contract/validate';
 import { ConflictError, NotFoundError } from '../errors';
 import { asSkill as storedSkill, normalizeKey, skillColumns, type SkillData, type SkillRecordData } from './kinds';
 import { decodeRecordCursor, encodeRecordCursor, readAll, RecordWriter } from './recordRows';
+import { saveConflict, staleDocument } from './skillConflicts';
 import { matchSkill, RELEVANCE_FLOOR, termSet } from './skillMatch';
 import { outcomesByTag, outcomeStats, type OutcomeStats, type TagOutcomes } from './skillOutcomes';
 import { FindSkillsInput, ListSkillsInput, ReadSkillInput, SkillName, VersionNo } from '../contract/skills';
@@ -122,33 +123,6 @@ export class SkillService {
     return typeof input === 'string' ? parseSkillYaml(input) : parseSkillData(input);
   }
 
-  private static conflict(name: string, expected: number | null, live: StoredRecord | undefined): ConflictError {
-    if (expected === null) {
-      return new ConflictError(
-        `skill "${name}" exists (version ${live!.version}, saved by ${live!.author} at ${live!.changedAt}), but this save was meant to create it; read it and save a new version of it, or choose another name`,
-        live!.version,
-      );
-    }
-    return new ConflictError(
-      live
-        ? `skill "${name}" is at version ${live.version}, not ${expected}: someone changed it since you read it; read it again and re-apply your change`
-        : `skill "${name}" has no live version (expected ${expected}); save without expectedVersion to create it`,
-      live?.version,
-    );
-  }
-
-  /** A document that says it is `said` while the skill has moved on to `cur` (a teammate's version, or a delete). */
-  private static staleDocument(name: string, said: number, cur: StoredRecord): ConflictError {
-    const what = cur.deletedAt
-      ? `was deleted at version ${cur.version} (by ${cur.author} at ${cur.deletedAt})`
-      : `is at version ${cur.version} (saved by ${cur.author} at ${cur.changedAt})`;
-    return new ConflictError(
-      `skill "${name}" ${what}, but this document says version ${said}: saving it would overwrite that change. ` +
-        `Export the current version, re-apply your change and save that; or, to replace it on purpose, set "version: ${cur.version}" in the document`,
-      cur.version,
-    );
-  }
-
   /**
    * Creates the skill, or the next version of the skill with its name. With `expectedVersion`
    * the save is refused unless that is still the live version (null: unless there is none).
@@ -171,7 +145,7 @@ export class SkillService {
       const cur = await SkillService.byName(reader, name);
       const live = cur && !cur.deletedAt ? cur : undefined;
       if (opts.expectedVersion !== undefined && opts.expectedVersion !== (live?.version ?? null))
-        throw SkillService.conflict(name, opts.expectedVersion, live);
+        throw saveConflict(name, opts.expectedVersion, live);
       // A document that leaves evidence out (say, written by hand) must not erase the episodes the skill came from.
       const data = parsed.evidenceGiven || !cur ? parsed.data : { ...parsed.data, evidence: asSkill(cur).evidence };
       if (live && JSON.stringify(asSkill(live)) === JSON.stringify(data)) {
@@ -180,7 +154,7 @@ export class SkillService {
       }
       // After the unchanged check, so re-running a save that already went through is not a conflict.
       if (opts.expectedVersion === undefined && parsed.version !== undefined && cur && parsed.version !== cur.version)
-        throw SkillService.staleDocument(name, parsed.version, cur);
+        throw staleDocument(name, parsed.version, cur);
       const id = cur?.id ?? randomUUID();
       const version = cur ? (await reader.maxVersion('skill', id)) + 1 : 1;
       const op = !cur ? 'create' : cur.deletedAt ? 'restore' : 'edit';
