@@ -172,6 +172,13 @@ describe('the Memories view', function () {
     void vscode.commands.executeCommand('agentMemory.search');
     await drive({ action: 'waitFor', selector: ROWS, text: 'Clear Filter' });
     assert.equal(await drive({ action: 'count', selector: ROWS }), 1, 'nothing typed: Clear Filter is the only row');
+    // Enter goes where the focus is: once the row is the active one and the pick's input has the
+    // focus (reopened from the view, the pick once took the keys only later on a loaded CI run).
+    await drive({ action: 'waitFor', selector: `${ROWS}.focused`, text: 'Clear Filter' });
+    await until('the pick to have the focus', async () => {
+      const state = (await drive({ action: 'quickInput' })) as { focus?: string };
+      return state.focus?.startsWith('input') === true;
+    });
     await drive({ action: 'press', key: 'Enter' });
     await until('the filter to be cleared', async () => tree.filter === undefined);
   });
