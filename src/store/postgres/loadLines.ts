@@ -3,12 +3,13 @@ import type { StoredVersion } from '../../core/ports/store';
 import type { CsvLines } from './csvLines';
 import { LIVE_TERM, STEM_MARK, TAG_MARK } from './termCounts';
 
-// A load's rows as COPY lines (bulkLoad.ts), written in the load's worker threads (loadThreads.ts).
+// A load's rows as COPY lines (bulkLoad.ts): the versions' written in the load's own thread, the
+// heads' in its worker threads (loadThreads.ts).
 //
 // The versions: the columns versionPayload gives an import's statement.
 //
-// The heads: an import inserts them through statements whose
-// triggers stamp each head (its transaction, its count of own terms) and count its search terms
+// The heads: an import inserts them through statements whose triggers stamp each head (its
+// transaction, its count of own terms) and count its search terms
 // (termCounts.ts); at 1M memories those triggers were most of the server's time for the heads
 // (about 40 of 60 µs a head, measured on 200k: the statement-level count calls
 // agent_memory_counted_terms once a head). A load turns those three triggers off for its
