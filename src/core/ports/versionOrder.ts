@@ -15,18 +15,14 @@ export function isNewer(a: VersionKey, b: VersionKey): boolean {
 
 /**
  * The newest row of each key among `rows` (isNewer), with the highest version number any row of
- * that key has (a head keeps it even when an older-by-time row holds the larger number). A row
- * that carries a `maxVersion` (what a caller already knows of its key's rows) counts that number.
+ * that key has (a head keeps it even when an older-by-time row holds the larger number).
  */
-export function newestByKey<R extends VersionKey & { maxVersion?: number }>(
-  rows: Iterable<R>,
-  keyOf: (row: R) => string,
-): Map<string, R & { maxVersion: number }> {
+export function newestByKey<R extends VersionKey>(rows: Iterable<R>, keyOf: (row: R) => string): Map<string, R & { maxVersion: number }> {
   const newest = new Map<string, R & { maxVersion: number }>();
   for (const r of rows) {
     const k = keyOf(r);
     const prev = newest.get(k);
-    const maxVersion = Math.max(r.maxVersion ?? r.version, prev?.maxVersion ?? 0);
+    const maxVersion = Math.max(r.version, prev?.maxVersion ?? 0);
     if (!prev || isNewer(r, prev)) newest.set(k, { ...r, maxVersion });
     else prev.maxVersion = maxVersion;
   }

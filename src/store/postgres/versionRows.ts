@@ -174,10 +174,10 @@ export function analyseNewest(rows: readonly StoredVersion[]): Map<string, HeadT
 /**
  * The heads the newest row of each id of `rows` would make, sorted by id (so two statements lock
  * heads in the same order and cannot deadlock), as the jsonb records HEAD_RECORD reads (with the
- * rows' seq when they have one, and a row's own maxVersion counted: newestByKey).
+ * rows' seq when they have one).
  */
 export function headPayload(
-  rows: ReadonlyArray<StoredVersion & { seq?: string; maxVersion?: number }>,
+  rows: ReadonlyArray<StoredVersion & { seq?: string }>,
   analysed: ReadonlyMap<string, HeadTerms> = new Map(),
 ): Array<{ id: string }> {
   return [...newestByKey(rows, (r) => r.id).values()]
