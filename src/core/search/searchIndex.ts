@@ -44,7 +44,7 @@ export class SearchIndex {
   private docs = new DocSlots();
   private termPostings = new Postings();
   private contentPostings = new Postings();
-  /** Set by restore: docs filed from saved postings learn their content terms from them when first removed. */
+  /** Set by restore (and putAnalyzed without keepContentTerms): docs filed without their content terms learn them from the postings when first removed. */
   private contentUnknown = false;
   private tagPostings = new TagPostings();
   private tagStemPostings = new Postings();
@@ -69,17 +69,20 @@ export class SearchIndex {
    * Adds or replaces a memory with an analysis made elsewhere by `analyzeMemory` at this
    * ANALYZER_VERSION (terms a store saved), skipping the costly text analysis. Only the content
    * terms are kept (Doc): the others are analysed again, from the description and tags, if the
-   * memory is ever removed.
+   * memory is ever removed. With `keepContentTerms` false the memory keeps none either, as a
+   * restored one: a whole index filed at once (a cold build from the journal's terms) then holds
+   * each term once, in the postings, and reads a memory's from them if it is ever removed.
    */
-  putAnalyzed(memory: IndexedMemory, analysis: Analysis): void {
+  putAnalyzed(memory: IndexedMemory, analysis: Analysis, keepContentTerms = true): void {
     this.remove(memory.id);
     const doc: Doc = {
       id: memory.id,
       description: memory.description,
       tags: memory.tags,
       changedAt: memory.changedAt,
-      contentTerms: analysis.contentTerms,
     };
+    if (keepContentTerms) doc.contentTerms = analysis.contentTerms;
+    else this.contentUnknown = true;
     const slot = this.docs.place(doc, analysis.terms.length);
     for (const t of analysis.terms) this.termPostings.add(t, slot);
     for (const t of analysis.contentTerms) this.contentPostings.add(t, slot);

@@ -121,6 +121,16 @@ export class AppliedLines {
     }
   }
 
+  /** As record, for a line read as bytes (JournalFile.scanLines): `data[start, end)`, its newline included, ends at file offset `fileEnd`. */
+  recordBytes(key: string, data: Buffer, start: number, end: number, fileEnd: number): void {
+    const keys = this.keys();
+    keys.push(key);
+    if (keys.length % MARK_EVERY === 0) {
+      const tail = data.subarray(start, end);
+      this.marks.push({ count: keys.length, end: fileEnd, sha: sha1(tail), length: tail.length });
+    }
+  }
+
   /**
    * The lines of `journal` after its part still in place, each parsed by `read` (which gives
    * the line's key), with the ones consumed before told apart; undefined when a consumed line

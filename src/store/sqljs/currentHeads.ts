@@ -1,7 +1,7 @@
 import { isNewer, type VersionKey } from '../../core/ports/versionOrder';
 import { AppliedLines, lineKey } from './appliedLines';
 import { CurrentView } from './currentView';
-import { type JournalEntry, type ParsedLine, parseLine, type VersionHeader, versionHeader } from './entries';
+import { type JournalEntry, type ParsedLine, parseLine, type VersionHeader, versionHeaderAt } from './entries';
 import type { JournalFile, JournalLine } from './journal';
 import type { JournalCursor } from './journalCursor';
 
@@ -58,7 +58,8 @@ export function fileHeads(heads: CurrentHeads, journal: JournalFile, until: numb
     const head = wanted.get(n++)!;
     const parsed = parseLine(r.value.text);
     if (!parsed.ok || parsed.entry.type !== 'memory.version' || !sameVersion(parsed.entry.row, head)) return false;
-    view.apply(parsed.entry.row);
+    // Each memory is filed once here: its content terms are kept only in the postings (each term once for all).
+    view.apply(parsed.entry.row, parsed.entry.terms, false);
   }
   return true;
 }
@@ -91,14 +92,16 @@ export function viewFromJournal(journal: JournalFile, cursor: JournalCursor, hea
   const lines = AppliedLines.after(start);
   const badLines: BuiltView['badLines'] = [];
   let count = 0;
-  const incomplete = cursor.advance((line) => {
+  // Version lines are read by their header's bytes alone (versionHeaderAt); the others are decoded and parsed.
+  const incomplete = cursor.scan((data, start, end, base) => {
     const n = count++;
-    const header = headersOnly ? versionHeader(line.text) : undefined;
+    const header = headersOnly ? versionHeaderAt(data, start, end) : undefined;
     if (header) {
-      lines.record(header.rowId, line);
+      lines.recordBytes(header.rowId, data, start, end + 1, base + end + 1);
       current.addVersion(header, n);
       return;
     }
+    const line = { text: data.toString('utf8', start, end), start: base + start, end: base + end + 1 };
     const parsed = parseLine(line.text);
     lines.record(lineKey(parsed, line.text), line);
     if (parsed.ok) current.add(parsed.entry, n);

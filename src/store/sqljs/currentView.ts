@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PackReader, PackWriter, type StringColumn } from '../../core/packed';
 import { ANALYZER_VERSION, readIndex, SearchIndex, writeIndex } from '../../core/search/searchIndex';
+import type { Analysis } from '../../core/search/analysis';
 import type { StoredCitation } from '../../core/contract/citations';
 import type { StoredVersion } from '../../core/ports/store';
 import { isNewer, type VersionKey } from '../../core/ports/versionOrder';
@@ -134,8 +135,12 @@ export class CurrentView {
     return found;
   }
 
-  /** Applies one stored version; returns whether it became the current one. */
-  apply(row: StoredVersion): boolean {
+  /**
+   * Applies one stored version (filed under `analysis` when its journal line carried one, the
+   * memory keeping its content terms unless `keepContentTerms` is false: SearchIndex.putAnalyzed);
+   * returns whether it became the current one.
+   */
+  apply(row: StoredVersion, analysis?: Analysis, keepContentTerms = true): boolean {
     if (this.purged.has(row.id)) return false;
     const head = this.head(row.id);
     if (head && !isNewer(row, head)) return false;
@@ -143,6 +148,12 @@ export class CurrentView {
     if (row.citations?.length && !row.deletedAt) this.cited.set(row.id, row.citations);
     else this.cited.delete(row.id);
     if (row.deletedAt) this.index.remove(row.id);
+    else if (analysis)
+      this.index.putAnalyzed(
+        { id: row.id, description: row.description, tags: row.tags, changedAt: row.changedAt },
+        analysis,
+        keepContentTerms,
+      );
     else this.index.put({ id: row.id, description: row.description, tags: row.tags, changedAt: row.changedAt, content: row.content });
     return true;
   }

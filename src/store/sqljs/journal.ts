@@ -81,6 +81,57 @@ export class JournalFile {
    * without being decoded.
    */
   *readLines(from: number, size: number, skip?: (line: number) => boolean): Generator<JournalLine, { end: number; incomplete: boolean }> {
+    const chunks = this.chunks(from, size);
+    try {
+      let line = 0;
+      let r = chunks.next();
+      for (; !r.done; r = chunks.next()) {
+        const { data, base } = r.value;
+        let lineStart = 0;
+        for (let nl = data.indexOf(10); nl !== -1; nl = data.indexOf(10, lineStart)) {
+          if (!skip?.(line)) yield { text: data.toString('utf8', lineStart, nl), start: base + lineStart, end: base + nl + 1 };
+          line++;
+          lineStart = nl + 1;
+        }
+      }
+      return r.value;
+    } finally {
+      chunks.return({ end: from, incomplete: false }); // closes the file when reading stops early
+    }
+  }
+
+  /**
+   * As readLines, without decoding: `each` gets a line's bytes, `data[start, end)` (its newline at
+   * `end`), and the file offset of `data`. `data` is reused for the next chunk: copy what is kept.
+   */
+  scanLines(
+    from: number,
+    size: number,
+    each: (data: Buffer, start: number, end: number, base: number) => void,
+  ): { end: number; incomplete: boolean } {
+    const chunks = this.chunks(from, size);
+    try {
+      let r = chunks.next();
+      for (; !r.done; r = chunks.next()) {
+        const { data, base } = r.value;
+        let lineStart = 0;
+        for (let nl = data.indexOf(10); nl !== -1; nl = data.indexOf(10, lineStart)) {
+          each(data, lineStart, nl, base);
+          lineStart = nl + 1;
+        }
+      }
+      return r.value;
+    } finally {
+      chunks.return({ end: from, incomplete: false }); // closes the file when `each` throws
+    }
+  }
+
+  /**
+   * The file from `from` to `size` in chunks of whole lines (each `data` ends with a newline; `base`
+   * is the file offset of its first byte); returns where the last complete line ended, and
+   * whether bytes follow it.
+   */
+  private *chunks(from: number, size: number): Generator<{ data: Buffer; base: number }, { end: number; incomplete: boolean }> {
     if (size <= from) return { end: from, incomplete: false };
     const fd = fs.openSync(this.file, 'r');
     try {
@@ -91,7 +142,6 @@ export class JournalFile {
       let carry = 0;
       let carryStart = from;
       let pos = from;
-      let line = 0;
       while (pos < size) {
         const want = Math.min(READ_CHUNK, size - pos);
         if (buf.length < carry + want) {
@@ -102,16 +152,11 @@ export class JournalFile {
         const n = fs.readSync(fd, buf, carry, want, pos);
         if (n === 0) break;
         pos += n;
-        const data = buf.subarray(0, carry + n);
-        let lineStart = 0;
-        for (let nl = data.indexOf(10); nl !== -1; nl = data.indexOf(10, lineStart)) {
-          if (!skip?.(line)) yield { text: data.toString('utf8', lineStart, nl), start: carryStart + lineStart, end: carryStart + nl + 1 };
-          line++;
-          lineStart = nl + 1;
-        }
-        buf.copyWithin(0, lineStart, data.length);
-        carry = data.length - lineStart;
-        carryStart += lineStart;
+        const whole = buf.lastIndexOf(10, carry + n - 1) + 1;
+        if (whole > 0) yield { data: buf.subarray(0, whole), base: carryStart };
+        buf.copyWithin(0, whole, carry + n);
+        carry = carry + n - whole;
+        carryStart += whole;
       }
       return { end: carryStart, incomplete: carry > 0 };
     } finally {

@@ -53,14 +53,38 @@ export class JournalCursor {
     const lines = this.journal.readLines(this.pos.offset, end);
     let last: JournalLine | undefined;
     let r: IteratorResult<JournalLine, { end: number; incomplete: boolean }>;
-    while (!(r = lines.next()).done) {
-      each(r.value);
-      last = r.value;
+    try {
+      while (!(r = lines.next()).done) {
+        each(r.value);
+        last = r.value;
+      }
+    } catch (err) {
+      lines.return({ end: this.pos.offset, incomplete: false }); // closes the file
+      throw err;
     }
     if (last) {
       const tail = `${last.text}\n`;
       this.pos = { ino: stat.ino, offset: last.end, tailSha: sha1(tail), tailLength: Buffer.byteLength(tail) };
     }
     return r.value.incomplete && end === stat.size;
+  }
+
+  /**
+   * As advance to the end of the file, handing `each` every line's bytes (JournalFile.scanLines:
+   * `data[start, end)`, newline at `end`, `data` at file offset `base`) instead of its text.
+   */
+  scan(each: (data: Buffer, start: number, end: number, base: number) => void): boolean {
+    const stat = this.journal.stat();
+    if (stat.size <= this.pos.offset) return false;
+    let lastStart = -1;
+    const read = this.journal.scanLines(this.pos.offset, stat.size, (data, start, end, base) => {
+      each(data, start, end, base);
+      lastStart = base + start;
+    });
+    if (lastStart >= 0) {
+      const tail = this.journal.readRange(lastStart, read.end);
+      this.pos = { ino: stat.ino, offset: read.end, tailSha: sha1(tail), tailLength: tail.length };
+    }
+    return read.incomplete;
   }
 }

@@ -4,6 +4,7 @@ import { StorageError } from '../../core/errors';
 import type { StoreWarning } from '../../core/ports/store';
 import { AppliedLines, entryKey, lineKey } from './appliedLines';
 import { viewFromJournal } from './currentHeads';
+import { carriedTerms } from './carriedTerms';
 import { CurrentView } from './currentView';
 import { entryLine, type ParsedLine, parseLine, type JournalEntry } from './entries';
 import { EMPTY_POSITION, type JournalFile, type JournalLine, type JournalPosition, sha1 } from './journal';
@@ -271,7 +272,7 @@ export class JournalSync {
 
   private applyEntry(entry: JournalEntry): void {
     if (entry.type === 'memory.purge') this.view.purge(entry.id);
-    else if (entry.type === 'memory.version') this.view.apply(entry.row);
+    else if (entry.type === 'memory.version') this.view.apply(entry.row, entry.terms);
     if (!this.db) return;
     if (this.deferDb || this.dbBacklog.length > 0) this.dbBacklog.push(entry);
     else this.db.table.applyEntry(entry);
@@ -290,6 +291,8 @@ export class JournalSync {
    * database loaded unless the view alone decided the entries (a memory id it has never seen).
    */
   append(entries: JournalEntry[]): void {
+    // A live version's line carries its terms (carriedTerms.ts): analysed once, for the line and the view.
+    entries = entries.map((e) => (e.type === 'memory.version' && !e.terms ? { ...e, terms: carriedTerms(e.row) } : e));
     const lineTexts = entries.map(entryLine);
     const text = lineTexts.join('\n') + '\n';
     const from = this.cursor.position.offset;

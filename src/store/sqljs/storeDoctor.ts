@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { differsFromAnalysis } from './carriedTerms';
 import { CurrentHeads } from './currentHeads';
 import { CurrentView, VIEW_FILE } from './currentView';
 import { parseLine } from './entries';
@@ -77,6 +78,7 @@ export async function inspectWorkspaceStore(dir: string, wasmPath?: string): Pro
       ),
     );
   findings.push(note('journal', `${lines.length} line(s)${damaged ? `, ${damaged} damaged` : ''}`));
+  findings.push(...carriedTermsFindings(lines));
 
   // The saved search index.
   const viewFile = path.join(dir, VIEW_FILE);
@@ -103,6 +105,50 @@ export async function inspectWorkspaceStore(dir: string, wasmPath?: string): Pro
   else if (snapshotFromNewerRelease(snapshot))
     findings.push(problem('snapshot', `${snapshot} was written by a newer release; update agent-memory`, false));
   else findings.push(await inspectSnapshot(snapshot, journal, lines, wasmPath));
+  return findings;
+}
+
+/**
+ * What the journal's version lines say of their terms (carriedTerms.ts): how many carry terms this
+ * release files them under, how many carry terms it cannot use (another release's analysis: those
+ * are analysed again), and, as a problem, those whose terms are not what this release's analysis
+ * of their row gives (a line written by hand or by a faulty writer: after a fresh clone's open,
+ * the memory is found by the terms written, not by its text).
+ */
+function carriedTermsFindings(lines: readonly NumberedLine[]): Finding[] {
+  let used = 0;
+  let unused = 0;
+  const differing: number[] = [];
+  const ids: string[] = [];
+  for (const l of lines) {
+    const parsed = parseLine(l.text);
+    if (!parsed.ok || parsed.entry.type !== 'memory.version') continue;
+    const { row, terms } = parsed.entry;
+    if (!terms) {
+      if (row.deletedAt === null && (JSON.parse(l.text) as { terms?: unknown }).terms !== undefined) unused++;
+      continue;
+    }
+    used++;
+    if (differsFromAnalysis(terms, row)) {
+      differing.push(l.number);
+      if (!ids.includes(row.id)) ids.push(row.id);
+    }
+  }
+  const findings: Finding[] = [];
+  if (used || unused)
+    findings.push(
+      note(
+        'journal',
+        `${used} version line(s) carry the terms they are filed under${unused ? `; ${unused} carry terms of another release's analysis (analysed again when read)` : ''}`,
+      ),
+    );
+  if (differing.length)
+    findings.push(
+      problem(
+        'journal',
+        `${differing.length} line(s) (${differing.slice(0, 5).join(', ')}${differing.length > 5 ? ', …' : ''}) carry terms that this release's analysis of their text does not give, for ${some(ids)}: a fresh clone finds them by the terms written; edit such a memory to file it by its text again`,
+      ),
+    );
   return findings;
 }
 

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MemoryService } from '../../../src/core/memoryService';
-import { entryLine, parseLine, versionHeader } from '../../../src/store/sqljs/entries';
+import { entryLine, parseLine, versionHeader, versionHeaderAt, versionLine } from '../../../src/store/sqljs/entries';
 import { SqlJsStore } from '../../../src/store/sqljs/sqljsStore';
 import { memory, openService } from '../../helpers/builders';
 import { tmpDir } from '../../helpers/tmp';
@@ -116,5 +116,45 @@ describe('sql.js store: opening from the journal alone (a fresh clone)', () => {
     assert.equal(versionHeader(entryLine({ v: 1, type: 'memory.version', row: { ...row, id: 'with "quote"' } })), undefined);
     assert.equal(versionHeader(entryLine({ v: 1, type: 'memory.purge', id: 'm-1', at: row.changedAt, author: 'a' })), undefined);
     assert.equal(versionHeader(line.slice(0, -1)), undefined, 'cut short');
+  });
+
+  it('reads a header from a line’s bytes (versionHeaderAt) as from its text, whatever surrounds the line in the buffer', () => {
+    const row = {
+      rowId: 'r-1',
+      id: 'm-1',
+      version: 12,
+      op: 'edit' as const,
+      ...memory({ description: 'd', tags: ['t'] }),
+      changedAt: '2026-01-02T03:04:05.000Z',
+      deletedAt: null,
+      author: 'a',
+      restoredFrom: null,
+    };
+    const long = 'x'.repeat(300);
+    const lines = [
+      versionLine(row),
+      versionLine({ ...row, deletedAt: row.changedAt }),
+      versionLine({ ...row, id: `ünïcödé-${long}`, rowId: 'ř-2' }), // ids past the bytes decoded at first
+      versionLine({ ...row, id: long }),
+      versionLine({ ...row, content: '"changedAt":"1999" and `"changedAt":"1998"` ünï' }),
+      versionLine({ ...row, citations: [{ path: 'a.ts', changedAt: 'x' }] } as never), // the key twice, unescaped
+      versionLine({ ...row, changedAt: 'with\\backslash' }),
+      versionLine({ ...row, id: 'with "quote"' }),
+      versionLine({ ...row, id: 'tab\there' }),
+      JSON.stringify({ type: 'memory.version', v: 1, row }),
+      entryLine({ v: 1, type: 'memory.purge', id: 'm-1', at: row.changedAt, author: 'a' }),
+      entryLine({ v: 1, type: 'memory.version', row }),
+      `${versionLine(row)} `,
+      'not json at all',
+      '}}',
+    ];
+    for (const line of [...lines, ...lines.map((l) => l.slice(0, -1)), ...lines.map((l) => l.slice(0, -2))]) {
+      const bytes = Buffer.from(`noise\n${line}\n"changedAt":"0000"}}`);
+      const start = bytes.indexOf(10) + 1;
+      const end = start + Buffer.byteLength(line);
+      assert.deepEqual(versionHeaderAt(bytes, start, end), versionHeader(line), line.slice(0, 80));
+    }
+    assert.ok(lines.slice(0, 6).every((l) => versionHeader(l)?.version === 12 || versionHeader(l) === undefined));
+    assert.equal(lines.slice(0, 5).filter((l) => versionHeaderAt(Buffer.from(l), 0, Buffer.byteLength(l))).length, 5);
   });
 });
