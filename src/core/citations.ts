@@ -264,3 +264,9 @@ export function uncheckedViews(citations: readonly StoredCitation[]): CitationVi
 /** What a model is told about a stale memory, wherever it reads one. */
 export const STALE_NOTE =
   'This memory cites code that has changed since it was written (see citations). Verify it against the code before relying on it, then correct it with agent-memory_edit (editing re-anchors its citations).';
+
+/** Whether two citation lists point at different code (the commit they were taken at aside). */
+export function citationsDiffer(a: readonly StoredCitation[], b: readonly StoredCitation[]): boolean {
+  const key = (c: StoredCitation) => JSON.stringify([c.path, c.startLine, c.endLine, c.fingerprint]);
+  return a.length !== b.length || a.some((c, i) => key(c) !== key(b[i]!));
+}

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
-import type { ListCursor, Store, StoredVersion } from './ports/store';
+import type { Store, StoredVersion } from './ports/store';
+import { decodeCursor, encodeCursor } from './listCursor';
 import { channelLabel, originOf } from './ports/origin';
-import { type CitationChecker, STALE_NOTE, uncheckedViews } from './citations';
+import { type CitationChecker, citationsDiffer, STALE_NOTE, uncheckedViews } from './citations';
 import type { CitationInput, Freshness, StoredCitation } from './contract/citations';
 import { LIMITS } from './contract/fields';
 import * as C from './contract/memories';
@@ -299,24 +300,4 @@ export class MemoryService {
     });
     return { tags: vocabulary.slice(0, TAGS_ANSWER_MAX), totalTags: vocabulary.length, suggestions };
   }
-}
-
-/** Whether two citation lists point at different code (the commit they were taken at aside). */
-function citationsDiffer(a: readonly StoredCitation[], b: readonly StoredCitation[]): boolean {
-  const key = (c: StoredCitation) => JSON.stringify([c.path, c.startLine, c.endLine, c.fingerprint]);
-  return a.length !== b.length || a.some((c, i) => key(c) !== key(b[i]!));
-}
-
-export function encodeCursor(c: ListCursor): string {
-  return Buffer.from(JSON.stringify([c.changedAt, c.id])).toString('base64url');
-}
-
-export function decodeCursor(s: string): ListCursor {
-  try {
-    const [changedAt, id] = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as unknown[];
-    if (typeof changedAt === 'string' && typeof id === 'string') return { changedAt, id };
-  } catch {
-    // fall through to the validation error
-  }
-  throw new ValidationError('cursor', 'is not a cursor returned by list; start without one');
 }
