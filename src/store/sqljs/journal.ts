@@ -103,24 +103,29 @@ export class JournalFile {
   /**
    * As readLines, without decoding: `each` gets a line's bytes, `data[start, end)` (its newline at
    * `end`), and the file offset of `data`. `data` is reused for the next chunk: copy what is kept.
+   * Returns, besides where reading stopped, a copy of the last line read, newline included.
    */
   scanLines(
     from: number,
     size: number,
     each: (data: Buffer, start: number, end: number, base: number) => void,
-  ): { end: number; incomplete: boolean } {
+  ): { end: number; incomplete: boolean; last?: Buffer } {
     const chunks = this.chunks(from, size);
     try {
+      let last: Buffer | undefined;
       let r = chunks.next();
       for (; !r.done; r = chunks.next()) {
         const { data, base } = r.value;
         let lineStart = 0;
+        let lastStart = 0;
         for (let nl = data.indexOf(10); nl !== -1; nl = data.indexOf(10, lineStart)) {
           each(data, lineStart, nl, base);
+          lastStart = lineStart;
           lineStart = nl + 1;
         }
+        if (lineStart > 0) last = Buffer.from(data.subarray(lastStart, lineStart));
       }
-      return r.value;
+      return { ...r.value, last };
     } finally {
       chunks.return({ end: from, incomplete: false }); // closes the file when `each` throws
     }

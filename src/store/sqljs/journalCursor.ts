@@ -76,15 +76,9 @@ export class JournalCursor {
   scan(each: (data: Buffer, start: number, end: number, base: number) => void): boolean {
     const stat = this.journal.stat();
     if (stat.size <= this.pos.offset) return false;
-    let lastStart = -1;
-    const read = this.journal.scanLines(this.pos.offset, stat.size, (data, start, end, base) => {
-      each(data, start, end, base);
-      lastStart = base + start;
-    });
-    if (lastStart >= 0) {
-      const tail = this.journal.readRange(lastStart, read.end);
-      this.pos = { ino: stat.ino, offset: read.end, tailSha: sha1(tail), tailLength: tail.length };
-    }
+    // The last line's hash from the bytes read, not read again: the file may have been replaced since.
+    const read = this.journal.scanLines(this.pos.offset, stat.size, each);
+    if (read.last) this.pos = { ino: stat.ino, offset: read.end, tailSha: sha1(read.last), tailLength: read.last.length };
     return read.incomplete;
   }
 }

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { JournalFile } from '../../../src/store/sqljs/journal';
 import { tmpDir } from '../../helpers/tmp';
 
-describe('JournalFile.readLines (the journal read in chunks)', () => {
+describe('JournalFile.readLines and scanLines (the journal read in chunks)', () => {
   it('gives every line with its byte offsets across chunk boundaries, a line longer than a chunk and multi-byte characters included', () => {
     // Lines of many lengths, so that chunk boundaries (every 4 MiB) fall inside lines, and one of 6 MiB.
     const lines: string[] = [];
@@ -35,5 +35,27 @@ describe('JournalFile.readLines (the journal read in chunks)', () => {
     const from = got.slice(0, 1500).reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
     const rest = [...new JournalFile(file).readLines(from, size)].map((l) => l.text);
     assert.ok(rest.length === lines.length - 1500 && rest.every((l, i) => l === lines[1500 + i]));
+
+    // scanLines: the same lines as bytes, the same end, and a copy of the last line read.
+    const scanned: Array<[number, string]> = [];
+    const scan = new JournalFile(file).scanLines(0, size, (data, start, end, base) =>
+      scanned.push([base + start, data.toString('utf8', start, end)]),
+    );
+    assert.equal(scanned.length, lines.length);
+    assert.ok(
+      scanned.every(([at, l], i) => l === lines[i] && at === (i === 0 ? 0 : scanned[i - 1]![0] + Buffer.byteLength(lines[i - 1]!) + 1)),
+    );
+    assert.deepEqual(
+      { end: scan.end, incomplete: scan.incomplete, last: scan.last?.toString('utf8') },
+      { end: r.value.end, incomplete: true, last: `${lines[lines.length - 1]!}\n` },
+    );
+    // A callback that throws stops the scan and closes the file (no descriptor left open).
+    const open = fs.readdirSync('/proc/self/fd').length;
+    assert.throws(() =>
+      new JournalFile(file).scanLines(0, size, () => {
+        throw new Error('stop');
+      }),
+    );
+    assert.equal(fs.readdirSync('/proc/self/fd').length, open);
   });
 });
