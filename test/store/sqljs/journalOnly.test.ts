@@ -27,6 +27,21 @@ async function stateOf(store: SqlJsStore) {
   return { searches, tags, live, deleted, histories, versions: await store.countVersions() };
 }
 
+/** A version row of memory m-1 whose line the header tests read. */
+function headerRow(version: number) {
+  return {
+    rowId: 'r-1',
+    id: 'm-1',
+    version,
+    op: 'edit' as const,
+    ...memory({ description: 'd', tags: ['t'] }),
+    changedAt: '2026-01-02T03:04:05.000Z',
+    deletedAt: null,
+    author: 'a',
+    restoredFrom: null,
+  };
+}
+
 describe('sql.js store: opening from the journal alone (a fresh clone)', () => {
   it('builds the search view first, the database when needed, and ends where building the database first ends', async () => {
     const { dir, store, service, upkeep } = await openService();
@@ -94,17 +109,7 @@ describe('sql.js store: opening from the journal alone (a fresh clone)', () => {
   });
 
   it('reads a version line written as this release writes it by its header alone, and leaves any other line to the parse', () => {
-    const row = {
-      rowId: 'r-1',
-      id: 'm-1',
-      version: 3,
-      op: 'edit' as const,
-      ...memory({ description: 'd', tags: ['t'] }),
-      changedAt: '2026-01-02T03:04:05.000Z',
-      deletedAt: null,
-      author: 'a',
-      restoredFrom: null,
-    };
+    const row = headerRow(3);
     const line = entryLine({ v: 1, type: 'memory.version', row });
     assert.deepEqual(versionHeader(line), { rowId: 'r-1', id: 'm-1', version: 3, changedAt: '2026-01-02T03:04:05.000Z' });
     // Content quoting the key does not mislead it; other key orders, escapes and other entries are parsed instead.
@@ -119,17 +124,7 @@ describe('sql.js store: opening from the journal alone (a fresh clone)', () => {
   });
 
   it('reads a header from a line’s bytes (versionHeaderAt) as from its text, whatever surrounds the line in the buffer', () => {
-    const row = {
-      rowId: 'r-1',
-      id: 'm-1',
-      version: 12,
-      op: 'edit' as const,
-      ...memory({ description: 'd', tags: ['t'] }),
-      changedAt: '2026-01-02T03:04:05.000Z',
-      deletedAt: null,
-      author: 'a',
-      restoredFrom: null,
-    };
+    const row = headerRow(12);
     const long = 'x'.repeat(300);
     const lines = [
       versionLine(row),
