@@ -1,4 +1,3 @@
-import * as fs from 'node:fs';
 import type { Database } from 'sql.js';
 import { StorageError } from '../../core/errors';
 import type { StoreWarning } from '../../core/ports/store';
@@ -25,9 +24,10 @@ export interface JournalSyncFiles {
 }
 
 /**
- * Opening without a snapshot (a fresh clone) builds the search view from the journal and leaves
- * the database for the first operation that needs it, once the journal is this large: below it,
- * building both at once costs little and the first checkpoint saves a snapshot as well.
+ * Opening without a usable saved view (a fresh clone; a view of another release; a journal whose
+ * history was rewritten) builds the search view from the journal and leaves the database for the
+ * first operation that needs it, once the journal is this large: below it, building both at once
+ * costs little and the first checkpoint saves a snapshot as well.
  */
 export const VIEW_FIRST_FROM = 1 << 20;
 
@@ -94,10 +94,10 @@ export class JournalSync {
     this.view = new CurrentView();
     this.moveTo({ ...EMPTY_POSITION, ino });
     this.viewFileStale = true;
-    // Without a snapshot the database would be built from the journal too: the view alone answers searches sooner.
-    const viewFirst =
-      !fs.existsSync(this.files.snapshot) && this.files.journal.stat().size >= (this.files.viewFirstFrom ?? VIEW_FIRST_FROM);
-    if (viewFirst) return this.buildView();
+    // The view alone answers searches sooner than the database and a view made from its rows: the
+    // journal's lines carry their terms, and the database (from the snapshot, or from the journal
+    // when the snapshot no longer matches it) loads when an operation first needs it.
+    if (this.files.journal.stat().size >= (this.files.viewFirstFrom ?? VIEW_FIRST_FROM)) return this.buildView();
     await this.table(true);
     return this.applyLines();
   }

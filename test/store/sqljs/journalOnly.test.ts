@@ -108,6 +108,44 @@ describe('sql.js store: opening from the journal alone (a fresh clone)', () => {
     await dbFirst.close();
   });
 
+  it('builds the view from the journal, not from the snapshot’s rows, when the saved view is missing, of another release or behind a rewritten journal', async () => {
+    const { dir, store, service } = await openService();
+    for (let i = 0; i < 30; i++) await service.create(memory({ description: `omega note ${i} docker`, tags: [i % 2 ? 'cache' : 'retry'] }));
+    await store.close(); // saves the snapshot and the view
+    const file = path.join(dir, 'journal.jsonl');
+    const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
+    // A probe: a line stating a word its text lacks is found by it only when the view is built from the lines' terms.
+    const o = JSON.parse(lines[3]!) as { terms: string };
+    const [analyzer, terms, stems, content] = o.terms.split(';');
+    lines[3] = JSON.stringify({ ...o, terms: [analyzer, terms, stems, [...content!.split(' '), 'zanzibar'].sort().join(' ')].join(';') });
+    const probeId = (JSON.parse(lines[3]!) as { row: { id: string } }).row.id;
+    const copy = (journal: string[], view: 'none' | 'other release') => {
+      const to = tmpDir();
+      fs.writeFileSync(path.join(to, 'journal.jsonl'), `${journal.join('\n')}\n`);
+      fs.copyFileSync(path.join(dir, 'snapshot.sqlite'), path.join(to, 'snapshot.sqlite'));
+      if (view === 'other release') fs.writeFileSync(path.join(to, 'search-index.bin'), 'not a view of this release');
+      return to;
+    };
+    // The same lines (the snapshot continues them); the last two lines swapped (a rewrite: the snapshot no longer matches).
+    const swapped = [...lines.slice(0, -2), lines[lines.length - 1]!, lines[lines.length - 2]!];
+    for (const [journal, view] of [
+      [lines, 'none'],
+      [lines, 'other release'],
+      [swapped, 'none'],
+    ] as const) {
+      const viewFirst = await SqlJsStore.open({ dir: copy([...journal], view), viewFirstFrom: 0 });
+      const dbFirst = await SqlJsStore.open({ dir: copy([...journal], view), viewFirstFrom: Number.MAX_SAFE_INTEGER });
+      const probe = async (s: SqlJsStore) =>
+        (await new MemoryService(s, { author: 'reader' }).search({ keywords: ['zanzibar'] })).map((h) => h.id);
+      assert.deepEqual(await probe(viewFirst), [probeId], `${view}: the view was built from the journal`);
+      assert.deepEqual(await probe(dbFirst), [], `${view}: the database's rows were analysed`);
+      // Everything else alike; the database loads when first needed (a history, a list).
+      assert.deepEqual(await stateOf(viewFirst), await stateOf(dbFirst));
+      await viewFirst.close();
+      await dbFirst.close();
+    }
+  });
+
   it('reads a version line written as this release writes it by its header alone, and leaves any other line to the parse', () => {
     const row = headerRow(3);
     const line = entryLine({ v: 1, type: 'memory.version', row });
