@@ -113,22 +113,22 @@ export class AppliedLines {
 
   /** Records the next consumed line. */
   record(key: string, line: { text: string; end: number }): void {
-    const keys = this.keys();
-    keys.push(key);
-    if (keys.length % MARK_EVERY === 0) {
-      const tail = `${line.text}\n`;
-      this.marks.push({ count: keys.length, end: line.end, sha: sha1(tail), length: Buffer.byteLength(tail) });
-    }
+    if (this.add(key)) this.mark(line.end, Buffer.from(`${line.text}\n`));
   }
 
   /** As record, for a line read as bytes (JournalFile.scanLines): `data[start, end)`, its newline included, ends at file offset `fileEnd`. */
   recordBytes(key: string, data: Buffer, start: number, end: number, fileEnd: number): void {
-    const keys = this.keys();
-    keys.push(key);
-    if (keys.length % MARK_EVERY === 0) {
-      const tail = data.subarray(start, end);
-      this.marks.push({ count: keys.length, end: fileEnd, sha: sha1(tail), length: tail.length });
-    }
+    if (this.add(key)) this.mark(fileEnd, data.subarray(start, end));
+  }
+
+  /** Adds the next line's key; true when that line gets a mark. */
+  private add(key: string): boolean {
+    return this.keys().push(key) % MARK_EVERY === 0;
+  }
+
+  /** Marks the line just added, which ends at file offset `end` and is `tail` (its newline included). */
+  private mark(end: number, tail: Buffer): void {
+    this.marks.push({ count: this.keys().length, end, sha: sha1(tail), length: tail.length });
   }
 
   /**

@@ -18,8 +18,9 @@ import type { StoredVersion } from '../../core/ports/store';
  */
 
 /** The analysis of a version as its line carries it; undefined for a deleted version (not indexed) or a term the format cannot hold. */
-export function carriedTerms(row: StoredVersion, analysis: Analysis = analyzeMemory(row)): Analysis | undefined {
+export function carriedTerms(row: StoredVersion): Analysis | undefined {
   if (row.deletedAt !== null) return undefined;
+  const analysis = analyzeMemory(row);
   const lists = [analysis.terms, analysis.tagStems, analysis.contentTerms];
   return lists.every((l) => l.every(writable)) ? analysis : undefined;
 }

@@ -7,13 +7,14 @@ import { type JournalFile, type JournalLine } from './journal';
 const KNOWN_TYPES = new Set(['memory.version', 'memory.purge', 'records', 'records.purge']);
 
 /** What one journal line is to the doctor. */
-export type LineState = { state: 'ok' } | { state: 'blank' } | { state: 'damaged'; reason: string } | { state: 'newer'; reason: string };
+export type LineState =
+  { state: 'ok'; entry: JournalEntry } | { state: 'blank' } | { state: 'damaged'; reason: string } | { state: 'newer'; reason: string };
 
 /** Reads one line as the doctor judges it: damaged (set aside by a repair), a newer release's (kept), or fine. */
 export function lineState(text: string): LineState {
   if (text.trim() === '') return { state: 'blank' };
   const parsed = parseLine(text);
-  if (parsed.ok) return { state: 'ok' };
+  if (parsed.ok) return { state: 'ok', entry: parsed.entry };
   if (!parsed.unknown) return { state: 'damaged', reason: parsed.reason };
   const o = JSON.parse(text) as { v: number; type?: unknown };
   if (o.v > JOURNAL_FORMAT || typeof o.type !== 'string' || !KNOWN_TYPES.has(o.type)) return { state: 'newer', reason: parsed.reason };

@@ -1,5 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { StoredVersion } from '../../core/ports/store';
+import type { Analysis } from '../../core/search/analysis';
 import { differsFromAnalysis } from './carriedTerms';
 import { CurrentHeads } from './currentHeads';
 import { CurrentView, VIEW_FILE } from './currentView';
@@ -59,8 +61,10 @@ export async function inspectWorkspaceStore(dir: string, wasmPath?: string): Pro
   const findings: Finding[] = [];
   const { lines, end, incomplete } = journalLines(journal);
   let damaged = 0;
+  const versions: VersionLine[] = [];
   for (const l of lines) {
     const s = lineState(l.text);
+    if (s.state === 'ok' && s.entry.type === 'memory.version') versions.push({ line: l, row: s.entry.row, terms: s.entry.terms });
     if (s.state === 'damaged') {
       damaged++;
       findings.push(problem('journal', `line ${l.number} (byte ${l.start}) ${s.reason}; every command skips it and warns`, true));
@@ -78,7 +82,7 @@ export async function inspectWorkspaceStore(dir: string, wasmPath?: string): Pro
       ),
     );
   findings.push(note('journal', `${lines.length} line(s)${damaged ? `, ${damaged} damaged` : ''}`));
-  findings.push(...carriedTermsFindings(lines));
+  findings.push(...carriedTermsFindings(versions));
 
   // The saved search index.
   const viewFile = path.join(dir, VIEW_FILE);
@@ -108,6 +112,13 @@ export async function inspectWorkspaceStore(dir: string, wasmPath?: string): Pro
   return findings;
 }
 
+/** A version line as the doctor read it. */
+interface VersionLine {
+  line: NumberedLine;
+  row: StoredVersion;
+  terms?: Analysis;
+}
+
 /**
  * What the journal's version lines say of their terms (carriedTerms.ts): how many carry terms this
  * release files them under, how many carry terms it cannot use (another release's analysis: those
@@ -115,22 +126,21 @@ export async function inspectWorkspaceStore(dir: string, wasmPath?: string): Pro
  * of their row gives (a line written by hand or by a faulty writer: after a fresh clone's open,
  * the memory is found by the terms written, not by its text).
  */
-function carriedTermsFindings(lines: readonly NumberedLine[]): Finding[] {
+function carriedTermsFindings(versions: readonly VersionLine[]): Finding[] {
   let used = 0;
   let unused = 0;
   const differing: number[] = [];
   const ids: string[] = [];
-  for (const l of lines) {
-    const parsed = parseLine(l.text);
-    if (!parsed.ok || parsed.entry.type !== 'memory.version') continue;
-    const { row, terms } = parsed.entry;
+  for (const { line, row, terms } of versions) {
     if (!terms) {
-      if (row.deletedAt === null && (JSON.parse(l.text) as { terms?: unknown }).terms !== undefined) unused++;
+      // A field this release could not use (parseLine dropped it): read again only where one is written.
+      if (row.deletedAt === null && line.text.includes('"terms"') && (JSON.parse(line.text) as { terms?: unknown }).terms !== undefined)
+        unused++;
       continue;
     }
     used++;
     if (differsFromAnalysis(terms, row)) {
-      differing.push(l.number);
+      differing.push(line.number);
       if (!ids.includes(row.id)) ids.push(row.id);
     }
   }
