@@ -51,7 +51,8 @@ function rowsWithEveryRule(): { rows: StoredVersion[]; repeated: number } {
   const moved = [
     v('m-3', 'moved', 3, '2025-03-01T00:00:00.000Z', { tags: ['quokka', 'build'] }),
     v('m-1', 'moved', 1, '2025-01-01T00:00:00.000Z', { op: 'create' }),
-    v('m-2', 'moved', 2, '2025-04-01T00:00:00.000Z', { tags: ['build', 'wombat'] }),
+    // A tag repeated in a row: one tag row, as an import makes.
+    v('m-2', 'moved', 2, '2025-04-01T00:00:00.000Z', { tags: ['build', 'wombat', 'build'] }),
   ];
   const twin = [v('t-1', 'twinned', 1, '2025-01-02T00:00:00.000Z', { op: 'create' }), v('t-1b', 'twinned', 1, '2025-01-03T00:00:00.000Z')];
   const at = '2025-05-01T00:00:00.000Z';
@@ -161,13 +162,15 @@ describe('PostgreSQL store: a load into an empty database (bulkLoad.ts)', functi
     assert.deepEqual(
       heads.map((h) => [h.id, h.version, h.max_version, h.tags, h.deleted]),
       [
-        ['moved', 2, 3, ['build', 'wombat'], false],
+        ['moved', 2, 3, ['build', 'wombat', 'build'], false],
         ['odd', 1, 1, ['we"ird', 'back\\slash', 'com,ma', '{brace}', 'NULL', ''], false],
         ['restored', 3, 3, ['quokka', 'cache'], false],
         ['twinned', 1, 1, ['quokka', 'cache'], false],
       ],
       'the rows reached the rules they were made for',
     );
+    const movedTags = (expected.tags as Array<{ tag: string; id: string }>).filter((t) => t.id === 'moved').map((t) => t.tag);
+    assert.deepEqual(movedTags, ['build', 'wombat'], 'a tag repeated in a row is one tag row');
     const twins = (expected.versions as Array<{ row_id: string; twin: boolean }>).filter((r) => r.twin).map((r) => r.row_id);
     assert.deepEqual(twins, ['t-1b']);
   });
