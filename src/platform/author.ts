@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
 import * as os from 'node:os';
+import { childProcess } from './childProcess';
 import { ASK_GIT, gitUserEmail } from './gitConfig';
 
 /**
@@ -13,12 +13,14 @@ export function resolveAuthor(explicit: string | undefined, cwd: string): string
   const configured = gitUserEmail(cwd);
   if (configured !== ASK_GIT) return configured || osUser();
   try {
-    const email = execFileSync('git', ['config', 'user.email'], {
-      cwd,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-      timeout: 3000,
-    }).trim();
+    const email = childProcess()
+      .execFileSync('git', ['config', 'user.email'], {
+        cwd,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+        timeout: 3000,
+      })
+      .trim();
     if (email) return email;
   } catch {
     // No git, or no user.email configured: fall back to the OS user.

@@ -1,10 +1,9 @@
-import { execFile, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import type { Codebase, FileHistory } from '../core/ports/codebase';
+import { childProcess } from './childProcess';
 
-const run = promisify(execFile);
 /** How long the checked-out commit is reused between writes (a git process per write otherwise). */
 const HEAD_TTL_MS = 1_000;
 /** Commits named per stale citation. */
@@ -48,12 +47,14 @@ export class GitCodebase implements Codebase {
     if (this.head && Date.now() - this.head.at < HEAD_TTL_MS) return this.head.value;
     let value: string | undefined;
     try {
-      value = execFileSync('git', ['rev-parse', '--verify', '-q', 'HEAD'], {
-        cwd: this.root,
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'ignore'],
-        timeout: 3000,
-      }).trim();
+      value = childProcess()
+        .execFileSync('git', ['rev-parse', '--verify', '-q', 'HEAD'], {
+          cwd: this.root,
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'ignore'],
+          timeout: 3000,
+        })
+        .trim();
     } catch {
       value = undefined; // not a repository, or no commit yet
     }
@@ -62,7 +63,12 @@ export class GitCodebase implements Codebase {
   }
 
   private async git(args: string[]): Promise<string> {
-    const { stdout } = await run('git', args, { cwd: this.root, encoding: 'utf8', timeout: 5000, maxBuffer: 4 * 1024 * 1024 });
+    const { stdout } = await promisify(childProcess().execFile)('git', args, {
+      cwd: this.root,
+      encoding: 'utf8',
+      timeout: 5000,
+      maxBuffer: 4 * 1024 * 1024,
+    });
     return stdout;
   }
 

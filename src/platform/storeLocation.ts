@@ -1,6 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { childProcess } from './childProcess';
 
 /** The store folder's name inside a workspace. */
 export const STORE_FOLDER = '.agent-memory';
@@ -22,12 +22,14 @@ export function defaultStoreDir(cwd: string): string {
 /** The top folder of the git repository holding `cwd`, or undefined outside one (or without git). */
 function gitTopLevel(cwd: string): string | undefined {
   try {
-    const root = execFileSync('git', ['rev-parse', '--show-toplevel'], {
-      cwd,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-      timeout: 3000,
-    }).trim();
+    const root = childProcess()
+      .execFileSync('git', ['rev-parse', '--show-toplevel'], {
+        cwd,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+        timeout: 3000,
+      })
+      .trim();
     return root || undefined;
   } catch {
     return undefined; // not inside a git repository
