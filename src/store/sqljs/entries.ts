@@ -1,8 +1,9 @@
 import type { RecordKind, StoredRecord } from '../../core/ports/records';
-import type { StoredVersion } from '../../core/ports/store';
+import type { StoredVersion, StoreWarning } from '../../core/ports/store';
 import type { VersionKey } from '../../core/ports/versionOrder';
 import type { Analysis } from '../../core/search/analysis';
 import { carriedTerms, readTerms, termsText } from './carriedTerms';
+import type { JournalLine } from './journal';
 
 /** Version of the journal line format. Lines with a higher `v` come from a newer release. */
 export const JOURNAL_FORMAT = 1;
@@ -23,6 +24,15 @@ export type ParsedLine = { ok: true; entry: JournalEntry } | { ok: false; reason
 
 const isStr = (x: unknown): x is string => typeof x === 'string';
 const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null;
+
+/** What a reader is told of a line it skips (none for a blank one): where it is, and why. */
+export function badLineWarning(parsed: Extract<ParsedLine, { ok: false }>, line: JournalLine, file: string): StoreWarning | undefined {
+  if (line.text.trim() === '') return undefined;
+  return {
+    code: parsed.unknown ? 'unknown-journal-entry' : 'bad-journal-line',
+    message: `journal line at byte ${line.start} of ${file} ${parsed.reason}; it was skipped and left in place`,
+  };
+}
 
 /** Structural check of a stored row: the journal is our own output, so this guards against damage, not input. */
 function isRow(r: unknown): r is StoredVersion {

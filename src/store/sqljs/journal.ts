@@ -36,6 +36,11 @@ export function sha1(data: Buffer | string): string {
   return createHash('sha1').update(data).digest('hex');
 }
 
+/** The position at `offset` in the file `ino`, just past `tail`: the last line consumed, its newline included. */
+export function positionAfter(ino: number, offset: number, tail: Buffer | string): JournalPosition {
+  return { ino, offset, tailSha: sha1(tail), tailLength: Buffer.byteLength(tail) };
+}
+
 /** A filesystem-safe timestamp for the names of set-aside files. */
 export function stamp(): string {
   return new Date().toISOString().replace(/[:.]/g, '-');

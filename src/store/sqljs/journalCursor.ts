@@ -1,4 +1,4 @@
-import { EMPTY_POSITION, type JournalFile, type JournalLine, type JournalPosition, type JournalStat, sha1 } from './journal';
+import { EMPTY_POSITION, type JournalFile, type JournalLine, type JournalPosition, type JournalStat, positionAfter } from './journal';
 
 /**
  * Where one process stands in the journal, and whether the file still continues what it
@@ -62,10 +62,7 @@ export class JournalCursor {
       lines.return({ end: this.pos.offset, incomplete: false }); // closes the file
       throw err;
     }
-    if (last) {
-      const tail = `${last.text}\n`;
-      this.pos = { ino: stat.ino, offset: last.end, tailSha: sha1(tail), tailLength: Buffer.byteLength(tail) };
-    }
+    if (last) this.pos = positionAfter(stat.ino, last.end, `${last.text}\n`);
     return r.value.incomplete && end === stat.size;
   }
 
@@ -78,7 +75,7 @@ export class JournalCursor {
     if (stat.size <= this.pos.offset) return false;
     // The last line's hash from the bytes read, not read again: the file may have been replaced since.
     const read = this.journal.scanLines(this.pos.offset, stat.size, each);
-    if (read.last) this.pos = { ino: stat.ino, offset: read.end, tailSha: sha1(read.last), tailLength: read.last.length };
+    if (read.last) this.pos = positionAfter(stat.ino, read.end, read.last);
     return read.incomplete;
   }
 }

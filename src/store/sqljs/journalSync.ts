@@ -1,13 +1,13 @@
-import type { Database } from 'sql.js';
 import { StorageError } from '../../core/errors';
 import type { StoreWarning } from '../../core/ports/store';
 import { AppliedLines, entryKey, lineKey } from './appliedLines';
 import { viewFromJournal } from './currentHeads';
 import { carriedTerms } from './carriedTerms';
 import { CurrentView } from './currentView';
-import { entryLine, type ParsedLine, parseLine, type JournalEntry } from './entries';
-import { EMPTY_POSITION, type JournalFile, type JournalLine, type JournalPosition, sha1 } from './journal';
+import { badLineWarning, entryLine, type ParsedLine, parseLine, type JournalEntry } from './entries';
+import { EMPTY_POSITION, type JournalFile, type JournalLine, type JournalPosition, positionAfter } from './journal';
 import { JournalCursor } from './journalCursor';
+import { inTransaction, LoadedDatabase } from './loadedDatabase';
 import { loadSnapshot, snapshotFromNewerRelease, writeSnapshot } from './snapshot';
 import { loadSqlJs } from './sqljsOptions';
 import { VersionTable } from './versionTable';
@@ -43,15 +43,9 @@ export class JournalSync {
   /** The lines the view has consumed, by key: what a journal changed by git is reconciled with. */
   private lines = AppliedLines.after(EMPTY_POSITION);
   readonly cursor: JournalCursor;
-  private db: { sql: Database; table: VersionTable } | undefined;
+  private db: LoadedDatabase | undefined;
   private dbLoading: Promise<VersionTable> | undefined;
-  /**
-   * Entries a catch-up applied to the view but not yet to the loaded database, in order: a
-   * search after a pull needs only the view, so the database takes them when next asked for
-   * (table(), save()). While any wait, later entries queue behind them.
-   */
-  private dbBacklog: JournalEntry[] = [];
-  /** Set while catching up: database work is left to the backlog. */
+  /** Set while catching up: database work is left to the database's backlog (LoadedDatabase). */
   private deferDb = false;
   /** Lines applied since the caches were last saved. */
   linesSinceCheckpoint = 0;
@@ -71,9 +65,8 @@ export class JournalSync {
    * the database loads later, when needed), else the database. True when an incomplete line follows.
    */
   async load(): Promise<boolean> {
-    this.db?.sql.close();
+    this.db?.close();
     this.db = undefined;
-    this.dbBacklog = [];
     this.linesSinceCheckpoint = 0;
     const saved = CurrentView.load(this.files.view);
     let reason = 'reason' in saved ? saved.reason : undefined;
@@ -150,16 +143,11 @@ export class JournalSync {
       return { key: lineKey(parsed, text), value: parsed };
     });
     if (!found) return undefined;
-    this.transaction(() => {
+    inTransaction(this.db?.sql, () => {
       for (const t of found.tail) if (t.fresh) this.applyParsed(t.value, t.line, true);
     });
     const last = found.tail[found.tail.length - 1]?.line;
-    if (last) {
-      const tail = `${last.text}\n`;
-      this.cursor.moveTo({ ino: stat.ino, offset: last.end, tailSha: sha1(tail), tailLength: Buffer.byteLength(tail) });
-    } else {
-      this.cursor.moveTo({ ...this.cursor.position, ino: stat.ino });
-    }
+    this.cursor.moveTo(last ? positionAfter(stat.ino, last.end, `${last.text}\n`) : { ...this.cursor.position, ino: stat.ino });
     return found.incomplete;
   }
 
@@ -175,14 +163,10 @@ export class JournalSync {
   }
 
   /** The database, loaded on first use and brought to the view's journal position. */
-  table(rebuildView = false): Promise<VersionTable> {
+  async table(rebuildView = false): Promise<VersionTable> {
     if (this.db) {
-      try {
-        this.flushDb();
-      } catch (err) {
-        return Promise.reject(err);
-      }
-      return Promise.resolve(this.db.table);
+      this.db.flush();
+      return this.db.table;
     }
     this.dbLoading ??= (async () => {
       const SQL = await loadSqlJs(this.files.wasmPath).catch((err: Error) => {
@@ -197,7 +181,7 @@ export class JournalSync {
       const replaced = this.cursor.diverged();
       if (replaced) this.viewFileStale = true;
       if (rebuildView || replaced) {
-        this.db = { sql: loaded.db, table };
+        this.db = new LoadedDatabase(loaded.db, table);
         this.moveTo(loaded.position);
         this.view = CurrentView.fromRows(table.currentAll(), table.purgedIds());
         // load() applies the rest itself; here the caller is about to read from the table.
@@ -206,12 +190,12 @@ export class JournalSync {
         // The snapshot is older than the view: replay the difference into the database (the
         // view has these lines, and their keys).
         this.cursor.moveTo(loaded.position);
-        this.db = { sql: loaded.db, table };
+        this.db = new LoadedDatabase(loaded.db, table);
         this.applyLines(viewAt, false, false);
       } else {
         // The snapshot is newer (another process checkpointed): the view catches up to it.
         this.applyLines(loaded.position.offset, false);
-        this.db = { sql: loaded.db, table };
+        this.db = new LoadedDatabase(loaded.db, table);
       }
       return table;
     })().finally(() => (this.dbLoading = undefined));
@@ -223,7 +207,7 @@ export class JournalSync {
    * the file) to the view and, when loaded, the database. True when an incomplete line follows.
    */
   private applyLines(until?: number, warn = true, record = true): boolean {
-    return this.transaction(() =>
+    return inTransaction(this.db?.sql, () =>
       this.cursor.advance((line) => {
         const parsed = parseLine(line.text);
         this.applyParsed(parsed, line, warn);
@@ -232,58 +216,26 @@ export class JournalSync {
     );
   }
 
-  private applyParsed(parsed: ParsedLine, line: JournalLine, warn: boolean, apply = true): void {
+  private applyParsed(parsed: ParsedLine, line: JournalLine, warn: boolean): void {
     this.linesSinceCheckpoint++;
-    if (parsed.ok) {
-      if (apply) this.applyEntry(parsed.entry);
-    } else if (warn) this.warnBadLine(parsed, line);
+    if (parsed.ok) this.applyEntry(parsed.entry);
+    else if (warn) this.warnBadLine(parsed, line);
   }
 
   private warnBadLine(parsed: Extract<ParsedLine, { ok: false }>, line: JournalLine): void {
-    if (line.text.trim() === '') return;
-    this.warn({
-      code: parsed.unknown ? 'unknown-journal-entry' : 'bad-journal-line',
-      message: `journal line at byte ${line.start} of ${this.files.journal.file} ${parsed.reason}; it was skipped and left in place`,
-    });
-  }
-
-  /**
-   * Runs `fn` in one database transaction (when the database is loaded); a failure rolls it
-   * back (a transaction left open would make every later BEGIN fail) and, with `reading`, is
-   * reported as a failure to read the journal.
-   */
-  private transaction<T>(fn: () => T, reading = true): T {
-    const sql = this.db?.sql;
-    sql?.exec('BEGIN');
-    try {
-      const result = fn();
-      sql?.exec('COMMIT');
-      return result;
-    } catch (err) {
-      sql?.exec('ROLLBACK');
-      throw reading ? new StorageError(`reading the journal failed: ${(err as Error).message}`, { cause: err }) : err;
-    }
+    const warning = badLineWarning(parsed, line, this.files.journal.file);
+    if (warning) this.warn(warning);
   }
 
   /** Applies entries to both caches in one transaction (replay is idempotent by rowId). */
   apply(entries: JournalEntry[]): void {
-    this.transaction(() => entries.forEach((e) => this.applyEntry(e)), false);
+    inTransaction(this.db?.sql, () => entries.forEach((e) => this.applyEntry(e)), false);
   }
 
   private applyEntry(entry: JournalEntry): void {
     if (entry.type === 'memory.purge') this.view.purge(entry.id);
     else if (entry.type === 'memory.version') this.view.apply(entry.row, entry.terms);
-    if (!this.db) return;
-    if (this.deferDb || this.dbBacklog.length > 0) this.dbBacklog.push(entry);
-    else this.db.table.applyEntry(entry);
-  }
-
-  /** Applies the backlog to the database, in one transaction. */
-  private flushDb(): void {
-    const table = this.db?.table;
-    if (!table || this.dbBacklog.length === 0) return;
-    this.transaction(() => this.dbBacklog.forEach((e) => table.applyEntry(e)));
-    this.dbBacklog = [];
+    this.db?.apply(entry, this.deferDb);
   }
 
   /**
@@ -298,7 +250,7 @@ export class JournalSync {
     const from = this.cursor.position.offset;
     const stat = this.files.journal.append(text, from);
     const lastLine = text.slice(text.lastIndexOf('\n', text.length - 2) + 1);
-    this.cursor.moveTo({ ino: stat.ino, offset: stat.size, tailSha: sha1(lastLine), tailLength: Buffer.byteLength(lastLine) }, stat);
+    this.cursor.moveTo(positionAfter(stat.ino, stat.size, lastLine), stat);
     let end = from;
     lineTexts.forEach((lineText, i) => {
       end += Buffer.byteLength(lineText) + 1;
@@ -312,8 +264,7 @@ export class JournalSync {
   replaceJournal(lines: string[]): void {
     this.files.journal.replace(lines);
     const stat = this.files.journal.stat();
-    const last = `${lines[lines.length - 1]!}\n`;
-    this.cursor.moveTo({ ino: stat.ino, offset: stat.size, tailSha: sha1(last), tailLength: Buffer.byteLength(last) }, stat);
+    this.cursor.moveTo(positionAfter(stat.ino, stat.size, `${lines[lines.length - 1]!}\n`), stat);
     this.lines = AppliedLines.after(this.cursor.position);
   }
 
@@ -323,7 +274,7 @@ export class JournalSync {
    * journal was rewritten meanwhile (nothing saved then: it would describe the old file).
    */
   save(): boolean {
-    this.flushDb();
+    this.db?.flush();
     const stillCurrent = () => !this.cursor.diverged();
     const position = this.cursor.position;
     if (this.db) {
@@ -343,6 +294,6 @@ export class JournalSync {
 
   /** Frees the database's memory. */
   dispose(): void {
-    this.db?.sql.close();
+    this.db?.close();
   }
 }
