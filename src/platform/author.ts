@@ -1,5 +1,5 @@
 import * as os from 'node:os';
-import { childProcess } from './childProcess';
+import { gitOutput } from './childProcess';
 import { ASK_GIT, gitUserEmail } from './gitConfig';
 
 /**
@@ -12,20 +12,8 @@ export function resolveAuthor(explicit: string | undefined, cwd: string): string
   // git's files read directly when they are plain: starting git costs more than the rest of a CLI write.
   const configured = gitUserEmail(cwd);
   if (configured !== ASK_GIT) return configured || osUser();
-  try {
-    const email = childProcess()
-      .execFileSync('git', ['config', 'user.email'], {
-        cwd,
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'ignore'],
-        timeout: 3000,
-      })
-      .trim();
-    if (email) return email;
-  } catch {
-    // No git, or no user.email configured: fall back to the OS user.
-  }
-  return osUser();
+  // No git, or no user.email configured: the OS user.
+  return gitOutput(['config', 'user.email'], cwd) ?? osUser();
 }
 
 function osUser(): string {

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 import type { Codebase, FileHistory } from '../core/ports/codebase';
-import { childProcess } from './childProcess';
+import { childProcess, gitOutput } from './childProcess';
 
 /** How long the checked-out commit is reused between writes (a git process per write otherwise). */
 const HEAD_TTL_MS = 1_000;
@@ -45,20 +45,9 @@ export class GitCodebase implements Codebase {
 
   headCommit(): string | undefined {
     if (this.head && Date.now() - this.head.at < HEAD_TTL_MS) return this.head.value;
-    let value: string | undefined;
-    try {
-      value = childProcess()
-        .execFileSync('git', ['rev-parse', '--verify', '-q', 'HEAD'], {
-          cwd: this.root,
-          encoding: 'utf8',
-          stdio: ['ignore', 'pipe', 'ignore'],
-          timeout: 3000,
-        })
-        .trim();
-    } catch {
-      value = undefined; // not a repository, or no commit yet
-    }
-    this.head = { at: Date.now(), value: value || undefined };
+    // Undefined: not a repository, or no commit yet.
+    const value = gitOutput(['rev-parse', '--verify', '-q', 'HEAD'], this.root);
+    this.head = { at: Date.now(), value };
     return this.head.value;
   }
 

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { childProcess } from './childProcess';
+import { gitOutput } from './childProcess';
 
 /** The store folder's name inside a workspace. */
 export const STORE_FOLDER = '.agent-memory';
@@ -21,19 +21,7 @@ export function defaultStoreDir(cwd: string): string {
 
 /** The top folder of the git repository holding `cwd`, or undefined outside one (or without git). */
 function gitTopLevel(cwd: string): string | undefined {
-  try {
-    const root = childProcess()
-      .execFileSync('git', ['rev-parse', '--show-toplevel'], {
-        cwd,
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'ignore'],
-        timeout: 3000,
-      })
-      .trim();
-    return root || undefined;
-  } catch {
-    return undefined; // not inside a git repository
-  }
+  return gitOutput(['rev-parse', '--show-toplevel'], cwd);
 }
 
 /**
