@@ -41,7 +41,8 @@ const STATEMENT_MEMORY = '64MB';
 /**
  * A live head's tags, one row each, as the import's `tagged` statement (HEAD_CHANGES) inserts them.
  * A tag repeated in a row is kept once by a DISTINCT over that row's tags (each head is one id),
- * not over all the rows: at 1M memories 4.4 s instead of 6.7 s for the sort of 3.5M rows.
+ * not over all the rows: at 1M memories (3.3M tag rows) the insert takes 4.4 s instead of 6.7 s,
+ * and with the key built after it (rows no longer sorted) 10.1 s instead of 11.7 s.
  */
 const HEAD_TAGS_INSERT = `INSERT INTO memory_head_tags (project, tag, id)
   SELECT h.project, t.tag, h.id FROM memory_heads h CROSS JOIN LATERAL (SELECT DISTINCT unnest(h.tags)) AS t(tag)
