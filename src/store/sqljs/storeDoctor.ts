@@ -130,7 +130,7 @@ function carriedTermsFindings(versions: readonly VersionLine[]): Finding[] {
   let used = 0;
   let unused = 0;
   const differing: number[] = [];
-  const ids: string[] = [];
+  const ids = new Set<string>();
   for (const { line, row, terms } of versions) {
     if (!terms) {
       // A field this release could not use (parseLine dropped it): read again only where one is written.
@@ -141,7 +141,7 @@ function carriedTermsFindings(versions: readonly VersionLine[]): Finding[] {
     used++;
     if (differsFromAnalysis(terms, row)) {
       differing.push(line.number);
-      if (!ids.includes(row.id)) ids.push(row.id);
+      ids.add(row.id);
     }
   }
   const findings: Finding[] = [];
@@ -156,7 +156,7 @@ function carriedTermsFindings(versions: readonly VersionLine[]): Finding[] {
     findings.push(
       problem(
         'journal',
-        `${differing.length} line(s) (${differing.slice(0, 5).join(', ')}${differing.length > 5 ? ', …' : ''}) carry terms that this release's analysis of their text does not give, for ${some(ids)}: a fresh clone finds them by the terms written; edit such a memory to file it by its text again`,
+        `${differing.length} line(s) (${differing.slice(0, 5).join(', ')}${differing.length > 5 ? ', …' : ''}) carry terms that this release's analysis of their text does not give, for ${some([...ids])}: a fresh clone finds them by the terms written; edit such a memory to file it by its text again`,
       ),
     );
   return findings;

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MemoryService } from '../../../src/core/memoryService';
 import type { StoredVersion } from '../../../src/core/ports/store';
-import { analyzeMemory, ANALYZER_VERSION, CONTENT_TERMS } from '../../../src/core/search/analysis';
+import { type Analysis, analyzeMemory, ANALYZER_VERSION, CONTENT_TERMS } from '../../../src/core/search/analysis';
 import { readTerms, termsText } from '../../../src/store/sqljs/carriedTerms';
 import { parseLine, versionHeader, versionLine } from '../../../src/store/sqljs/entries';
 import { inspectWorkspaceStore } from '../../../src/store/sqljs/storeDoctor';
@@ -31,6 +31,13 @@ function withoutTerms(line: string): string {
 /** `line` carrying `terms` (a string as written, or anything else a damaged line could hold). */
 function withTerms(line: string, terms: unknown): string {
   return JSON.stringify({ ...(JSON.parse(line) as object), terms });
+}
+
+/** The line of `lines` holding `note`, its row, and this release's analysis of the row. */
+function noteLine(lines: string[], note: string): { at: number; row: StoredVersion; own: Analysis } {
+  const at = lines.findIndex((l) => l.includes(note));
+  const row = (parseLine(lines[at]!) as { ok: true; entry: { row: StoredVersion } }).entry.row;
+  return { at, row, own: analyzeMemory(row) };
 }
 
 const WORDS = [
@@ -124,9 +131,7 @@ describe('sql.js store: a version line carries the terms it is filed under', () 
   it('takes well-formed terms as written, and doctor reports a line whose terms its text does not give', async () => {
     const { dir } = await written();
     const lines = linesOf(dir);
-    const at = lines.findIndex((l) => l.includes('note 20'));
-    const row = (parseLine(lines[at]!) as { ok: true; entry: { row: StoredVersion } }).entry.row;
-    const own = analyzeMemory(row);
+    const { at, row, own } = noteLine(lines, 'note 20');
     lines[at] = withTerms(lines[at]!, termsText({ ...own, contentTerms: [...own.contentTerms.slice(0, 3), 'zanzibar'] }));
     const clone = cloneWith(lines);
     const store = await SqlJsStore.open({ dir: clone, viewFirstFrom: 0 });
@@ -146,9 +151,7 @@ describe('sql.js store: a version line carries the terms it is filed under', () 
   it('analyses a line whose terms it cannot use: another analysis, out of order, repeated, empty, too many, not a string', async () => {
     const { dir } = await written();
     const lines = linesOf(dir);
-    const at = lines.findIndex((l) => l.includes('note 21'));
-    const row = (parseLine(lines[at]!) as { ok: true; entry: { row: StoredVersion } }).entry.row;
-    const own = analyzeMemory(row);
+    const { at, row, own } = noteLine(lines, 'note 21');
     const tail = `${[...own.tagStems].sort().join(' ')};${[...own.contentTerms, 'zanzibar'].sort().join(' ')}`;
     const terms = [...own.terms].sort().join(' ');
     const many = Array.from({ length: CONTENT_TERMS + 1 }, (_, i) => `t${String(i).padStart(2, '0')}`).join(' ');
