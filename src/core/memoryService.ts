@@ -3,8 +3,8 @@ import type { z } from 'zod';
 import type { Store, StoredVersion } from './ports/store';
 import { decodeCursor, encodeCursor } from './listCursor';
 import { channelLabel, originOf } from './ports/origin';
-import { type CitationChecker, citationsDiffer, STALE_NOTE, uncheckedViews } from './citations';
-import type { CitationInput, Freshness, StoredCitation } from './contract/citations';
+import { type CitationChecker, citationsDiffer } from './citations';
+import { MemoryCitations } from './memoryCitations';
 import { LIMITS } from './contract/fields';
 import * as C from './contract/memories';
 import { parseInput } from './contract/validate';
@@ -36,14 +36,14 @@ const TAGS_ANSWER_MAX = 200;
  */
 export class MemoryService {
   private readonly writer: Writer;
-  private readonly checker: CitationChecker | undefined;
+  private readonly citations: MemoryCitations;
 
   constructor(
     private readonly store: Store,
     options: MemoryServiceOptions,
   ) {
     this.writer = new Writer(options);
-    this.checker = options.citations;
+    this.citations = new MemoryCitations(store, options.citations);
   }
 
   private row(
@@ -70,56 +70,12 @@ export class MemoryService {
     };
   }
 
-  /** A version as read: its citations checked against the workspace, and a note when it is stale. */
-  private async record(v: StoredVersion): Promise<Out<typeof C.ReadOutput>> {
-    const base = {
-      id: v.id,
-      description: v.description,
-      tags: v.tags,
-      content: v.content,
-      changedAt: v.changedAt,
-      ...(v.deletedAt ? { deletedAt: v.deletedAt } : {}),
-      author: v.author,
-      version: v.version,
-      // Marked for the model that reads it, from the text itself: memories stored before screening are marked too.
-      ...instructionLikeField(v),
-    };
-    if (!v.citations?.length) return base;
-    if (!this.checker) return { ...base, citations: uncheckedViews(v.citations), freshness: 'unchecked' };
-    const checked = await this.checker.check(v.citations);
-    return { ...base, ...checked, ...(checked.freshness === 'stale' ? { note: STALE_NOTE } : {}) };
-  }
-
-  /** Marks the summaries of memories that cite code fresh or stale (one lookup for the page, a stat per cited file). */
-  private async withFreshness<T extends { id: string }>(items: T[]): Promise<Array<T & { freshness?: Freshness }>> {
-    if (items.length === 0) return items;
-    const cited = await this.store.citationsOf(items.map((i) => i.id));
-    if (cited.size === 0) return items;
-    return items.map((item) => {
-      const citations = cited.get(item.id);
-      if (!citations) return item;
-      const freshness: Freshness = !this.checker ? 'unchecked' : this.checker.isStale(citations) ? 'stale' : 'fresh';
-      return { ...item, freshness };
-    });
-  }
-
   async search(input: unknown): Promise<Out<typeof C.SearchOutput>> {
     const q = parseInput(C.SearchInput, input);
     const hits = await this.store.search(analyzeQuery(q.keywords, q.tags ?? [], q.limit ?? LIMITS.searchLimitDefault));
-    return this.withFreshness(
+    return this.citations.withFreshness(
       hits.map(({ id, description, tags }) => ({ id, description, tags, ...instructionLikeField({ description }) })),
     );
-  }
-
-  private anchor(citations: CitationInput[]): StoredCitation[] {
-    if (citations.length === 0) return [];
-    if (!this.checker) {
-      throw new ValidationError(
-        'citations',
-        'citing code needs a workspace to check it against, and none is open here; leave citations out',
-      );
-    }
-    return this.checker.anchor(citations);
   }
 
   /** Live memories whose description and tags closely match these (core/duplicates.ts), `except` one id. */
@@ -131,7 +87,7 @@ export class MemoryService {
   checkCreate(input: unknown): Out<typeof C.CreateInput> {
     const data = parseInput(C.CreateInput, input);
     assertNoSecretFields(data);
-    if (data.citations) this.anchor(data.citations); // refused now when a cited file or line does not exist
+    if (data.citations) this.citations.anchor(data.citations); // refused now when a cited file or line does not exist
     return data;
   }
 
@@ -142,19 +98,19 @@ export class MemoryService {
       throw new ValidationError('', 'give at least one of description, tags, content or citations to change');
     }
     assertNoSecretFields(e);
-    if (e.citations) this.anchor(e.citations);
+    if (e.citations) this.citations.anchor(e.citations);
     return e;
   }
 
   /** The current version of a memory an edit may change; refused as an edit would be when it is missing or deleted. */
   async editable(id: string): Promise<Out<typeof C.ReadOutput>> {
-    return this.record(mustBeLive(id, await this.store.current(id), 'edited'));
+    return this.citations.read(mustBeLive(id, await this.store.current(id), 'edited'));
   }
 
   async create(input: unknown): Promise<Out<typeof C.CreateOutput>> {
     const data = this.checkCreate(input);
     const id = randomUUID();
-    const citations = this.anchor(data.citations ?? []);
+    const citations = this.citations.anchor(data.citations ?? []);
     // Not refused: the writer is told which memory to edit instead next time. The check does not
     // wait for the write nor the write for the check (a team store answers both at once, each a
     // round trip); the new memory is left out of what the check finds.
@@ -163,13 +119,6 @@ export class MemoryService {
       this.store.write(id, () => this.row(id, 1, 'create', { ...data, citations }), { newId: true }),
     ]);
     return { id, ...instructionLikeField(data), ...(similar.length ? { similar } : {}) };
-  }
-
-  /** An edit's citations: the ones given, anchored now, or the memory's own anchored again to the code as it is now. */
-  private editedCitations(given: CitationInput[] | undefined, cur: StoredVersion): StoredCitation[] {
-    if (given) return this.anchor(given);
-    if (!cur.citations?.length) return [];
-    return this.checker ? this.checker.reanchor(cur.citations) : cur.citations;
   }
 
   async edit(input: unknown): Promise<Out<typeof C.EditOutput>> {
@@ -182,7 +131,7 @@ export class MemoryService {
         description: e.description ?? cur.description,
         tags: e.tags ?? cur.tags,
         content: e.content ?? cur.content,
-        citations: this.editedCitations(e.citations, cur),
+        citations: this.citations.edited(e.citations, cur),
       };
       const changedFields: Array<Field | 'citations'> = (['description', 'tags', 'content'] as const).filter(
         (f) => JSON.stringify(next[f]) !== JSON.stringify(cur[f]),
@@ -206,7 +155,7 @@ export class MemoryService {
       const cur = mustExist(r.id, await this.store.current(r.id));
       throw new NotFoundError(`memory ${r.id} has no version ${r.version}; its current version is ${cur.version}`);
     }
-    return this.record(v);
+    return this.citations.read(v);
   }
 
   async delete(input: unknown): Promise<Out<typeof C.DeleteOutput>> {
@@ -226,7 +175,7 @@ export class MemoryService {
     if (rows.length === 0) mustExist(h.id, undefined);
     return Promise.all(
       rows.map(async (v) => ({
-        ...(await this.record(v)),
+        ...(await this.citations.read(v)),
         op: v.op,
         ...originOf(v),
         channel: channelLabel(v),
@@ -281,7 +230,7 @@ export class MemoryService {
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {
-      items: await this.withFreshness(page.map(({ id, description, tags, changedAt }) => ({ id, description, tags, changedAt }))),
+      items: await this.citations.withFreshness(page.map(({ id, description, tags, changedAt }) => ({ id, description, tags, changedAt }))),
       nextCursor: rows.length > limit && last ? encodeCursor({ changedAt: last.changedAt, id: last.id }) : null,
     };
   }
