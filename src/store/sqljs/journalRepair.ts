@@ -56,14 +56,21 @@ export interface JournalRepair {
 }
 
 /**
- * Moves the damaged lines of the journal into REJECTED_FILE (appended, fsynced first), then
- * replaces the journal with every other line, byte for byte and in order. Must run under the
- * store's write lock, with no incomplete last line (the caller sets that aside first).
- * Returns the lines moved; when none, nothing is written.
+ * `doctor --repair`'s part on the file, under the store's write lock: an incomplete last line is
+ * set aside (as a writer does), then the damaged lines are moved into REJECTED_FILE (appended,
+ * fsynced first) and the journal replaced with every other line, byte for byte and in order.
+ * The journal is read once. When nothing is damaged, nothing more is written.
  */
-export function setAsideDamagedLines(journal: JournalFile): { rejected: RejectedLine[]; file: string } {
+export function setAsideForRepair(journal: JournalFile): JournalRepair {
+  const { lines, end, incomplete } = journalLines(journal);
+  const tornKeptAt = incomplete ? journal.setAsideTail(end) : undefined;
+  const { rejected, file } = setAsideDamagedLines(journal, lines);
+  return { rejected, rejectedFile: rejected.length ? file : undefined, tornKeptAt };
+}
+
+/** Moves the damaged ones of `lines` (the journal's complete lines, nothing after them) to REJECTED_FILE, keeping the rest as the journal. */
+function setAsideDamagedLines(journal: JournalFile, lines: readonly NumberedLine[]): { rejected: RejectedLine[]; file: string } {
   const file = path.join(path.dirname(journal.file), REJECTED_FILE);
-  const { lines } = journalLines(journal);
   const at = new Date().toISOString();
   const rejected: RejectedLine[] = [];
   const kept: string[] = [];

@@ -9,7 +9,7 @@ import { WriteLock } from '../writeLock';
 import { type CurrentView, VIEW_FILE } from './currentView';
 import { entryLine, type JournalEntry } from './entries';
 import { writeGitFiles } from './gitSharing';
-import { journalLines, type JournalRepair, keptLines, setAsideDamagedLines } from './journalRepair';
+import { type JournalRepair, keptLines, setAsideForRepair } from './journalRepair';
 import { JournalFile } from './journal';
 import { JournalSync } from './journalSync';
 import type { SqlJsStoreOptions } from './sqljsOptions';
@@ -234,21 +234,18 @@ export class SqlJsStore implements Store {
   }
 
   /**
-   * `doctor --repair`: under the write lock, sets an incomplete last line aside (as a writer
-   * does), moves every damaged line to journal.rejected.jsonl and rewrites the journal without
-   * them, then rebuilds both caches from it and saves them, so no later open warns about what
-   * was repaired. Lines of a newer release stay. Nothing else is written.
+   * `doctor --repair`: under the write lock, the journal's torn tail and damaged lines set aside
+   * (setAsideForRepair; a newer release's lines stay), then both caches rebuilt from it and saved,
+   * so no later open warns about what was repaired. Nothing else is written.
    */
   repair(): Promise<JournalRepair> {
     if (this.journal.stat().ino === 0) return Promise.resolve({ rejected: [], rejectedFile: undefined, tornKeptAt: undefined });
     return this.lock.run(async () => {
-      const { end, incomplete } = journalLines(this.journal);
-      const tornKeptAt = incomplete ? this.journal.setAsideTail(end) : undefined;
-      const { rejected, file } = setAsideDamagedLines(this.journal);
+      const repaired = setAsideForRepair(this.journal);
       await this.sync.load();
       await this.sync.table();
       this.sync.save();
-      return { rejected, rejectedFile: rejected.length ? file : undefined, tornKeptAt };
+      return repaired;
     });
   }
 
