@@ -3,7 +3,8 @@
 // that scripts/vscode-test/run.mjs loads into a real extension host.
 // Usage: node esbuild.mjs [--production] [--watch]
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, chmodSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { appendFileSync, copyFileSync, mkdirSync, chmodSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -58,6 +59,15 @@ if (watch) {
 } else {
   await Promise.all(builds.map((b) => esbuild.build(b)));
   chmodSync('dist/cli.js', 0o755);
+  // A release build names its bundle's hash in its last line: the launcher keys the kept compiled
+  // code by it instead of hashing the megabyte at every start (src/cli/codeCache.ts, cacheKey).
+  // Not in a development build, whose bundle a person may edit by hand: that one is hashed at start.
+  if (production) {
+    const bundle = readFileSync('dist/cli-main.js');
+    const newline = bundle[bundle.length - 1] === 0x0a ? '' : '\n';
+    const hash = createHash('sha256').update(bundle).update(newline).digest('hex');
+    appendFileSync('dist/cli-main.js', `${newline}//# agent-memory-build ${hash}\n`);
+  }
   // One character outside ASCII (a regular expression's dash, say) makes Node read a whole bundle
   // as a two-byte string: twice the memory, and a one-shot CLI call about 15 ms slower. Write it as \u2014.
   // (Checked in the release build: a development build keeps the comments.)

@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import Module from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
+import { fnv1aBytes } from '../core/fnv';
+import { sha256Hex } from '../core/nodeCrypto';
 
 /*
  * Runs the CLI's bundle with V8's compiled code kept between runs. An agent without MCP starts
@@ -48,14 +49,7 @@ export function runBundle(bundle: string, dir: string | undefined): void {
   // The wrapper Node puts around a CommonJS file (the bundle has no `#!` line: the launcher does).
   const source = fs.readFileSync(bundle);
   const wrapped = Module.wrap(source.toString('utf8'));
-  // Keyed by the source itself and the Node that compiled it: V8 checks only the source's length.
-  // The file's bytes are hashed (a string would be encoded again first).
-  const file =
-    dir &&
-    path.join(
-      dir,
-      `${path.basename(bundle)}-${createHash('sha256').update(`${process.version}\0${process.arch}\0`).update(source).digest('hex').slice(0, 32)}.v8`,
-    );
+  const file = dir && path.join(dir, `${path.basename(bundle)}-${cacheKey(source)}.v8`);
   const cachedData = file ? readOptional(file) : undefined;
   const script = new vm.Script(wrapped, {
     filename: bundle,
@@ -70,6 +64,25 @@ export function runBundle(bundle: string, dir: string | undefined): void {
   mod.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(path.dirname(bundle));
   const run = script.runInThisContext() as (...args: unknown[]) => void;
   run.call(mod.exports, mod.exports, Module.createRequire(bundle), mod, bundle, path.dirname(bundle));
+}
+
+/** How a release build ends its bundle (esbuild.mjs): the SHA-256 of the bytes before this line. */
+const BUILD_TAG = /\n\/\/# agent-memory-build ([0-9a-f]{64})\n$/;
+/** Longer than the tag line. */
+const TAG_WINDOW = 100;
+
+/**
+ * The name of a bundle's kept code, 32 hex digits: it must change with the bundle's bytes and
+ * with the Node that compiled it, since V8 checks only the source's length (a stale cache of a
+ * source of the same length would run the old code). A release build names its own hash in its
+ * last line, so a start hashes no megabyte (and loads no node:crypto: about 10 ms of a one-shot
+ * search); a bundle without that line (a development build) is hashed here.
+ */
+export function cacheKey(source: Buffer, runtime = `${process.version}\0${process.arch}\0`): string {
+  const tag = BUILD_TAG.exec(source.toString('latin1', Math.max(0, source.length - TAG_WINDOW)));
+  if (!tag) return sha256Hex(Buffer.concat([Buffer.from(runtime), source])).slice(0, 32);
+  const node = Buffer.from(runtime);
+  return `${tag[1]!.slice(0, 24)}${(fnv1aBytes(node, 0, node.length) >>> 0).toString(16).padStart(8, '0')}`;
 }
 
 function readOptional(file: string): Buffer | undefined {

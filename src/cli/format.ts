@@ -1,4 +1,4 @@
-import { stringify } from 'yaml';
+import type * as Yaml from 'yaml';
 import type { z } from 'zod';
 import type * as C from '../core/contract';
 import type { DuplicatePair } from '../core/duplicates';
@@ -25,9 +25,20 @@ const jsonVisible = (json: string) =>
     c === '\n' ? c : [...c].map((_, i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join(''),
   );
 
+let yaml: typeof Yaml | undefined;
+
+/**
+ * `value` as YAML. The yaml package is loaded on first use: running its modules was a sixth of
+ * every one-shot command's start, and only the playbook's commands print YAML.
+ */
+function asYaml(value: unknown): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, not when the bundle starts
+  return (yaml ??= require('yaml') as typeof Yaml).stringify(value, { lineWidth: 0 });
+}
+
 /** `--json` prints the service's answer; text prints `text`, or the answer as YAML when no text is given. */
 export function show(out: Output, value: unknown, text?: string): void {
-  out.io.stdout(out.json ? `${jsonVisible(JSON.stringify(value))}\n` : (text ?? stringify(value, { lineWidth: 0 })));
+  out.io.stdout(out.json ? `${jsonVisible(JSON.stringify(value))}\n` : (text ?? asYaml(value)));
 }
 
 /** A page of items as one line each, and how to get the next page. */

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import type { CitationInput, CitationStatus, CitationView, Freshness, StoredCitation } from './contract/citations';
 import { ValidationError } from './errors';
 import type { Codebase } from './ports/codebase';
+import { sha256Hex } from './nodeCrypto';
 
 /** Cited lines up to this many keep a hash per line, to tell a changed passage from a removed one and find a moved one fast. */
 const LINE_HASHES_MAX = 200;
@@ -9,8 +9,7 @@ const LINE_HASHES_MAX = 200;
 const HISTORY_TTL_MS = 5_000;
 const FILE_CACHE_MAX = 500;
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
-const lineHash = (s: string) => sha256(s).slice(0, 8);
+const lineHash = (s: string) => sha256Hex(s).slice(0, 8);
 const strip = (s: string) => s.replace(/\s+/g, '');
 
 /** A file read once per state: its lines without whitespace, and where each starts in their concatenation. */
@@ -116,7 +115,7 @@ export class CitationChecker {
       return {
         path: c.path,
         ...(c.startLine !== undefined ? { startLine: c.startLine, endLine: c.endLine ?? c.startLine } : {}),
-        fingerprint: sha256(text),
+        fingerprint: sha256Hex(text),
         size: text.length,
         ...(nonBlank.length <= LINE_HASHES_MAX ? { lines: nonBlank.map(lineHash) } : {}),
         ...(commit ? { commit } : {}),
@@ -152,7 +151,7 @@ export class CitationChecker {
     const f = this.file(c.path);
     if (!f) return { status: 'deleted' };
     if (c.startLine === undefined) {
-      return sha256(f.all) === c.fingerprint ? { status: 'fresh' } : this.whatIsLeft(c, f);
+      return sha256Hex(f.all) === c.fingerprint ? { status: 'fresh' } : this.whatIsLeft(c, f);
     }
     const first = c.startLine - 1;
     const last = (c.endLine ?? c.startLine) - 1;
@@ -175,7 +174,7 @@ export class CitationChecker {
     if (start >= f.lineCount || !f.stripped[start]) return undefined;
     const from = f.offsets[start]!;
     if (f.all.length - from < c.size) return undefined;
-    if (sha256(f.all.slice(from, from + c.size)) !== c.fingerprint) return undefined;
+    if (sha256Hex(f.all.slice(from, from + c.size)) !== c.fingerprint) return undefined;
     // The passage must end at the end of a line: the last line whose text starts before from + size.
     let end = start;
     while (end + 1 < f.lineCount && f.offsets[end + 1]! < from + c.size) end++;

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { Store, StoredVersion } from './ports/store';
 import { decodeCursor, encodeCursor } from './listCursor';
@@ -14,6 +13,7 @@ import { analyzeQuery } from './search/query';
 import { nearDuplicates, type SimilarMemory } from './duplicates';
 import { instructionLikeField } from './screening';
 import { normalizeTag, suggestTags, tagProblem } from './tags';
+import { randomUUID } from './nodeCrypto';
 import { Writer, type WriterOptions } from './writer';
 
 /** Who writes and by which clock (as every tier service), and the workspace citations are checked against. */

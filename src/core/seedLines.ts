@@ -4,14 +4,14 @@
  * a stored row whose rowId is derived from what identifies it, so importing a file again adds
  * nothing: a memory line is identified by its id and changedAt, an episode line by its id.
  */
-import { createHash } from 'node:crypto';
 import type { StoredVersion } from './ports/store';
 import type { SeedMemoryLine } from './contract';
 import { ValidationError } from './errors';
+import { sha256Hex } from './nodeCrypto';
 
 /** A UUID (version 8: custom) derived from `key`: the same key always gives the same id. */
 export function stableUuid(key: string): string {
-  const h = createHash('sha256').update(key).digest('hex').split('');
+  const h = sha256Hex(key).split('');
   h[12] = '8';
   h[16] = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
   const s = h.join('');

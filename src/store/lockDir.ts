@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { holderGone, OWNER_FILE, readOwner, selfIdentity, writeOwner } from './lockOwner';
+import { randomUUID } from '../core/nodeCrypto';
 
 /** What a waiter knows of a lock directory it could not make. */
 export type LockState =

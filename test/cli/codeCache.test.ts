@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import Module from 'node:module';
 import * as path from 'node:path';
 import { tmpDir } from '../helpers/tmp';
+import { cacheKey } from '../../src/cli/codeCache';
 
 const CLI = path.resolve(__dirname, '..', '..', 'dist', 'cli.js');
 const VERSION = (JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string }).version;
@@ -63,5 +64,31 @@ describe('CLI: compiled code kept between runs (dist/cli.js in a child process)'
     fs.writeFileSync(blocked, 'a file where the cache folder would go');
     version(blocked);
     assert.equal(fs.readFileSync(blocked, 'utf8'), 'a file where the cache folder would go');
+  });
+});
+
+describe('CLI: the name of kept compiled code (cacheKey)', () => {
+  const tagged = (body: string, hash: string) => Buffer.from(`${body}\n//# agent-memory-build ${hash}\n`);
+  const A = 'a'.repeat(64);
+  const B = 'b'.repeat(64);
+
+  it("a release build's bundle is named by the hash in its last line and by the Node that runs it, not by hashing its bytes", () => {
+    const key = cacheKey(tagged('console.log(1)', A), 'v20.0.0\0x64\0');
+    assert.match(key, /^[0-9a-f]{32}$/);
+    assert.equal(key.slice(0, 24), A.slice(0, 24));
+    assert.equal(cacheKey(tagged('console.log(2)', A), 'v20.0.0\0x64\0'), key, 'the tag names the bytes');
+    assert.notEqual(cacheKey(tagged('console.log(1)', B), 'v20.0.0\0x64\0'), key);
+    assert.notEqual(cacheKey(tagged('console.log(1)', A), 'v22.0.0\0x64\0'), key);
+    assert.notEqual(cacheKey(tagged('console.log(1)', A), 'v20.0.0\0arm64\0'), key);
+  });
+
+  it('a bundle without the tag (a development build, or a tag not on its last line) is named by its bytes', () => {
+    const key = cacheKey(Buffer.from('console.log(1)\n'), 'v20.0.0\0x64\0');
+    assert.match(key, /^[0-9a-f]{32}$/);
+    assert.notEqual(cacheKey(Buffer.from('console.log(2)\n'), 'v20.0.0\0x64\0'), key, 'same length, other bytes');
+    assert.notEqual(cacheKey(Buffer.from('console.log(1)\n'), 'v22.0.0\0x64\0'), key);
+    const notLast = Buffer.from(`//# agent-memory-build ${A}\nconsole.log(1)\n`);
+    assert.notEqual(cacheKey(notLast).slice(0, 24), A.slice(0, 24));
+    assert.notEqual(cacheKey(notLast), cacheKey(Buffer.from(`//# agent-memory-build ${A}\nconsole.log(2)\n`)));
   });
 });

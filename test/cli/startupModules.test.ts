@@ -10,7 +10,7 @@ const ENTRY = 'src/cli/index.ts';
  * reaches through static imports. A dynamic `import()` in the bundle runs its module on the call,
  * so what only some commands need stays out of every other command's start.
  */
-async function startupModules(): Promise<{ reached: Set<string>; from: Map<string, string> }> {
+async function startupModules(): Promise<{ reached: Set<string>; from: Map<string, string>; builtins: Map<string, string> }> {
   const result = await esbuild.build({
     absWorkingDir: ROOT,
     entryPoints: [ENTRY],
@@ -26,18 +26,21 @@ async function startupModules(): Promise<{ reached: Set<string>; from: Map<strin
   const inputs = result.metafile.inputs;
   const reached = new Set([ENTRY]);
   const from = new Map<string, string>();
+  /** Each Node module imported at start (`node:crypto`), and by which file first. */
+  const builtins = new Map<string, string>();
   const queue = [ENTRY];
   while (queue.length > 0) {
     const file = queue.shift()!;
     for (const i of inputs[file]?.imports ?? []) {
       if (i.kind !== 'import-statement' && i.kind !== 'require-call') continue;
+      if (i.external && i.kind === 'import-statement' && !builtins.has(i.path)) builtins.set(i.path, file);
       if (i.external || reached.has(i.path)) continue;
       reached.add(i.path);
       from.set(i.path, file);
       queue.push(i.path);
     }
   }
-  return { reached, from };
+  return { reached, from, builtins };
 }
 
 /** How the entry reaches `file`: each importer, entry first. */
@@ -72,5 +75,14 @@ describe('CLI start: what every command loads (esbuild module graph of src/cli/i
     // What a memory command does need is in the graph (the check would pass vacuously otherwise).
     for (const f of ['src/core/memoryService.ts', 'src/core/contract/memories.ts', 'src/store/sqljs/sqljsStore.ts'])
       assert.ok(reached.has(f), `${f} is not reached from ${ENTRY}`);
+  });
+
+  it('loads neither node:crypto nor node:child_process at start: a search uses neither (a write loads crypto for its ids, git commands child_process)', async () => {
+    const { from, builtins } = await startupModules();
+    for (const m of ['node:crypto', 'crypto', 'node:child_process', 'child_process']) {
+      const by = builtins.get(m);
+      assert.equal(by, undefined, `every CLI start loads ${m}: imported by ${by ? chain(from, by) : ''}`);
+    }
+    assert.ok(builtins.has('node:fs'), 'Node modules imported at start are seen (the check would pass vacuously otherwise)');
   });
 });

@@ -5,6 +5,7 @@ import { version } from '../../../package.json';
 import type { Services } from '../../core/services';
 import { ForgettingSchedule } from './forgetting';
 import { callTool } from './handlers';
+import { stdoutStream } from '../io';
 import { effectiveReviewMode, type Review } from './review';
 import type { ReviewMode } from './reviewModes';
 import { mcpTools } from './tools';
@@ -32,7 +33,7 @@ export interface McpOptions {
  */
 export async function serveMcp(services: Services, options: McpOptions = {}): Promise<void> {
   const stdin = options.stdin ?? process.stdin;
-  const stdout = options.stdout ?? process.stdout;
+  const stdout = options.stdout ?? stdoutStream();
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const server = new Server({ name: 'agent-memory', version }, { capabilities: { tools: {} } });
   server.onerror = (err) => log(`agent-memory mcp: ${err.message}`);
