@@ -75,8 +75,8 @@ const TAG_WINDOW = 100;
  * The name of a bundle's kept code, 32 hex digits: it must change with the bundle's bytes and
  * with the Node that compiled it, since V8 checks only the source's length (a stale cache of a
  * source of the same length would run the old code). A release build names its own hash in its
- * last line, so a start hashes no megabyte (and loads no node:crypto: about 10 ms of a one-shot
- * search); a bundle without that line (a development build) is hashed here.
+ * last line, so a start hashes no megabyte and loads no node:crypto; a bundle without that line
+ * (a development build) is hashed here.
  */
 export function cacheKey(source: Buffer, runtime = `${process.version}\0${process.arch}\0`): string {
   const tag = BUILD_TAG.exec(source.toString('latin1', Math.max(0, source.length - TAG_WINDOW)));
