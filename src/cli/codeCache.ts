@@ -80,7 +80,7 @@ const TAG_WINDOW = 100;
  */
 export function cacheKey(source: Buffer, runtime = `${process.version}\0${process.arch}\0`): string {
   const tag = BUILD_TAG.exec(source.toString('latin1', Math.max(0, source.length - TAG_WINDOW)));
-  if (!tag) return sha256Hex(Buffer.concat([Buffer.from(runtime), source])).slice(0, 32);
+  if (!tag) return sha256Hex(runtime, source).slice(0, 32);
   const node = Buffer.from(runtime);
   return `${tag[1]!.slice(0, 24)}${(fnv1aBytes(node, 0, node.length) >>> 0).toString(16).padStart(8, '0')}`;
 }

@@ -17,7 +17,9 @@ export function randomUUID(): string {
   return nodeCrypto().randomUUID();
 }
 
-/** SHA-256 of `data` (a string as UTF-8), in hex. */
-export function sha256Hex(data: string | Uint8Array): string {
-  return nodeCrypto().createHash('sha256').update(data).digest('hex');
+/** SHA-256 of `parts` one after the other (a string as UTF-8), in hex. */
+export function sha256Hex(...parts: Array<string | Uint8Array>): string {
+  const hash = nodeCrypto().createHash('sha256');
+  for (const part of parts) hash.update(part);
+  return hash.digest('hex');
 }

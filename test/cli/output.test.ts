@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MemoryService } from '../../src/core/memoryService';
 import { SqlJsStore } from '../../src/store/sqljs/sqljsStore';
-import { CLI } from '../helpers/cliRun';
+import { CLI, cliEnv } from '../helpers/cliRun';
 import { tmpDir } from '../helpers/tmp';
 
 /** Memories in the store: their JSON listing is several times a pipe's 64 KB. */
@@ -22,7 +22,7 @@ function piped(args: string[], reader: string, preload?: string): { code: number
   const node = [process.execPath, ...(preload ? ['--require', preload] : []), CLI, ...args].map(q).join(' ');
   const r = spawnSync('sh', ['-c', `{ ${node}; echo "cli exit $?" >&2; } | ${reader}`], {
     encoding: 'utf8',
-    env: { ...process.env, AGENT_MEMORY_AUTHOR: 'ana@example.com', AGENT_MEMORY_DATABASE_URL: '' },
+    env: cliEnv(),
     maxBuffer: 64 << 20,
   });
   const exit = /cli exit (\d+)\n$/.exec(r.stderr);
@@ -53,8 +53,7 @@ describe('CLI output: written at once, whole for a slow reader, quiet for one th
   });
   after(() => fs.rmSync(root, { recursive: true, force: true }));
 
-  const listing = ['--store', () => store, '--json', 'list', '--limit', String(MEMORIES)];
-  const args = () => listing.map((a) => (typeof a === 'function' ? a() : a));
+  const args = () => ['--store', store, '--json', 'list', '--limit', String(MEMORIES)];
 
   it('a reader that reads late gets the whole output (the pipe full, the CLI waits)', () => {
     const r = piped(args(), '(sleep 1; cat)');

@@ -12,12 +12,17 @@ export interface Run {
   stderr: string;
 }
 
+/** The environment of a CLI run: AGENT_MEMORY_AUTHOR `author`, never a team database. */
+export function cliEnv(author = 'ana@example.com'): NodeJS.ProcessEnv {
+  return { ...process.env, AGENT_MEMORY_AUTHOR: author, AGENT_MEMORY_DATABASE_URL: '' };
+}
+
 /** `agent-memory --store STORE ARGS` as AGENT_MEMORY_AUTHOR `author` (default ana@example.com), never a team database. */
 export function cli(store: string, args: string[], options: { author?: string; input?: string } = {}): Run {
   const r = spawnSync(process.execPath, [CLI, '--store', store, ...args], {
     input: options.input,
     encoding: 'utf8',
-    env: { ...process.env, AGENT_MEMORY_AUTHOR: options.author ?? 'ana@example.com', AGENT_MEMORY_DATABASE_URL: '' },
+    env: cliEnv(options.author),
   });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
