@@ -11,13 +11,10 @@ import type { Store } from '../core/ports/store';
 import type { Command } from './command';
 import { bool, type Flags, str } from './flags';
 import { type CliIo, processIo } from './io';
-import { COMMANDS } from './registry';
+import { allCommands, MEMORY_REGISTRY, type Registry } from './registry';
 import { asksHelp, closest, type Options, prepareArgv } from './argv';
 import { cliVersion, commandHelp, fullUsage, GLOBAL_OPTIONS, groupHelp } from './usage';
 import { openStore, resolveStoreSpec, type StoreSpec } from '../platform/openStore';
-
-/** First words of two-word commands. */
-const GROUPS = new Set([...COMMANDS.keys()].filter((k) => k.includes(' ')).map((k) => k.split(' ')[0]!));
 
 /** Flags of `agent-memory` without a command; `--version` only there, since `read --version V` is a command's. */
 const TOP_LEVEL = { ...GLOBAL_OPTIONS, version: { type: 'boolean' } } as const;
@@ -35,34 +32,43 @@ function prepare(argv: string[], options: Options, where: string, usage: string)
   }
 }
 
-/** Parses argv into the command, its flags and positionals, or throws a ValidationError. */
-function parse(argv: string[]): Parsed {
-  // Global flags may come before the command; a value flag consumes the next token.
-  let idx = -1;
+/** Where the command's first word is in argv (-1: none). Global flags may come before it; a value flag consumes the next token. */
+function commandIndex(argv: string[]): number {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (!a.startsWith('-')) {
-      idx = i;
-      break;
-    }
+    if (!a.startsWith('-')) return i;
     if ((a === '--store' || a === '--author' || a === '--project') && !a.includes('=')) i++;
   }
+  return -1;
+}
+
+/** The commands a command line may name: the memory commands alone when it names one, else all of them (loaded now). */
+function registryFor(argv: string[]): Registry | Promise<Registry> {
+  const idx = commandIndex(argv);
+  return idx >= 0 && MEMORY_REGISTRY.has(argv[idx]!) ? MEMORY_REGISTRY : allCommands();
+}
+
+/** Parses argv into the command, its flags and positionals, or throws a ValidationError. */
+function parse(argv: string[], commands: Registry): Parsed {
+  const idx = commandIndex(argv);
   let name = idx >= 0 ? argv[idx]! : undefined;
   if (name === undefined) {
     const tokens = prepare(argv, TOP_LEVEL, '', 'run agent-memory help');
     const { values } = parseArgs({ args: tokens, options: TOP_LEVEL, strict: true });
     if (values.version) return { print: `${cliVersion()}\n`, code: 0 };
     // Only global flags: the whole usage, as a refusal unless it was asked for.
-    return { print: fullUsage(COMMANDS), code: values.help ? 0 : 2 };
+    return { print: fullUsage(commands), code: values.help ? 0 : 2 };
   }
   // Commands of the playbook tiers have two words: `episode record`, `fact query`, `pending approve`.
   const sub = argv[idx + 1];
   let width = 1;
-  if (!COMMANDS.has(name) && GROUPS.has(name)) {
-    if (sub === undefined || !COMMANDS.has(`${name} ${sub}`)) {
+  // First words of two-word commands.
+  const groups = new Set([...commands.keys()].filter((k) => k.includes(' ')).map((k) => k.split(' ')[0]!));
+  if (!commands.has(name) && groups.has(name)) {
+    if (sub === undefined || !commands.has(`${name} ${sub}`)) {
       const rest = [...argv.slice(0, idx), ...argv.slice(idx + 1)];
-      if (rest.includes('--help') || rest.includes('-h')) return { print: groupHelp(name, COMMANDS), code: 0 };
-      const subs = [...COMMANDS.keys()].filter((k) => k.startsWith(`${name} `)).map((k) => k.split(' ')[1]!);
+      if (rest.includes('--help') || rest.includes('-h')) return { print: groupHelp(name, commands), code: 0 };
+      const subs = [...commands.keys()].filter((k) => k.startsWith(`${name} `)).map((k) => k.split(' ')[1]!);
       const close = sub === undefined ? undefined : closest(sub, subs);
       throw new ValidationError(
         name,
@@ -72,9 +78,9 @@ function parse(argv: string[]): Parsed {
     name = `${name} ${sub}`;
     width = 2;
   }
-  const command = COMMANDS.get(name);
+  const command = commands.get(name);
   if (!command) {
-    const close = closest(name, [...new Set([...COMMANDS.keys()].map((k) => k.split(' ')[0]!))]);
+    const close = closest(name, [...new Set([...commands.keys()].map((k) => k.split(' ')[0]!))]);
     throw new ValidationError('command', `unknown command "${name}"${close ? `; did you mean ${close}?` : ';'} run agent-memory help`);
   }
   const options = { ...GLOBAL_OPTIONS, ...command.options };
@@ -147,7 +153,8 @@ export async function main(
   let store: Store | undefined;
   let flagNames: string[] = [];
   try {
-    const parsed = parse(argv);
+    const commands = await registryFor(argv);
+    const parsed = parse(argv, commands);
     if (parsed.print !== undefined) {
       io.stdout(parsed.print);
       return parsed.code;
@@ -157,7 +164,7 @@ export async function main(
     const json = bool(flags, 'json');
     if (command.opensStores) {
       // Only a number is an exit code: a run that ends in `io.stdout(…)` resolves to write's boolean.
-      const code = await command.run({ flags, args, json, io, env, cwd, commands: COMMANDS });
+      const code = await command.run({ flags, args, json, io, env, cwd, commands });
       return typeof code === 'number' ? code : 0;
     }
     const spec = resolveStoreSpec({ store: str(flags, 'store'), project: str(flags, 'project') }, env, cwd);

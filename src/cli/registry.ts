@@ -1,47 +1,31 @@
 import type { Command, CommandGroup } from './command';
-import { BACKUP_COMMANDS } from './commands/backup';
-import { CONTEXT_COMMANDS } from './commands/context';
-import { DOCTOR_COMMANDS } from './commands/doctor';
-import { DB_COMMANDS } from './commands/db';
-import { DUPLICATE_COMMANDS } from './commands/duplicates';
-import { EPISODE_COMMANDS } from './commands/episodes';
-import { FACT_COMMANDS } from './commands/facts';
-import { HELP_COMMANDS } from './commands/help';
-import { INIT_COMMANDS } from './commands/init';
-import { LIFECYCLE_COMMANDS } from './commands/lifecycle';
-import { MCP_COMMANDS } from './commands/mcp';
+import type * as Groups from './commandGroups';
 import { MEMORY_COMMANDS } from './commands/memories';
-import { MIGRATE_COMMANDS } from './commands/migrate';
-import { PENDING_COMMANDS } from './commands/pending';
-import { SKILL_COMMANDS } from './commands/skills';
 
-/** The groups in the order `agent-memory --help` lists them. */
-const GROUPS: CommandGroup[] = [
-  MEMORY_COMMANDS,
-  BACKUP_COMMANDS,
-  DUPLICATE_COMMANDS,
-  MCP_COMMANDS,
-  INIT_COMMANDS,
-  DOCTOR_COMMANDS,
-  EPISODE_COMMANDS,
-  FACT_COMMANDS,
-  SKILL_COMMANDS,
-  PENDING_COMMANDS,
-  LIFECYCLE_COMMANDS,
-  CONTEXT_COMMANDS,
-  MIGRATE_COMMANDS,
-  DB_COMMANDS,
-  HELP_COMMANDS,
-];
+/** A map of commands keyed by the words that name them (`list`, `episode record`), in --help order. */
+export type Registry = ReadonlyMap<string, Command>;
 
 /**
- * Every command of the CLI, keyed by the words that name it (`list`, `episode record`), in
- * --help order. A Map, so a word such as `constructor` is not found on Object.prototype.
+ * The memory commands (create, search, read, …): what an agent without MCP runs once per
+ * operation, so the only ones whose modules every start runs.
  */
-export const COMMANDS: ReadonlyMap<string, Command> = register(GROUPS);
+export const MEMORY_REGISTRY: Registry = register([MEMORY_COMMANDS]);
 
-/** One map of the groups; a name given twice would silently hide a command, so it fails at load. */
-function register(groups: CommandGroup[]): Map<string, Command> {
+let all: Promise<Registry> | undefined;
+
+/**
+ * Every command of the CLI, in --help order: the other groups' modules (backup, doctor, the
+ * playbook's tiers, the MCP server's command, …) are loaded on the first call.
+ */
+export function allCommands(): Promise<Registry> {
+  return (all ??= import('./commandGroups').then((m: typeof Groups) => register(m.GROUPS)));
+}
+
+/**
+ * One map of the groups, a Map so that a word such as `constructor` is not found on
+ * Object.prototype. A name given twice would silently hide a command, so it fails at load.
+ */
+function register(groups: readonly CommandGroup[]): Map<string, Command> {
   const commands = new Map<string, Command>();
   for (const [name, command] of groups.flatMap((group) => Object.entries(group))) {
     if (commands.has(name)) throw new Error(`the command "${name}" is defined twice`);

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { CliIo } from '../../src/cli/io';
 import { main } from '../../src/cli/main';
-import { COMMANDS } from '../../src/cli/registry';
+import { allCommands, MEMORY_REGISTRY, type Registry } from '../../src/cli/registry';
 import { tmpDir } from '../helpers/tmp';
 
 /** Runs the CLI in this process with captured output; none of these calls opens a store. */
@@ -18,7 +18,24 @@ function named(line: string): string | undefined {
   return [...COMMANDS.keys()].filter((k) => line === k || line.startsWith(`${k} `)).sort((a, b) => b.length - a.length)[0];
 }
 
+let COMMANDS: Registry;
+
 describe('CLI registry (src/cli/registry.ts) and --help', () => {
+  before(async () => {
+    COMMANDS = await allCommands();
+  });
+
+  it('runs a memory command from the memory commands alone, the same command objects as the whole registry', async () => {
+    assert.ok(MEMORY_REGISTRY.size >= 5 && MEMORY_REGISTRY.has('search') && MEMORY_REGISTRY.has('create'));
+    for (const [name, command] of MEMORY_REGISTRY) assert.equal(COMMANDS.get(name), command, name);
+    // A memory command's help and refusals come from its own entry, as from the whole registry.
+    const r = await run(['--json', 'search', '--no-such-flag']);
+    assert.equal(r.code, 2);
+    assert.ok(r.stderr.includes(`usage: agent-memory ${MEMORY_REGISTRY.get('search')!.usage}`), r.stderr);
+    // Any other first word loads every group: a command of another group, and an unknown one with its suggestion.
+    assert.equal((await run(['help', 'doctor'])).code, 0);
+    assert.match((await run(['--store', 'x', 'serch'])).stderr, /unknown command "serch"; did you mean search\?/);
+  });
   it('--help lists every command of the registry once, in registry order, and no other', async () => {
     const r = await run(['--help']);
     assert.equal(r.code, 0, r.stderr);

@@ -77,6 +77,24 @@ describe('CLI start: what every command loads (esbuild module graph of src/cli/i
       assert.ok(reached.has(f), `${f} is not reached from ${ENTRY}`);
   });
 
+  it("runs only the memory commands' group at start: the other groups load when their command is named", async () => {
+    const { reached, from } = await startupModules();
+    const others = [
+      'src/cli/commandGroups.ts',
+      'src/cli/commands/backup.ts',
+      'src/cli/commands/doctor.ts',
+      'src/cli/commands/episodes.ts',
+      'src/cli/commands/help.ts',
+      'src/cli/commands/init.ts',
+      'src/cli/commands/migrate.ts',
+      'src/cli/completion.ts',
+      'src/store/sqljs/storeDoctor.ts',
+      'src/core/agentInstructions.ts',
+    ];
+    for (const f of others) assert.ok(!reached.has(f), `every CLI start loads ${f}: ${chain(from, f)}`);
+    assert.ok(reached.has('src/cli/commands/memories.ts'), 'the memory commands are reached (the check would pass vacuously otherwise)');
+  });
+
   it('loads neither node:crypto nor node:child_process at start: a search uses neither (a write loads crypto for its ids, git commands child_process)', async () => {
     const { from, builtins } = await startupModules();
     for (const m of ['node:crypto', 'crypto', 'node:child_process', 'child_process']) {
