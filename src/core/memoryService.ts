@@ -22,7 +22,7 @@ export interface MemoryServiceOptions extends WriterOptions {
   citations?: CitationChecker;
 }
 
-type Out<S extends z.ZodType> = z.output<S>;
+type Out<S extends z.core.$ZodType> = z.output<S>;
 type Field = 'description' | 'tags' | 'content';
 
 /** Most tags a tags answer lists, so a large vocabulary never floods a model's context. */

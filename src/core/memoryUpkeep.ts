@@ -12,7 +12,7 @@ import { assertNoSecretFields, mustExist } from './memoryRefusals';
 import { Writer } from './writer';
 import { type SeedLine, seedVersionsOf } from './seedLines';
 
-type Out<S extends z.ZodType> = z.output<S>;
+type Out<S extends z.core.$ZodType> = z.output<S>;
 
 /**
  * People's upkeep of the memories, beside the operations agents call (MemoryService): likely

@@ -72,6 +72,14 @@ describe('CLI start: what every command loads (esbuild module graph of src/cli/i
       'src/store/postgres/pgStore.ts',
     ];
     for (const f of notAtStart) assert.ok(!reached.has(f), `every CLI start loads ${f}: ${chain(from, f)}`);
+    // The memory tier's schemas are zod/mini's (contract/fields.ts): zod's classic API, whose schemas cost
+    // about three times as much to build, is loaded with the playbook's contract only.
+    const classic = [...reached].find((f) => f.includes('node_modules/zod/v4/classic/'));
+    assert.equal(classic, undefined, `every CLI start loads zod's classic API: ${classic ? chain(from, classic) : ''}`);
+    assert.ok(
+      [...reached].some((f) => f.includes('node_modules/zod/v4/mini/')),
+      'zod/mini is reached (the check would pass vacuously otherwise)',
+    );
     // What a memory command does need is in the graph (the check would pass vacuously otherwise).
     for (const f of ['src/core/memoryService.ts', 'src/core/contract/memories.ts', 'src/store/sqljs/sqljsStore.ts'])
       assert.ok(reached.has(f), `${f} is not reached from ${ENTRY}`);

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { $ZodObject } from 'zod/v4/core';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDefinition } from '../../core/contract';
 import { ALL_TOOLS } from '../../core/contract';
@@ -12,7 +13,7 @@ import { isWriteTool } from './review';
  * (the bare array), the same JSON the CLI prints and the VS Code tools return.
  */
 export function isWrapped(tool: ToolDefinition): boolean {
-  return !(tool.output instanceof z.ZodObject);
+  return !(tool.output instanceof $ZodObject);
 }
 
 /** The structuredContent of a tool's result: the output itself, or `{ results }` for a non-object. */

@@ -4,7 +4,8 @@
  * "source", or spread it over "errors"), with a message that says what to write instead.
  */
 import * as z from 'zod';
-import { Cursor, PageLimit, RecordId, Tag, Timestamp } from './fields';
+import { Tag, Timestamp } from './fields';
+import { Cursor, PageLimit, RecordId } from './pages';
 import { SOURCE_TYPES } from './sourceTypes';
 import { linesProblem, transcriptProblem } from './transcripts';
 
@@ -154,7 +155,7 @@ export const RecordEpisodeInput = z
       .max(EPISODE_LIMITS.executorMax, length('executor', EPISODE_LIMITS.executorMax))
       .optional()
       .describe('Who ran it (an agent name); defaults to the author.'),
-    timestamp: Timestamp.optional().describe('When it happened (ISO-8601 UTC with milliseconds); defaults to now.'),
+    timestamp: z.optional(Timestamp).describe('When it happened (ISO-8601 UTC with milliseconds); defaults to now.'),
   })
   .strict()
   .superRefine((e, ctx) => {
@@ -228,8 +229,8 @@ export const FindEpisodesInput = z
       .optional()
       .describe('Only episodes that ended this way.'),
     skill: SkillFilter.optional().describe('Only episodes that followed this skill (by name).'),
-    since: Timestamp.optional().describe('Only episodes that happened at or after this ISO-8601 time, e.g. 2026-01-01T00:00:00Z.'),
-    until: Timestamp.optional().describe('Only episodes that happened before this ISO-8601 time.'),
+    since: z.optional(Timestamp).describe('Only episodes that happened at or after this ISO-8601 time, e.g. 2026-01-01T00:00:00Z.'),
+    until: z.optional(Timestamp).describe('Only episodes that happened before this ISO-8601 time.'),
     limit: PageLimit(EPISODE_LIMITS.findMax, EPISODE_LIMITS.findDefault),
     cursor: Cursor,
   })

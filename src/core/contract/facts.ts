@@ -4,7 +4,8 @@
  * accept them as optional and the service's message names the policy key.
  */
 import * as z from 'zod';
-import { Author, Cursor, PageLimit, RecordId, Timestamp } from './fields';
+import { Author, Timestamp } from './fields';
+import { Cursor, PageLimit, RecordId } from './pages';
 
 export const FACT_LIMITS = {
   subjectMax: 200,
@@ -48,8 +49,8 @@ export const AssertFactInput = z
       .nullable()
       .optional()
       .describe('How sure the source is, 0–1.'),
-    observedAt: Timestamp.optional().describe('When it was observed (ISO-8601 UTC with milliseconds); defaults to now.'),
-    validUntil: Timestamp.nullable().optional().describe('When it stops being true, if known; it is hidden afterwards.'),
+    observedAt: z.optional(Timestamp).describe('When it was observed (ISO-8601 UTC with milliseconds); defaults to now.'),
+    validUntil: z.nullable(Timestamp).optional().describe('When it stops being true, if known; it is hidden afterwards.'),
   })
   .strict();
 export type AssertFactInput = z.output<typeof AssertFactInput>;
@@ -99,7 +100,7 @@ export const ResolveFactsInput = z
 export const VerifyFactInput = z
   .object({
     id: FactId,
-    by: Author.optional().describe('Who verified it; defaults to the author.'),
+    by: z.optional(Author).describe('Who verified it; defaults to the author.'),
     evidence: Line('evidence', FACT_LIMITS.evidenceMax).describe('A link or reference that shows it is true.'),
   })
   .strict();

@@ -4,6 +4,7 @@ export * from './context';
 export * from './episodes';
 export * from './facts';
 export * from './fields';
+export * from './pages';
 export * from './memories';
 export * from './memoryTools';
 export * from './pending';

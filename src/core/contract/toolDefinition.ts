@@ -8,7 +8,7 @@ export interface ToolAnnotations {
 }
 
 /** One agent-facing tool: the single definition every adapter derives from. */
-export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+export interface ToolDefinition<I extends z.core.$ZodType = z.core.$ZodType, O extends z.core.$ZodType = z.core.$ZodType> {
   /** The tool name agents call, e.g. `agent-memory_search`. */
   name: string;
   /** What a person types in chat (`#memorySearch`). */

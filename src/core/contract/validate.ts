@@ -1,3 +1,4 @@
+import { safeParse } from 'zod/mini';
 import type { z } from 'zod';
 import { ValidationError } from '../errors';
 
@@ -78,8 +79,8 @@ function ruleOf(issue: z.core.$ZodIssue): string {
  * Parses `input` against `schema`; on failure throws one ValidationError that names every
  * offending field and its rule, so a model can fix all of them in one retry.
  */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
+export function parseInput<S extends z.core.$ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = safeParse(schema, input);
   if (result.success) return result.data;
   const parts = result.error.issues.map((i) => {
     const field = pathOf(i.path);
