@@ -68,11 +68,17 @@ export class Postings {
       for (const slot of p) if (counts[slot]!++ === 0) reached[n++] = slot;
       return n;
     }
-    const { minus } = p;
     const gaps = gapSlots(p.gaps);
-    for (let slot = gaps.next(); slot !== -1; slot = gaps.next()) {
-      if (minus !== undefined && minus.has(slot)) continue;
-      if (counts[slot]!++ === 0) reached[n++] = slot;
+    const skip = ascending(p.minus);
+    if (skip === undefined) {
+      for (let slot = gaps.next(); slot !== -1; slot = gaps.next()) if (counts[slot]!++ === 0) reached[n++] = slot;
+    } else {
+      let s = 0;
+      for (let slot = gaps.next(); slot !== -1; slot = gaps.next()) {
+        while (s < skip.length && skip[s]! < slot) s++;
+        if (s < skip.length && skip[s] === slot) continue;
+        if (counts[slot]!++ === 0) reached[n++] = slot;
+      }
     }
     // Filed since: never in the list (a slot removed and filed again leaves `minus` instead).
     if (p.plus) for (const slot of p.plus) if (counts[slot]!++ === 0) reached[n++] = slot;
@@ -218,11 +224,27 @@ function sizeOf(p: Saved): number {
   return p.count + (p.plus?.size ?? 0) - (p.minus?.size ?? 0);
 }
 
+/**
+ * The slots removed from a saved list since (`minus`: the edits and deletes of this process, a
+ * few), in ascending order: a walk of the list's ascending slots passes them by merging, one
+ * comparison a slot, instead of asking a set for each of a common term's tens of thousands.
+ */
+function ascending(minus: Set<number> | undefined): Int32Array | undefined {
+  return minus === undefined || minus.size === 0 ? undefined : Int32Array.from(minus).sort();
+}
+
 /** The slots of a saved list as it stands: the list's, less `minus`, then `plus`. */
 function walk(p: Saved, fn: (slot: number) => void): void {
-  const minus = p.minus;
   const gaps = gapSlots(p.gaps);
-  for (let slot = gaps.next(); slot !== -1; slot = gaps.next()) if (!minus?.has(slot)) fn(slot);
+  const skip = ascending(p.minus);
+  let s = 0;
+  for (let slot = gaps.next(); slot !== -1; slot = gaps.next()) {
+    if (skip !== undefined) {
+      while (s < skip.length && skip[s]! < slot) s++;
+      if (s < skip.length && skip[s] === slot) continue;
+    }
+    fn(slot);
+  }
   if (p.plus) for (const slot of p.plus) fn(slot);
 }
 

@@ -50,6 +50,51 @@ describe('Postings (one field of the search index)', () => {
     assert.deepEqual([...reached.subarray(0, n)], [2, 7, 200, 1, 5, 9, 300, 3, 4, 6]);
   });
 
+  it('passes by every slot removed from a saved list, however many and wherever they are (random lists, 200 rounds)', () => {
+    let seed = 7;
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let round = 0; round < 200; round++) {
+      const slots = [...new Set(Array.from({ length: 1 + rnd(300) }, () => rnd(2000)))].sort((a, b) => a - b);
+      const p = restored({ t: slots });
+      const live = new Set(slots);
+      // Removed: the first, the last, runs of neighbours, and random ones; some filed again, some new ones filed.
+      const removed = [slots[0]!, slots[slots.length - 1]!, ...slots.slice(rnd(slots.length), rnd(slots.length) + 5)];
+      for (let i = rnd(slots.length); i > 0; i--) removed.push(slots[rnd(slots.length)]!);
+      for (const slot of new Set(removed)) {
+        p.remove('t', slot);
+        live.delete(slot);
+      }
+      for (let i = rnd(5); i > 0; i--) {
+        const slot = rnd(2500);
+        if (!live.has(slot)) {
+          p.add('t', slot);
+          live.add(slot);
+        }
+      }
+      const counts = new Uint16Array(2500);
+      const reached = new Int32Array(2500);
+      const n = p.countInto('t', counts, reached, 0);
+      const want = [...live].sort((a, b) => a - b);
+      assert.deepEqual(
+        [...reached.subarray(0, n)].sort((a, b) => a - b),
+        want,
+        `round ${round}: reached`,
+      );
+      assert.ok(want.every((slot) => counts[slot] === 1) && counts.reduce((a, b) => a + b, 0) === want.length, `round ${round}: counts`);
+      const walked: number[] = [];
+      p.forEach((_, slot) => walked.push(slot));
+      assert.deepEqual(
+        walked.sort((a, b) => a - b),
+        want,
+        `round ${round}: walked`,
+      );
+      assert.equal(p.size('t'), want.length);
+    }
+  });
+
   it('adds to the slots reached only, for a common term in every form its list takes', () => {
     // The same lists twice: once restored and not decoded (gaps walked), once decoded into sets,
     // large and small beside the reached slots (a set probed, a set walked).
