@@ -23,3 +23,11 @@ export function sha256Hex(...parts: Array<string | Uint8Array>): string {
   for (const part of parts) hash.update(part);
   return hash.digest('hex');
 }
+
+/**
+ * node:crypto if this process has loaded it already (it made an id, say), else undefined: for
+ * work that has a slower way of its own and should not load it (the journal's SHA-1).
+ */
+export function loadedNodeCrypto(): typeof NodeCrypto | undefined {
+  return loaded;
+}

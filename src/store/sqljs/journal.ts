@@ -2,6 +2,7 @@ import { sha1 as sha1Bytes } from '@noble/hashes/legacy.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { loadedNodeCrypto } from '../../core/nodeCrypto';
 import { syncDir, writeFileAtomic } from './atomicFile';
 
 /** A complete journal line and where it sits in the file. */
@@ -35,11 +36,14 @@ export const EMPTY_POSITION: JournalPosition = { ino: 0, offset: 0, tailSha: '',
 
 /**
  * SHA-1 of `data` (a string as UTF-8), in hex: what identifies a consumed line in the saved caches.
- * Computed in JavaScript (@noble/hashes), not by node:crypto: a one-shot CLI search checks one
- * line and would otherwise load node:crypto for it (about 7 ms of its start). Slower per byte
- * (about 40 µs a 1 KB line against 5), which only a journal read whole feels: a mark every 256 lines.
+ * By node:crypto when the process has loaded it (every write has: its row id), else in JavaScript
+ * (@noble/hashes): a one-shot CLI search checks one line and would otherwise load node:crypto for
+ * it (about 7 ms of its start). The same hex either way; JavaScript is slower per byte (about 40 µs
+ * a 1 KB line against 5), which a write feels after each append and a journal read whole at each
+ * mark (every 256 lines).
  */
-export function sha1(data: Buffer | string): string {
+export function sha1(data: Buffer | string, crypto = loadedNodeCrypto()): string {
+  if (crypto) return crypto.createHash('sha1').update(data).digest('hex');
   return bytesToHex(sha1Bytes(typeof data === 'string' ? Buffer.from(data, 'utf8') : data));
 }
 

@@ -118,7 +118,12 @@ export class JournalSync {
   private tryCatchUp(): boolean | undefined {
     this.deferDb = true;
     try {
-      if (!this.cursor.diverged()) return this.applyLines();
+      const stat = this.files.journal.stat();
+      if (!this.cursor.diverged(stat)) {
+        // Nothing appended since (every write of a process finds its own journal so): no read, no transaction.
+        if (stat.size <= this.cursor.position.offset) return false;
+        return this.applyLines();
+      }
       return this.files.incremental === false ? undefined : this.reconcile();
     } finally {
       this.deferDb = false;

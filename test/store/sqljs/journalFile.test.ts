@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { JournalFile } from '../../../src/store/sqljs/journal';
+import * as crypto from 'node:crypto';
+import { JournalFile, sha1 } from '../../../src/store/sqljs/journal';
 import { tmpDir } from '../../helpers/tmp';
 
 describe('JournalFile.readLines and scanLines (the journal read in chunks)', () => {
@@ -66,5 +67,18 @@ describe('JournalFile.readLines and scanLines (the journal read in chunks)', () 
       /stop/,
     );
     assert.equal(openOnFile(), 0);
+  });
+});
+
+describe('sha1 (what identifies a consumed journal line)', () => {
+  it('gives the same hex in JavaScript and by node:crypto, for text and bytes (saved positions stay valid whichever computed them)', () => {
+    const texts = ['', 'a', '{"v":1}\n', 'ü€😀\n', 'x'.repeat(55), 'x'.repeat(56), 'x'.repeat(64), 'y'.repeat(5000)];
+    for (const text of texts) {
+      const want = crypto.createHash('sha1').update(text, 'utf8').digest('hex');
+      assert.equal(sha1(text, undefined), want, `JavaScript, text of ${text.length}`);
+      assert.equal(sha1(text, crypto), want, `node:crypto, text of ${text.length}`);
+      assert.equal(sha1(Buffer.from(text, 'utf8'), undefined), want, `JavaScript, bytes of ${text.length}`);
+      assert.equal(sha1(Buffer.from(text, 'utf8'), crypto), want, `node:crypto, bytes of ${text.length}`);
+    }
   });
 });
