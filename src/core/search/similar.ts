@@ -39,8 +39,8 @@ export function termsNeeded(size: number, min: number): number {
  * (`Postings.countReached`), and after each term a memory that could not be alike enough even
  * holding every term left is dropped (its similarity at best, from the count and the number of
  * terms it holds, `DocSlots.termCounts`). Once few are left, their own terms are read, when that
- * costs less than counting the rest: walking a saved list, or probing a set (a list a search
- * decoded) once per memory left. A memory is read only when it is alike enough or among those few.
+ * costs less than counting the next term: walking its saved list, or probing its set (a list a
+ * search decoded) once per memory left. A memory is read only when it is alike enough or among those few.
  * `termPostings` is an index's description-and-tag field, `docs` its memories.
  */
 export function similarIn(
@@ -64,13 +64,9 @@ export function similarIn(
   const byRarity = sized.map((t) => t.term);
   const prefix = n - need + 1;
   const probed = sized.map((t) => termPostings.isSet(t.term));
-  // What counting the terms from the k-th on costs for `m` memories, in list entries: a set is
-  // probed once per memory (or walked, when that is less: Postings.countReached), a saved list walked.
-  const finish = (k: number, m: number) => {
-    let cost = 0;
-    for (let j = k; j < n; j++) cost += probed[j] ? Math.min(m * PROBE_COST, sized[j]!.size) : sized[j]!.size;
-    return cost;
-  };
+  // What counting the k-th term costs for `m` memories, in list entries: a set is probed once per
+  // memory (or walked, when that is less: Postings.countReached), a saved list walked.
+  const countCost = (k: number, m: number) => (probed[k] ? Math.min(m * PROBE_COST, sized[k]!.size) : sized[k]!.size);
   // Whether a memory holding `shared` of the terms, `size` terms in all, is alike enough.
   const alike = (shared: number, size: number) => shared / (n + size - shared) >= min;
   // The least `shared` that is alike enough for a memory of `size` terms (n + 1: none), by size:
@@ -102,7 +98,9 @@ export function similarIn(
     }
     counted = true;
     for (let k = prefix; k < n && m > 0; k++) {
-      if (m * READ_COST < finish(k, m)) {
+      // Compared with the next term only, not with all the terms left: counting one drops the
+      // memories that can no longer be alike enough, and the choice is made again after it.
+      if (m * READ_COST < countCost(k, m)) {
         // Few left: each one's own terms tell which of the rest it holds, for less than the lists would.
         const rest = new Set(byRarity.slice(k));
         for (let i = 0; i < m; i++) for (const t of describedTerms(docs.at(reached[i]!)!)) if (rest.has(t)) counts[reached[i]!]!++;
