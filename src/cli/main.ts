@@ -42,15 +42,13 @@ function commandIndex(argv: string[]): number {
   return -1;
 }
 
-/** The commands a command line may name: the memory commands alone when it names one, else all of them (loaded now). */
-function registryFor(argv: string[]): Registry | Promise<Registry> {
-  const idx = commandIndex(argv);
-  return idx >= 0 && MEMORY_REGISTRY.has(argv[idx]!) ? MEMORY_REGISTRY : allCommands();
+/** The commands a command line may name: the memory commands alone when its first word is one, else all of them (loaded now). */
+function registryFor(word: string | undefined): Registry | Promise<Registry> {
+  return word !== undefined && MEMORY_REGISTRY.has(word) ? MEMORY_REGISTRY : allCommands();
 }
 
-/** Parses argv into the command, its flags and positionals, or throws a ValidationError. */
-function parse(argv: string[], commands: Registry): Parsed {
-  const idx = commandIndex(argv);
+/** Parses argv, whose command starts at `idx` (commandIndex), into the command, its flags and positionals, or throws a ValidationError. */
+function parse(argv: string[], idx: number, commands: Registry): Parsed {
   let name = idx >= 0 ? argv[idx]! : undefined;
   if (name === undefined) {
     const tokens = prepare(argv, TOP_LEVEL, '', 'run agent-memory help');
@@ -153,8 +151,9 @@ export async function main(
   let store: Store | undefined;
   let flagNames: string[] = [];
   try {
-    const commands = await registryFor(argv);
-    const parsed = parse(argv, commands);
+    const idx = commandIndex(argv);
+    const commands = await registryFor(argv[idx]);
+    const parsed = parse(argv, idx, commands);
     if (parsed.print !== undefined) {
       io.stdout(parsed.print);
       return parsed.code;
