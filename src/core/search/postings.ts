@@ -68,18 +68,8 @@ export class Postings {
       for (const slot of p) if (counts[slot]!++ === 0) reached[n++] = slot;
       return n;
     }
-    const gaps = gapSlots(p.gaps);
-    const skip = ascending(p.minus);
-    if (skip === undefined) {
-      for (let slot = gaps.next(); slot !== -1; slot = gaps.next()) if (counts[slot]!++ === 0) reached[n++] = slot;
-    } else {
-      let s = 0;
-      for (let slot = gaps.next(); slot !== -1; slot = gaps.next()) {
-        while (s < skip.length && skip[s]! < slot) s++;
-        if (s < skip.length && skip[s] === slot) continue;
-        if (counts[slot]!++ === 0) reached[n++] = slot;
-      }
-    }
+    const slots = new ListedSlots(p);
+    for (let slot = slots.next(); slot !== -1; slot = slots.next()) if (counts[slot]!++ === 0) reached[n++] = slot;
     // Filed since: never in the list (a slot removed and filed again leaves `minus` instead).
     if (p.plus) for (const slot of p.plus) if (counts[slot]!++ === 0) reached[n++] = slot;
     return n;
@@ -225,26 +215,36 @@ function sizeOf(p: Saved): number {
 }
 
 /**
- * The slots removed from a saved list since (`minus`: the edits and deletes of this process, a
- * few), in ascending order: a walk of the list's ascending slots passes them by merging, one
- * comparison a slot, instead of asking a set for each of a common term's tens of thousands.
+ * The slots of a saved list's gaps less those removed since (`minus`: the edits and deletes of
+ * this process, a few), one at a time, -1 past the end. The removed slots are sorted once and
+ * passed by merging with the list's ascending slots, one comparison a slot, instead of asking a
+ * set about each of a common term's tens of thousands.
  */
-function ascending(minus: Set<number> | undefined): Int32Array | undefined {
-  return minus === undefined || minus.size === 0 ? undefined : Int32Array.from(minus).sort();
+class ListedSlots {
+  private readonly gaps: ReturnType<typeof gapSlots>;
+  private readonly removed: Int32Array | undefined;
+  private at = 0;
+
+  constructor(p: Saved) {
+    this.gaps = gapSlots(p.gaps);
+    this.removed = p.minus?.size ? Int32Array.from(p.minus).sort() : undefined;
+  }
+
+  next(): number {
+    const removed = this.removed;
+    for (;;) {
+      const slot = this.gaps.next();
+      if (slot === -1 || removed === undefined) return slot;
+      while (this.at < removed.length && removed[this.at]! < slot) this.at++;
+      if (this.at >= removed.length || removed[this.at] !== slot) return slot;
+    }
+  }
 }
 
 /** The slots of a saved list as it stands: the list's, less `minus`, then `plus`. */
 function walk(p: Saved, fn: (slot: number) => void): void {
-  const gaps = gapSlots(p.gaps);
-  const skip = ascending(p.minus);
-  let s = 0;
-  for (let slot = gaps.next(); slot !== -1; slot = gaps.next()) {
-    if (skip !== undefined) {
-      while (s < skip.length && skip[s]! < slot) s++;
-      if (s < skip.length && skip[s] === slot) continue;
-    }
-    fn(slot);
-  }
+  const slots = new ListedSlots(p);
+  for (let slot = slots.next(); slot !== -1; slot = slots.next()) fn(slot);
   if (p.plus) for (const slot of p.plus) fn(slot);
 }
 

@@ -42,12 +42,11 @@ export class JournalCursor {
 
   /**
    * Hands every complete line from the position up to `until` (default: the end of the
-   * file) to `each` and moves past the last one. `each` may throw: the position then stays
+   * file, as `stat` finds it) to `each` and moves past the last one. `each` may throw: the position then stays
    * where it was, so the caller can roll back what it applied. Returns whether an
    * incomplete line follows at the end of the file (a write in progress, or a torn one).
    */
-  advance(each: (line: JournalLine) => void, until?: number): boolean {
-    const stat = this.journal.stat();
+  advance(each: (line: JournalLine) => void, until?: number, stat = this.journal.stat()): boolean {
     const end = Math.min(until ?? stat.size, stat.size);
     if (end <= this.pos.offset) return false;
     const lines = this.journal.readLines(this.pos.offset, end);

@@ -5,7 +5,7 @@ import { viewFromJournal } from './currentHeads';
 import { carriedTerms } from './carriedTerms';
 import { CurrentView } from './currentView';
 import { badLineWarning, entryLine, type ParsedLine, parseLine, type JournalEntry } from './entries';
-import { EMPTY_POSITION, type JournalFile, type JournalLine, type JournalPosition, positionAfter } from './journal';
+import { EMPTY_POSITION, type JournalFile, type JournalLine, type JournalPosition, type JournalStat, positionAfter } from './journal';
 import { JournalCursor } from './journalCursor';
 import { inTransaction, LoadedDatabase } from './loadedDatabase';
 import { loadSnapshot, snapshotFromNewerRelease, writeSnapshot } from './snapshot';
@@ -30,6 +30,14 @@ export interface JournalSyncFiles {
  * costs little and the first checkpoint saves a snapshot as well.
  */
 export const VIEW_FIRST_FROM = 1 << 20;
+
+/** What applyLines reads to (default: the file's end), whether it warns of bad lines and records the lines' keys, and the journal's stat when the caller has one. */
+interface ApplyOptions {
+  until?: number;
+  warn?: boolean;
+  record?: boolean;
+  stat?: JournalStat;
+}
 
 /**
  * The store's two caches kept in step with the journal: the CurrentView (searches) and,
@@ -119,11 +127,7 @@ export class JournalSync {
     this.deferDb = true;
     try {
       const stat = this.files.journal.stat();
-      if (!this.cursor.diverged(stat)) {
-        // Nothing appended since (every write of a process finds its own journal so): no read, no transaction.
-        if (stat.size <= this.cursor.position.offset) return false;
-        return this.applyLines();
-      }
+      if (!this.cursor.diverged(stat)) return this.applyLines({ stat });
       return this.files.incremental === false ? undefined : this.reconcile();
     } finally {
       this.deferDb = false;
@@ -196,10 +200,10 @@ export class JournalSync {
         // view has these lines, and their keys).
         this.cursor.moveTo(loaded.position);
         this.db = new LoadedDatabase(loaded.db, table);
-        this.applyLines(viewAt, false, false);
+        this.applyLines({ until: viewAt, warn: false, record: false });
       } else {
         // The snapshot is newer (another process checkpointed): the view catches up to it.
-        this.applyLines(loaded.position.offset, false);
+        this.applyLines({ until: loaded.position.offset, warn: false });
         this.db = new LoadedDatabase(loaded.db, table);
       }
       return table;
@@ -209,15 +213,22 @@ export class JournalSync {
 
   /**
    * Applies complete journal lines from our position up to `until` (default: the end of
-   * the file) to the view and, when loaded, the database. True when an incomplete line follows.
+   * the file, as `stat` finds it) to the view and, when loaded, the database. True when an
+   * incomplete line follows. Nothing appended since (what every write of a process finds):
+   * no read and no database transaction.
    */
-  private applyLines(until?: number, warn = true, record = true): boolean {
+  private applyLines({ until, warn = true, record = true, stat = this.files.journal.stat() }: ApplyOptions = {}): boolean {
+    if (Math.min(until ?? stat.size, stat.size) <= this.cursor.position.offset) return false;
     return inTransaction(this.db?.sql, () =>
-      this.cursor.advance((line) => {
-        const parsed = parseLine(line.text);
-        this.applyParsed(parsed, line, warn);
-        if (record) this.lines.record(lineKey(parsed, line.text), line);
-      }, until),
+      this.cursor.advance(
+        (line) => {
+          const parsed = parseLine(line.text);
+          this.applyParsed(parsed, line, warn);
+          if (record) this.lines.record(lineKey(parsed, line.text), line);
+        },
+        until,
+        stat,
+      ),
     );
   }
 
