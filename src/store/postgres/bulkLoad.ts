@@ -5,7 +5,8 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { StorageError } from '../../core/errors';
 import type { StoredVersion } from '../../core/ports/store';
 import { isNewer } from '../../core/ports/versionOrder';
-import { CsvLines } from './csvLines';
+import { ChunkPool, copyChunks } from './copyChunks';
+import { CHUNK, CsvLines } from './csvLines';
 import { HEAD_COLUMNS, type LoadedHead, LOADED_HEAD_TRIGGERS, VERSION_COLUMNS, versionLine } from './loadLines';
 import { LineEncoder } from './loadThreads';
 import { foldTermChanges } from './termCounts';
@@ -117,8 +118,9 @@ async function loadVersions(
   const heads = new Map<string, Head>();
   let read = 0;
   let added = 0;
-  const out = new CsvLines();
-  async function* lines(): AsyncIterable<Buffer> {
+  const pool = new ChunkPool(CHUNK);
+  const out = new CsvLines(pool);
+  async function* lines(): AsyncIterable<Buffer[]> {
     for await (const batch of batches) {
       read += batch.length;
       // As an import's statement would: a rowId stored already or a purged id's row is left out.
@@ -136,10 +138,10 @@ async function loadVersions(
           if (isNewer(r, head.row)) Object.assign(head, { row: r, seq });
         }
       }
-      yield* out.take();
+      yield out.take();
     }
   }
-  await pipeline(Readable.from(lines()), client.query(copyFrom(`COPY memory_versions (${VERSION_COLUMNS}) FROM STDIN (FORMAT csv)`)));
+  await copyChunks(client.query(copyFrom(`COPY memory_versions (${VERSION_COLUMNS}) FROM STDIN (FORMAT csv)`)), lines(), pool);
   const { rows: got } = await client.query<{ n: number; lo: string | null; hi: string | null }>(
     'SELECT count(*)::int AS n, min(seq)::text AS lo, max(seq)::text AS hi FROM memory_versions',
   );

@@ -2,14 +2,21 @@
 // some 2 GB of versions at 1M memories, and building each line as strings (a quoted copy of every
 // field, then the line, then the batch) made the client collect garbage for longer than it encoded.
 
+import type { ChunkPool } from './copyChunks';
+
 /** Bytes a chunk starts with; a field larger than what is left starts the next chunk. */
-const CHUNK = 1 << 22;
+export const CHUNK = 1 << 22;
 
 export class CsvLines {
   private chunks: Buffer[] = [];
-  private buf = Buffer.allocUnsafe(CHUNK);
+  private buf: Buffer;
   private pos = 0;
   private first = true;
+
+  /** @param pool where the buffers of CHUNK bytes come from (copyChunks.ts gives them back once sent); new ones when absent */
+  constructor(private readonly pool?: ChunkPool) {
+    this.buf = this.fresh(CHUNK);
+  }
 
   /** A text field, always quoted (so an empty text is not NULL), `"` doubled; null or undefined is NULL. */
   text(v: string | null | undefined): this {
@@ -39,11 +46,13 @@ export class CsvLines {
 
   /** The bytes written since the last call, and starts afresh (the buffers are the caller's). */
   take(): Buffer[] {
-    if (this.pos) this.chunks.push(this.buf.subarray(0, this.pos));
+    if (this.pos) {
+      this.chunks.push(this.buf.subarray(0, this.pos));
+      this.buf = this.fresh(CHUNK);
+      this.pos = 0;
+    }
     const out = this.chunks;
     this.chunks = [];
-    this.buf = Buffer.allocUnsafe(CHUNK);
-    this.pos = 0;
     return out;
   }
 
@@ -57,7 +66,13 @@ export class CsvLines {
   private room(bytes: number): void {
     if (this.pos + bytes <= this.buf.length) return;
     if (this.pos) this.chunks.push(this.buf.subarray(0, this.pos));
-    this.buf = Buffer.allocUnsafe(Math.max(CHUNK, bytes));
+    this.buf = this.fresh(bytes);
     this.pos = 0;
+  }
+
+  /** A buffer for at least `bytes`: CHUNK bytes, from the pool when there is one, or as many as a larger field needs. */
+  private fresh(bytes: number): Buffer {
+    if (bytes > CHUNK) return Buffer.allocUnsafe(bytes);
+    return this.pool?.take() ?? Buffer.allocUnsafe(CHUNK);
   }
 }
