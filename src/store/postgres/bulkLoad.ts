@@ -1,5 +1,3 @@
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { PoolClient } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { StorageError } from '../../core/errors';
@@ -166,7 +164,7 @@ async function copyHeads(client: PoolClient, project: string, heads: Head[], hea
   const { rows } = await client.query<{ xid: string }>('SELECT pg_current_xact_id()::text AS xid');
   const encoder = new LineEncoder({ project, xid: rows[0]!.xid });
   try {
-    async function* lines(): AsyncIterable<Buffer> {
+    async function* lines(): AsyncIterable<Buffer[]> {
       const asked: Array<Promise<Buffer[]>> = [];
       for (let i = 0; i < heads.length; i += headsPerChunk) {
         const batch: LoadedHead[] = heads.slice(i, i + headsPerChunk).map(({ row, seq, maxVersion }) => ({ row, seq, maxVersion }));
@@ -174,11 +172,12 @@ async function copyHeads(client: PoolClient, project: string, heads: Head[], hea
         // Awaited in turn below; until then a failure must not count as unhandled.
         written.catch(() => undefined);
         asked.push(written);
-        if (asked.length > AHEAD) yield* await asked.shift()!;
+        if (asked.length > AHEAD) yield await asked.shift()!;
       }
-      while (asked.length) yield* await asked.shift()!;
+      while (asked.length) yield await asked.shift()!;
     }
-    await pipeline(Readable.from(lines()), client.query(copyFrom(`COPY memory_heads (${HEAD_COLUMNS}) FROM STDIN (FORMAT csv)`)));
+    // The threads write their next lines in the buffers of the ones sent.
+    await copyChunks(client.query(copyFrom(`COPY memory_heads (${HEAD_COLUMNS}) FROM STDIN (FORMAT csv)`)), lines(), encoder);
     const { terms, counts } = await encoder.counts();
     await client.query(triggers('ENABLE'));
     await client.query('INSERT INTO memory_term_changes (project, term, d) SELECT $1, unnest($2::text[]), unnest($3::bigint[])', [

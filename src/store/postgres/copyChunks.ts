@@ -7,8 +7,13 @@ import type { Writable } from 'node:stream';
 // grows by tens of megabytes starts a collection of the whole heap, freed or not. Measured at 1M,
 // the versions' COPY took 56-67 s with new buffers and 40 s with buffers used again.
 
+/** Where copyChunks gives back the chunks the socket has sent. */
+export interface ChunkSink {
+  give(chunk: Buffer): void;
+}
+
 /** The buffers lines are written in (csvLines.ts), each `size` bytes; a buffer given back is handed out again. */
-export class ChunkPool {
+export class ChunkPool implements ChunkSink {
   private readonly free: Buffer[] = [];
 
   constructor(readonly size: number) {}
@@ -32,14 +37,14 @@ interface Submitted {
 
 /**
  * Writes each batch of chunks into `copy` (pg-copy-streams' `from`, already given to the client),
- * waiting while it asks to, then ends it; gives every chunk back to `pool` once the connection's
+ * waiting while it asks to, then ends it; gives every chunk to `pool` once the connection's
  * socket has sent it. A chunk's bytes are sent when no more bytes than it and the ones after it
  * are waiting, in the COPY stream and in the socket (both send in order; the socket's count
  * includes the message headers the COPY adds, so it errs towards waiting). When the socket
  * cannot be seen, no chunk is given back. A failure of the batches cancels the COPY; a failure
  * of the COPY stops the batches; either way the first error is thrown, after the COPY has ended.
  */
-export async function copyChunks(copy: Writable, batches: AsyncIterable<Buffer[]>, pool: ChunkPool): Promise<void> {
+export async function copyChunks(copy: Writable, batches: AsyncIterable<Buffer[]>, pool: ChunkSink): Promise<void> {
   const ended = new Promise<void>((resolve, reject) => {
     copy.once('finish', resolve);
     copy.on('error', reject);

@@ -2,6 +2,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { ChunkSink } from './copyChunks';
+import { CHUNK } from './csvLines';
 import type { HeadCounts, LoadedHead } from './loadLines';
 
 // The worker threads a load writes its heads' COPY lines in (loadWorker.ts, loadLines.ts). At 1M
@@ -19,8 +21,11 @@ export interface LoadWork {
   xid: string;
 }
 
-/** A request to a load thread: heads whose lines to write, or (null) the term counts of every head it wrote. */
-export type LoadRequest = LoadedHead[] | null;
+/**
+ * A request to a load thread: heads whose lines to write, with buffers of its earlier lines that
+ * have been sent (handed back to write in again); or (null) the term counts of every head it wrote.
+ */
+export type LoadRequest = { heads: LoadedHead[]; sent: ArrayBuffer[] } | null;
 
 /** Threads a load writes its lines in (the server's own work for them is the lighter part). */
 const LOAD_THREADS = Math.max(1, Math.min(2, os.availableParallelism()));
@@ -41,11 +46,13 @@ function loadThread(work: LoadWork): Worker {
 /**
  * Writes heads' lines in worker threads, a batch a call, each to the next thread in turn;
  * `counts` ends it with the term counts of every head written. A failure of a thread fails every
- * call waiting and every later one.
+ * call waiting and every later one. Lines given back once sent (`give`, a ChunkSink for
+ * copyChunks) go back to a thread with its next batch, to be written in again.
  */
-export class LineEncoder {
+export class LineEncoder implements ChunkSink {
   private readonly threads: LoadThread[];
   private next = 0;
+  private sent: ArrayBuffer[] = [];
 
   constructor(work: LoadWork, threads = LOAD_THREADS) {
     this.threads = Array.from({ length: threads }, () => new LoadThread(work));
@@ -54,8 +61,15 @@ export class LineEncoder {
   /** The lines of `heads`. */
   async lines(heads: LoadedHead[]): Promise<Buffer[]> {
     const thread = this.threads[this.next++ % this.threads.length]!;
-    const { chunks } = (await thread.ask(heads)) as { chunks: Uint8Array[] };
+    const sent = this.sent;
+    this.sent = [];
+    const { chunks } = (await thread.ask({ heads, sent }, sent)) as { chunks: Uint8Array[] };
     return chunks.map((c) => Buffer.from(c.buffer, c.byteOffset, c.byteLength));
+  }
+
+  /** Takes back a chunk of lines the socket has sent (its whole buffer, if the chunk is the start of one of CHUNK bytes). */
+  give(chunk: Buffer): void {
+    if (chunk.byteOffset === 0 && chunk.buffer.byteLength === CHUNK) this.sent.push(chunk.buffer as ArrayBuffer);
   }
 
   /** The term counts of every head written (HeadCounts.columns), summed over the threads. */
@@ -91,11 +105,11 @@ class LoadThread {
     this.worker.on('exit', (code) => fail(new Error(`a thread of the load stopped (exit code ${code})`)));
   }
 
-  ask(request: LoadRequest): Promise<unknown> {
+  ask(request: LoadRequest, transfer: ArrayBuffer[] = []): Promise<unknown> {
     if (this.failed) return Promise.reject(this.failed);
     return new Promise((resolve, reject) => {
       this.waiting.push({ resolve, reject });
-      this.worker.postMessage(request);
+      this.worker.postMessage(request, transfer);
     });
   }
 

@@ -1,22 +1,27 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { CsvLines } from './csvLines';
+import { ChunkPool } from './copyChunks';
+import { CHUNK, CsvLines } from './csvLines';
 import { HeadCounts, headLine } from './loadLines';
 import type { LoadRequest, LoadWork } from './loadThreads';
 
 // A thread a load writes its heads' lines in (loadThreads.ts): each batch of heads is answered
-// with their lines; `null` asks for the term counts of every head this thread wrote.
+// with their lines, written in the buffers of earlier lines the request hands back once sent (a
+// new buffer each time would be memory the load's thread keeps collecting: copyChunks.ts);
+// `null` asks for the term counts of every head this thread wrote.
 
 const { project, xid } = workerData as LoadWork;
 const port = parentPort!;
 const counts = new HeadCounts();
-const out = new CsvLines();
+const pool = new ChunkPool(CHUNK);
+const out = new CsvLines(pool);
 
 port.on('message', (request: LoadRequest) => {
   if (request === null) {
     port.postMessage({ counts: counts.columns() });
     return;
   }
-  for (const head of request) headLine(out, project, head, xid, counts);
+  for (const buffer of request.sent) pool.give(Buffer.from(buffer));
+  for (const head of request.heads) headLine(out, project, head, xid, counts);
   const chunks = out.take();
   // Each chunk is a buffer of its own (CsvLines): handed over, not copied.
   port.postMessage({ chunks }, [...new Set(chunks.map((c) => c.buffer as ArrayBuffer))]);
