@@ -18,9 +18,9 @@ export class ChunkPool implements ChunkSink {
 
   constructor(readonly size: number) {}
 
-  /** A buffer of `size` bytes, with whatever it held. */
+  /** A buffer of `size` bytes (its own memory, not a slice of a shared one), with whatever it held. */
   take(): Buffer {
-    return this.free.pop() ?? Buffer.allocUnsafe(this.size);
+    return this.free.pop() ?? Buffer.allocUnsafeSlow(this.size);
   }
 
   /** Gives back the buffer `chunk` was cut from (a chunk of another size's buffer is left to the collector). */
@@ -45,9 +45,14 @@ interface Submitted {
  * of the COPY stops the batches; either way the first error is thrown, after the COPY has ended.
  */
 export async function copyChunks(copy: Writable, batches: AsyncIterable<Buffer[]>, pool: ChunkSink): Promise<void> {
+  // pg-copy-streams reports the server's refusal as an event; the stream cannot be written after it.
+  let failure: Error | undefined;
   const ended = new Promise<void>((resolve, reject) => {
     copy.once('finish', resolve);
-    copy.on('error', reject);
+    copy.on('error', (err: Error) => {
+      failure ??= err;
+      reject(failure);
+    });
   });
   // Settled below; until then a failure must not count as unhandled.
   ended.catch(() => undefined);
@@ -63,6 +68,7 @@ export async function copyChunks(copy: Writable, batches: AsyncIterable<Buffer[]
   try {
     for await (const batch of batches) {
       for (const chunk of batch) {
+        if (failure) throw failure;
         const more = copy.write(chunk);
         written += chunk.length;
         sending.push({ chunk, end: written });
@@ -71,8 +77,11 @@ export async function copyChunks(copy: Writable, batches: AsyncIterable<Buffer[]
       }
     }
   } catch (err) {
-    copy.destroy(err as Error);
-    await ended.catch(() => undefined);
+    // The batches failed: the COPY is cancelled (the server stores none of it).
+    if (!failure) {
+      copy.destroy(err as Error);
+      await ended.catch(() => undefined);
+    }
     throw err;
   }
   copy.end();
