@@ -124,3 +124,19 @@ export const mochaHooks = {
     }
   },
 };
+
+/**
+ * Called in a `describe`: the suite needs PostgreSQL (requirePostgres: skipped without it, failed
+ * under CI=true), and what a test pushes on the returned list (freshDatabase's drops, stores'
+ * closes) runs after that test.
+ */
+export function postgresSuite(): Array<() => Promise<unknown>> {
+  const cleanup: Array<() => Promise<unknown>> = [];
+  before(async function () {
+    await requirePostgres(this);
+  });
+  afterEach(async () => {
+    for (const c of cleanup.splice(0)) await c();
+  });
+  return cleanup;
+}

@@ -25,9 +25,14 @@ export class ChunkPool implements ChunkSink {
 
   /** Gives back the buffer `chunk` was cut from (a chunk of another size's buffer is left to the collector). */
   give(chunk: Buffer): void {
-    if (chunk.byteOffset === 0 && chunk.buffer.byteLength === this.size)
-      this.free.push(Buffer.from(chunk.buffer as ArrayBuffer, 0, this.size));
+    const whole = wholeBuffer(chunk, this.size);
+    if (whole) this.free.push(Buffer.from(whole));
   }
+}
+
+/** The memory `chunk` was cut from, when the chunk starts it and it is `size` bytes (a buffer of a pool of that size). */
+export function wholeBuffer(chunk: Buffer, size: number): ArrayBuffer | undefined {
+  return chunk.byteOffset === 0 && chunk.buffer.byteLength === size ? (chunk.buffer as ArrayBuffer) : undefined;
 }
 
 /** What the COPY stream of pg-copy-streams exposes once submitted: the connection whose socket it writes to. */

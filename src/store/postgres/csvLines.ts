@@ -2,7 +2,7 @@
 // some 2 GB of versions at 1M memories, and building each line as strings (a quoted copy of every
 // field, then the line, then the batch) made the client collect garbage for longer than it encoded.
 
-import type { ChunkPool } from './copyChunks';
+import { ChunkPool } from './copyChunks';
 
 /** Bytes a chunk starts with; a field larger than what is left starts the next chunk. */
 export const CHUNK = 1 << 22;
@@ -13,8 +13,8 @@ export class CsvLines {
   private pos = 0;
   private first = true;
 
-  /** @param pool where the buffers of CHUNK bytes come from (copyChunks.ts gives them back once sent); new ones when absent */
-  constructor(private readonly pool?: ChunkPool) {
+  /** @param pool where the buffers of CHUNK bytes come from (copyChunks.ts gives them back once sent; a pool of its own when not given) */
+  constructor(private readonly pool = new ChunkPool(CHUNK)) {
     this.buf = this.fresh(CHUNK);
   }
 
@@ -70,9 +70,8 @@ export class CsvLines {
     this.pos = 0;
   }
 
-  /** A buffer for at least `bytes`: CHUNK bytes, from the pool when there is one, or as many as a larger field needs. */
+  /** A buffer for at least `bytes`: CHUNK bytes from the pool, or as many as a larger field needs. */
   private fresh(bytes: number): Buffer {
-    if (bytes > CHUNK) return Buffer.allocUnsafe(bytes);
-    return this.pool?.take() ?? Buffer.allocUnsafe(CHUNK);
+    return bytes > CHUNK ? Buffer.allocUnsafe(bytes) : this.pool.take();
   }
 }

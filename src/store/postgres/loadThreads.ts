@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { ChunkSink } from './copyChunks';
+import { type ChunkSink, wholeBuffer } from './copyChunks';
 import { CHUNK } from './csvLines';
 import type { HeadCounts, LoadedHead } from './loadLines';
 
@@ -69,7 +69,8 @@ export class LineEncoder implements ChunkSink {
 
   /** Takes back a chunk of lines the socket has sent (its whole buffer, if the chunk is the start of one of CHUNK bytes). */
   give(chunk: Buffer): void {
-    if (chunk.byteOffset === 0 && chunk.buffer.byteLength === CHUNK) this.sent.push(chunk.buffer as ArrayBuffer);
+    const whole = wholeBuffer(chunk, CHUNK);
+    if (whole) this.sent.push(whole);
   }
 
   /** The term counts of every head written (HeadCounts.columns), summed over the threads. */

@@ -10,7 +10,7 @@ import { loadIntoEmpty } from '../../../src/store/postgres/bulkLoad';
 import { textArray, tsvectorText } from '../../../src/store/postgres/loadLines';
 import { PgStore } from '../../../src/store/postgres/pgStore';
 import { openService, syntheticRows } from '../../helpers/builders';
-import { freshDatabase, PG_ADMIN_URL, requirePostgres, withClient } from '../../helpers/postgres';
+import { freshDatabase, PG_ADMIN_URL, postgresSuite, withClient } from '../../helpers/postgres';
 import { tmpDir } from '../../helpers/tmp';
 
 const PROJECT = 'p';
@@ -106,15 +106,7 @@ async function snapshot(url: string): Promise<Record<string, unknown>> {
 
 describe('PostgreSQL store: a load into an empty database (bulkLoad.ts)', function () {
   this.timeout(120_000);
-  const cleanup: Array<() => Promise<unknown>> = [];
-
-  before(async function () {
-    await requirePostgres(this);
-  });
-
-  afterEach(async () => {
-    for (const c of cleanup.splice(0)) await c();
-  });
+  const cleanup = postgresSuite();
 
   it('stores what importing the same rows batch by batch stores: versions, twins, heads, tags, term counts, indexes', async () => {
     const { rows, repeated } = rowsWithEveryRule();

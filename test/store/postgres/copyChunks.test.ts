@@ -4,7 +4,7 @@ import type { Client } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { ChunkPool, copyChunks } from '../../../src/store/postgres/copyChunks';
 import { CHUNK, CsvLines } from '../../../src/store/postgres/csvLines';
-import { freshDatabase, requirePostgres, withClient } from '../../helpers/postgres';
+import { freshDatabase, postgresSuite, withClient } from '../../helpers/postgres';
 
 /** A line's text: long and different for every line, so a buffer written in again too soon shows in what the server stored. */
 function text(n: number): string {
@@ -13,15 +13,7 @@ function text(n: number): string {
 
 describe('PostgreSQL: COPY lines in buffers used again once sent (copyChunks.ts)', function () {
   this.timeout(120_000);
-  const cleanup: Array<() => Promise<unknown>> = [];
-
-  before(async function () {
-    await requirePostgres(this);
-  });
-
-  afterEach(async () => {
-    for (const c of cleanup.splice(0)) await c();
-  });
+  const cleanup = postgresSuite();
 
   async function table(c: Client): Promise<void> {
     await c.query('CREATE TABLE lines (n integer NOT NULL CHECK (n >= 0), s text NOT NULL)');
