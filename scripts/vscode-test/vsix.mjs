@@ -229,6 +229,23 @@ const visible = (selector, text) => {
   return (text === undefined ? loc : loc.filter({ hasText: text })).first();
 };
 
+/**
+ * Accepts the open quick pick's row holding text with the keyboard, as a person would: Down
+ * until that row is the focused one, then Enter. Not a pointer click: a click waits for the row
+ * to hold still, and in one CI run a quick pick laid out again as it opened kept its row moving
+ * past the timeout ("element is not stable").
+ */
+async function choosePick(text) {
+  await visible(PICK_ROW, text).waitFor({ timeout: TIMEOUT });
+  await until(`"${text}" focused in the quick pick`, async () => {
+    const focused = visible(`${PICK_ROW}.focused`);
+    if ((await focused.count()) > 0 && (await focused.innerText()).includes(text)) return true;
+    await page.keyboard.press('ArrowDown');
+    return undefined;
+  });
+  await page.keyboard.press('Enter');
+}
+
 /** The labels of the Command Palette's rows for a query (the palette closed again after). */
 async function paletteRows(query) {
   await page.keyboard.press('F1');
@@ -522,7 +539,7 @@ try {
       await header.hover({ timeout: TIMEOUT });
       await header.locator('.action-label.codicon-toolbar-more').click({ timeout: TIMEOUT });
       await chooseFromMenu('Restore a Deleted Memory…');
-      await visible(PICK_ROW, SEED.description).click({ timeout: TIMEOUT });
+      await choosePick(SEED.description);
       const m = await until('the restore in the store', () => {
         const r = cli('read', id);
         return r.version === 4 ? r : undefined;
@@ -542,9 +559,9 @@ try {
       await page.keyboard.press('F1');
       await visible(PALETTE_INPUT).waitFor({ timeout: TIMEOUT });
       await page.keyboard.type('Agent Memory: Find Likely Duplicates');
-      await visible(PICK_ROW, 'Find Likely Duplicates').click({ timeout: TIMEOUT });
-      await visible(PICK_ROW, 'Vite dev server HMR').click({ timeout: TIMEOUT });
-      await visible(PICK_ROW, 'Merge into A').click({ timeout: TIMEOUT });
+      await choosePick('Find Likely Duplicates');
+      await choosePick('Vite dev server HMR');
+      await choosePick('Merge into A');
       await answerDialog(description, 'Merge');
       const [kept, removed] = await until('the merge in the store', () => {
         const both = [cli('read', a.id), cli('read', b.id)];
