@@ -12,7 +12,7 @@ export interface ChunkSink {
   give(chunk: Buffer): void;
 }
 
-/** The buffers lines are written in (csvLines.ts), each `size` bytes; a buffer given back is handed out again. */
+/** The buffers lines are written in (copyRows.ts), each `size` bytes; a buffer given back is handed out again. */
 export class ChunkPool implements ChunkSink {
   private readonly free: Buffer[] = [];
 

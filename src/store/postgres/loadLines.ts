@@ -1,10 +1,10 @@
 import { type Analysis, analyzeMemory, CONTENT_MARK } from '../../core/search/analysis';
 import type { StoredVersion } from '../../core/ports/store';
-import type { CsvLines } from './csvLines';
+import type { CopyRows } from './copyRows';
 import { LIVE_TERM, STEM_MARK, TAG_MARK } from './termCounts';
 
-// A load's rows as COPY lines (bulkLoad.ts): the versions' written in the load's own thread, the
-// heads' in its worker threads (loadThreads.ts).
+// A load's rows for its binary COPYs (bulkLoad.ts, copyRows.ts): the versions' written in the
+// load's own thread, the heads' in its worker threads (loadThreads.ts).
 //
 // The versions: the columns versionPayload gives an import's statement.
 //
@@ -23,6 +23,10 @@ export const VERSION_COLUMNS = `project, row_id, id, version, op, description, t
 export const HEAD_COLUMNS =
   'project, id, seq, row_id, version, changed_at, deleted_at, max_version, description, tags, tag_stems, search_vector, xid, own_terms';
 
+/** Fields in a version's row and in a head's. */
+const VERSION_FIELDS = VERSION_COLUMNS.split(',').length;
+const HEAD_FIELDS = HEAD_COLUMNS.split(',').length;
+
 /** The heads' triggers whose work headLine and HeadCounts do: turned off for a load's transaction only. */
 export const LOADED_HEAD_TRIGGERS = ['memory_heads_xid', 'memory_heads_own_terms', 'memory_heads_terms_insert'];
 
@@ -34,78 +38,53 @@ export interface LoadedHead {
   maxVersion: number;
 }
 
-/** A text[] as PostgreSQL reads one: every element quoted, `"` and `\` escaped. */
-export function textArray(items: readonly string[]): string {
-  let s = '{';
-  for (let i = 0; i < items.length; i++) {
-    const t = items[i]!;
-    s += `${i ? ',' : ''}"${t.includes('"') || t.includes('\\') ? t.replace(/[\\"]/g, '\\$&') : t}"`;
-  }
-  return `${s}}`;
-}
-
-/**
- * A tsvector as PostgreSQL reads one, equal to `array_to_tsvector` of `terms` followed by
- * `marked` with `mark` before each (flatTerms' form, the import's): every lexeme quoted, `'` and
- * `\` doubled; the server sorts them and drops repeats as array_to_tsvector does.
- */
-export function tsvectorText(terms: readonly string[], marked: readonly string[] = [], mark = ''): string {
-  let s = '';
-  const add = (t: string) => {
-    s += `${s ? ' ' : ''}'${t.includes("'") || t.includes('\\') ? t.replace(/['\\]/g, '$&$&') : t}'`;
-  };
-  for (const t of terms) add(t);
-  for (const t of marked) add(mark + t);
-  return s;
-}
-
-/** One version's line: the values versionPayload gives an import's statement, `twin` as twinFlags decided it. */
-export function versionLine(out: CsvLines, project: string, r: StoredVersion, twin: boolean): void {
+/** One version's row: the values versionPayload gives an import's statement, `twin` as twinFlags decided it. */
+export function versionLine(out: CopyRows, project: string, r: StoredVersion, twin: boolean): void {
   out
+    .row(VERSION_FIELDS)
     .text(project)
     .text(r.rowId)
     .text(r.id)
-    .raw(String(r.version))
+    .int4(r.version)
     .text(r.op)
     .text(r.description)
-    .text(textArray(r.tags))
+    .textArray(r.tags)
     .text(r.content)
-    .text(r.changedAt)
-    .text(r.deletedAt)
+    .timestamptz(r.changedAt)
+    .timestamptz(r.deletedAt)
     .text(r.author)
-    .raw(r.restoredFrom === null || r.restoredFrom === undefined ? '' : String(r.restoredFrom))
-    .text(r.citations?.length ? JSON.stringify(r.citations) : null)
+    .int4(r.restoredFrom)
+    .jsonb(r.citations?.length ? JSON.stringify(r.citations) : null)
     .text(r.channel)
     .text(r.proposedBy)
-    .raw(twin ? 't' : 'f')
-    .end();
+    .bool(twin);
 }
 
 /**
- * Writes `head`'s line, as the import's statement and the heads' triggers would store it in
+ * Writes `head`'s row, as the import's statement and the heads' triggers would store it in
  * transaction `xid`, and counts its terms into `counts`. The analysis's terms are distinct, and
  * its content terms distinct and none of its terms (analysis.ts): the lexemes as given.
  */
-export function headLine(out: CsvLines, project: string, head: LoadedHead, xid: string, counts: HeadCounts): void {
+export function headLine(out: CopyRows, project: string, head: LoadedHead, xid: string, counts: HeadCounts): void {
   const r = head.row;
   const a = analyzeMemory(r);
   out
+    .row(HEAD_FIELDS)
     .text(project)
     .text(r.id)
-    .raw(head.seq)
+    .int8(head.seq)
     .text(r.rowId)
-    .raw(String(r.version))
-    .text(r.changedAt)
-    .text(r.deletedAt)
-    .raw(String(head.maxVersion))
+    .int4(r.version)
+    .timestamptz(r.changedAt)
+    .timestamptz(r.deletedAt)
+    .int4(head.maxVersion)
     .text(r.description)
-    .text(textArray(r.tags))
-    .text(textArray(a.tagStems))
-    .text(tsvectorText(a.terms, a.contentTerms, CONTENT_MARK))
-    .raw(xid)
+    .textArray(r.tags)
+    .textArray(a.tagStems)
+    .tsvector(a.terms, a.contentTerms, CONTENT_MARK)
+    .int8(xid)
     // agent_memory_own_terms: the lexemes that are not content terms.
-    .raw(String(a.terms.length))
-    .end();
+    .int4(a.terms.length);
   if (r.deletedAt === null || r.deletedAt === undefined) counts.add(a, r.tags);
 }
 

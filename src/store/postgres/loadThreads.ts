@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { type ChunkSink, wholeBuffer } from './copyChunks';
-import { CHUNK } from './csvLines';
+import { CHUNK } from './copyRows';
 import type { HeadCounts, LoadedHead } from './loadLines';
 
 // The worker threads a load writes its heads' COPY lines in (loadWorker.ts, loadLines.ts). At 1M

@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { ChunkPool } from './copyChunks';
-import { CHUNK, CsvLines } from './csvLines';
+import { CHUNK, CopyRows } from './copyRows';
 import { HeadCounts, headLine } from './loadLines';
 import type { LoadRequest, LoadWork } from './loadThreads';
 
@@ -13,7 +13,7 @@ const { project, xid } = workerData as LoadWork;
 const port = parentPort!;
 const counts = new HeadCounts();
 const pool = new ChunkPool(CHUNK);
-const out = new CsvLines(pool);
+const out = new CopyRows(pool);
 
 port.on('message', (request: LoadRequest) => {
   if (request === null) {
@@ -23,6 +23,6 @@ port.on('message', (request: LoadRequest) => {
   for (const buffer of request.sent) pool.give(Buffer.from(buffer));
   for (const head of request.heads) headLine(out, project, head, xid, counts);
   const chunks = out.take();
-  // Each chunk is a buffer of its own (CsvLines): handed over, not copied.
+  // Each chunk is a buffer of its own (CopyRows): handed over, not copied.
   port.postMessage({ chunks }, [...new Set(chunks.map((c) => c.buffer as ArrayBuffer))]);
 });

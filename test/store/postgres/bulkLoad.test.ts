@@ -7,7 +7,6 @@ import { ValidationError } from '../../../src/core/errors';
 import type { Store, StoredVersion } from '../../../src/core/ports/store';
 import { copyStore } from '../../../src/core/storeCopy';
 import { loadIntoEmpty } from '../../../src/store/postgres/bulkLoad';
-import { textArray, tsvectorText } from '../../../src/store/postgres/loadLines';
 import { PgStore } from '../../../src/store/postgres/pgStore';
 import { openService, syntheticRows } from '../../helpers/builders';
 import { freshDatabase, PG_ADMIN_URL, postgresSuite, withClient } from '../../helpers/postgres';
@@ -86,9 +85,10 @@ async function snapshot(url: string): Promise<Record<string, unknown>> {
   return withClient(url, async (c) => {
     const q = async (text: string) => (await c.query(text)).rows;
     return {
-      versions: await q(`SELECT seq, row_id, id, version, op, description, tags, content, changed_at, deleted_at, author, restored_from,
-        citations, channel, proposed_by, twin, db_role FROM memory_versions ORDER BY seq`),
-      heads: await q(`SELECT project, id, seq, row_id, version, changed_at, deleted_at, deleted, max_version, description, tags, tag_stems,
+      versions: await q(`SELECT seq, row_id, id, version, op, description, tags, content, changed_at::text, deleted_at::text, author,
+        restored_from, citations, channel, proposed_by, twin, db_role FROM memory_versions ORDER BY seq`),
+      heads:
+        await q(`SELECT project, id, seq, row_id, version, changed_at::text, deleted_at::text, deleted, max_version, description, tags, tag_stems,
         search_vector::text AS terms, own_terms FROM memory_heads ORDER BY id`),
       tags: await q('SELECT project, tag, id FROM memory_head_tags ORDER BY tag, id'),
       counts: await q(`SELECT project, term, sum(n)::int AS n FROM (
@@ -165,19 +165,6 @@ describe('PostgreSQL store: a load into an empty database (bulkLoad.ts)', functi
     assert.deepEqual(movedTags, ['build', 'wombat'], 'a tag repeated in a row is one tag row');
     const twins = (expected.versions as Array<{ row_id: string; twin: boolean }>).filter((r) => r.twin).map((r) => r.row_id);
     assert.deepEqual(twins, ['t-1b']);
-  });
-
-  it("writes text arrays and search vectors the server reads as the import's array_to_tsvector forms", async () => {
-    const lexemes = ["it's", 'back\\slash', 'two words', 'x:1', 'a,b', '"q"', 'naïve', '#c++', 'b', 'b', "''"];
-    const marked = ["o'k", 'b', 'back\\'];
-    await withClient(PG_ADMIN_URL, async (c) => {
-      const { rows } = await c.query<{ same: boolean; arr: string[] }>(
-        'SELECT $1::tsvector = array_to_tsvector($2::text[]) AS same, $3::text[] AS arr',
-        [tsvectorText(lexemes, marked, '~'), [...lexemes, ...marked.map((t) => `~${t}`)], textArray(lexemes)],
-      );
-      assert.equal(rows[0]!.same, true);
-      assert.deepEqual(rows[0]!.arr, lexemes);
-    });
   });
 
   it('reads nothing and returns undefined when any project of the database holds a memory, leaving its indexes', async () => {

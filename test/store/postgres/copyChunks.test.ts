@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Client } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { ChunkPool, copyChunks } from '../../../src/store/postgres/copyChunks';
-import { CHUNK, CsvLines } from '../../../src/store/postgres/csvLines';
+import { CHUNK, COPY_HEADER, COPY_TRAILER, CopyRows } from '../../../src/store/postgres/copyRows';
 import { freshDatabase, postgresSuite, withClient } from '../../helpers/postgres';
 
 /** A line's text: long and different for every line, so a buffer written in again too soon shows in what the server stored. */
@@ -24,14 +24,15 @@ describe('PostgreSQL: COPY lines in buffers used again once sent (copyChunks.ts)
     await withClient(url, async (c) => {
       await table(c);
       const pool = new ChunkPool(CHUNK);
-      const out = new CsvLines(pool);
+      const out = new CopyRows(pool);
       const buffers = new Set<ArrayBufferLike>();
       let chunks = 0;
       const expected = createHash('md5');
       const N = 40_000;
       async function* batches(): AsyncIterable<Buffer[]> {
+        yield [COPY_HEADER];
         for (let n = 0; n < N; n++) {
-          out.text(String(n)).text(text(n)).end();
+          out.row(2).int4(n).text(text(n));
           expected.update(text(n));
           if (n % 2000 === 1999 || n === N - 1) {
             const taken = out.take();
@@ -40,8 +41,9 @@ describe('PostgreSQL: COPY lines in buffers used again once sent (copyChunks.ts)
             yield taken;
           }
         }
+        yield [COPY_TRAILER];
       }
-      await copyChunks(c.query(copyFrom('COPY lines (n, s) FROM STDIN (FORMAT csv)')), batches(), pool);
+      await copyChunks(c.query(copyFrom('COPY lines (n, s) FROM STDIN (FORMAT binary)')), batches(), pool);
       const { rows } = await c.query<{ n: number; md5: string }>(
         "SELECT count(*)::int AS n, md5(string_agg(s, '' ORDER BY n)) AS md5 FROM lines",
       );
@@ -64,21 +66,26 @@ describe('PostgreSQL: COPY lines in buffers used again once sent (copyChunks.ts)
       const expected = createHash('md5');
       const N = 20_000;
       async function* batches(): AsyncIterable<Buffer[]> {
+        yield [COPY_HEADER];
         for (let n = 0; n < N; n += 100) {
           const batch: Buffer[] = [];
           for (let k = n; k < n + 100; k++) {
-            // One line a chunk, filling it: `k,"<text>"`.
+            // One row a chunk, filling it: 2 fields, k (4 bytes), the text (the rest).
             const buffer = pool.take();
-            const head = `${k},"`;
-            const s = text(k).slice(0, SIZE - head.length - 2);
-            buffer.write(`${head}${s}"\n`, 'latin1');
+            const s = text(k).slice(0, SIZE - 14);
+            buffer.writeInt16BE(2, 0);
+            buffer.writeInt32BE(4, 2);
+            buffer.writeInt32BE(k, 6);
+            buffer.writeInt32BE(s.length, 10);
+            buffer.write(s, 14, 'latin1');
             expected.update(s);
             batch.push(buffer);
           }
           yield batch;
         }
+        yield [COPY_TRAILER];
       }
-      await copyChunks(c.query(copyFrom('COPY lines (n, s) FROM STDIN (FORMAT csv)')), batches(), pool);
+      await copyChunks(c.query(copyFrom('COPY lines (n, s) FROM STDIN (FORMAT binary)')), batches(), pool);
       const { rows } = await c.query<{ n: number; md5: string }>(
         "SELECT count(*)::int AS n, md5(string_agg(s, '' ORDER BY n)) AS md5 FROM lines",
       );
@@ -90,19 +97,20 @@ describe('PostgreSQL: COPY lines in buffers used again once sent (copyChunks.ts)
     const url = await freshDatabase(cleanup);
     await withClient(url, async (c) => {
       await table(c);
-      const copy = c.query(copyFrom('COPY lines (n, s) FROM STDIN (FORMAT csv)'));
+      const copy = c.query(copyFrom('COPY lines (n, s) FROM STDIN (FORMAT binary)'));
       const refused = new Promise((resolve) => copy.once('error', resolve));
       let read = 0;
       let stopped = false;
       async function* batches(): AsyncIterable<Buffer[]> {
         try {
+          yield [COPY_HEADER];
           for (let b = 0; b < 10; b++) {
             read++;
-            const out = new CsvLines();
+            const out = new CopyRows();
             out
-              .text(String(b === 1 ? -1 : b))
-              .text('x')
-              .end();
+              .row(2)
+              .int4(b === 1 ? -1 : b)
+              .text('x');
             yield out.take();
             // Once the server has said no, the next batch is the last one asked for.
             if (b >= 1) await refused;
@@ -123,13 +131,13 @@ describe('PostgreSQL: COPY lines in buffers used again once sent (copyChunks.ts)
     await withClient(url, async (c) => {
       await table(c);
       async function* batches(): AsyncIterable<Buffer[]> {
-        const out = new CsvLines();
-        out.text('1').text('x').end();
-        yield out.take();
+        const out = new CopyRows();
+        out.row(2).int4(1).text('x');
+        yield [COPY_HEADER, ...out.take()];
         throw new Error('the source failed');
       }
       await assert.rejects(
-        copyChunks(c.query(copyFrom('COPY lines (n, s) FROM STDIN (FORMAT csv)')), batches(), new ChunkPool(CHUNK)),
+        copyChunks(c.query(copyFrom('COPY lines (n, s) FROM STDIN (FORMAT binary)')), batches(), new ChunkPool(CHUNK)),
         /the source failed/,
       );
       assert.equal((await c.query('SELECT count(*)::int AS n FROM lines')).rows[0].n, 0);
