@@ -28,11 +28,72 @@ const TEXT_OID = 25;
 /** PostgreSQL's epoch (2000-01-01T00:00:00Z), in milliseconds from the Unix epoch. */
 const PG_EPOCH_MS = Date.UTC(2000, 0, 1);
 
-/** A stored time (fields.ts: ISO-8601, UTC, milliseconds). */
-const STORED_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+/** Days in each month of a year that is not a leap year. */
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-/** The earliest stored time PostgreSQL takes as written (it has no year 0: `0000-…` is refused). */
-const FIRST_TIME_MS = Date.parse('0001-01-01T00:00:00.000Z');
+/** Milliseconds in 400 years of the Gregorian calendar (146,097 days, whatever the years). */
+const FOUR_CENTURIES_MS = 146_097 * 86_400_000;
+
+/** The number written in `text` from `at`, `count` digits; NaN when one is not a digit. */
+function digits(text: string, at: number, count: number): number {
+  let v = 0;
+  for (let i = at; i < at + count; i++) {
+    const d = text.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return NaN;
+    v = v * 10 + d;
+  }
+  return v;
+}
+
+/**
+ * The time a stored time (fields.ts: `2026-01-01T09:30:00.000Z`, ISO-8601, UTC, milliseconds)
+ * says, in milliseconds from the Unix epoch; NaN for another form, a day or time of day that is
+ * not one, or year 0 (PostgreSQL has none). Read by position: a regular expression, Date.parse
+ * and a check that the date did not roll over cost several times as much, twice a row.
+ */
+export function storedTimeMs(iso: string): number {
+  if (
+    iso.length !== 24 ||
+    iso.charCodeAt(4) !== 45 || // -
+    iso.charCodeAt(7) !== 45 ||
+    iso.charCodeAt(10) !== 84 || // T
+    iso.charCodeAt(13) !== 58 || // :
+    iso.charCodeAt(16) !== 58 ||
+    iso.charCodeAt(19) !== 46 || // .
+    iso.charCodeAt(23) !== 90 // Z
+  )
+    return NaN;
+  const year = digits(iso, 0, 4);
+  const month = digits(iso, 5, 2);
+  const day = digits(iso, 8, 2);
+  const hour = digits(iso, 11, 2);
+  const minute = digits(iso, 14, 2);
+  const second = digits(iso, 17, 2);
+  const ms = digits(iso, 20, 3);
+  if (!(year >= 1 && month >= 1 && month <= 12 && day >= 1 && hour <= 23 && minute <= 59 && second <= 59 && ms >= 0)) return NaN;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  if (day > (month === 2 && leap ? 29 : MONTH_DAYS[month - 1]!)) return NaN;
+  // Date.UTC takes years 0-99 as 1900-1999: asked 400 years later, the same calendar.
+  return Date.UTC(year + 400, month - 1, day, hour, minute, second, ms) - FOUR_CENTURIES_MS;
+}
+
+/** Text up to this long is written byte by byte when it is ASCII (most terms, tags, ids): cheaper than a call into the runtime. */
+const SHORT = 64;
+
+/** Writes `s` in UTF-8 into `b` at `at`; returns its bytes. `b` has room for 3 bytes a UTF-16 unit. */
+function put(b: Buffer, s: string, at: number): number {
+  const n = s.length;
+  if (n <= SHORT) {
+    let i = 0;
+    while (i < n) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) break;
+      b[at + i++] = c;
+    }
+    if (i === n) return n;
+  }
+  return b.write(s, at);
+}
 
 export class CopyRows {
   private chunks: Buffer[] = [];
@@ -56,7 +117,7 @@ export class CopyRows {
   text(v: string | null | undefined): this {
     if (v === null || v === undefined) return this.null();
     this.room(4 + v.length * 3);
-    const n = this.buf.write(v, this.pos + 4);
+    const n = put(this.buf, v, this.pos + 4);
     this.buf.writeInt32BE(n, this.pos);
     this.pos += 4 + n;
     return this;
@@ -98,8 +159,8 @@ export class CopyRows {
    */
   timestamptz(iso: string | null | undefined): this {
     if (iso === null || iso === undefined) return this.null();
-    const ms = STORED_TIME.test(iso) ? Date.parse(iso) : NaN;
-    if (!(ms >= FIRST_TIME_MS) || new Date(ms).toISOString() !== iso)
+    const ms = storedTimeMs(iso);
+    if (Number.isNaN(ms))
       throw new StorageError(`${JSON.stringify(iso)} is not a stored time (an ISO-8601 UTC time with milliseconds, years 0001-9999)`);
     // The microseconds, exactly, as two 32-bit halves (their count passes 2^53 in far years).
     const since = ms - PG_EPOCH_MS;
@@ -130,7 +191,7 @@ export class CopyRows {
       b.writeInt32BE(1, at + 4);
       at += 8;
       for (const t of items) {
-        const n = b.write(t, at + 4);
+        const n = put(b, t, at + 4);
         b.writeInt32BE(n, at);
         at += 4 + n;
       }
@@ -168,7 +229,7 @@ export class CopyRows {
     let at = start + 8;
     // Each lexeme: its bytes, a NUL, and its count of positions (uint16, none).
     const lexeme = (t: string) => {
-      at += b.write(t, at);
+      at += put(b, t, at);
       b[at] = 0;
       b[at + 1] = 0;
       b[at + 2] = 0;
@@ -176,7 +237,7 @@ export class CopyRows {
     };
     for (const t of terms) lexeme(t);
     for (const t of marked) {
-      at += b.write(mark, at);
+      at += put(b, mark, at);
       lexeme(t);
     }
     b.writeInt32BE(at - start - 4, start);

@@ -1,5 +1,6 @@
 import { type Analysis, analyzeMemory, CONTENT_MARK } from '../../core/search/analysis';
 import type { StoredVersion } from '../../core/ports/store';
+import { room } from '../../core/typedArrays';
 import type { CopyRows } from './copyRows';
 import { LIVE_TERM, STEM_MARK, TAG_MARK } from './termCounts';
 
@@ -97,17 +98,17 @@ export function headLine(out: CopyRows, project: string, head: LoadedHead, xid: 
  */
 export class HeadCounts {
   private live = 0;
-  private readonly terms = new Map<string, number>();
-  private readonly contentTerms = new Map<string, number>();
-  private readonly tags = new Map<string, number>();
-  private readonly stems = new Map<string, number>();
+  private readonly terms = new Tally();
+  private readonly contentTerms = new Tally();
+  private readonly tags = new Tally();
+  private readonly stems = new Tally();
 
   add(a: Pick<Analysis, 'terms' | 'contentTerms' | 'tagStems'>, tags: readonly string[]): void {
     this.live++;
-    for (const t of a.terms) bump(this.terms, t);
-    for (const t of a.contentTerms) bump(this.contentTerms, t);
-    for (let i = 0; i < tags.length; i++) if (tags.indexOf(tags[i]!) === i) bump(this.tags, tags[i]!);
-    for (const s of a.tagStems) bump(this.stems, s);
+    for (const t of a.terms) this.terms.add(t);
+    for (const t of a.contentTerms) this.contentTerms.add(t);
+    for (let i = 0; i < tags.length; i++) if (tags.indexOf(tags[i]!) === i) this.tags.add(tags[i]!);
+    for (const s of a.tagStems) this.stems.add(s);
   }
 
   /** The marked terms and their counts, as two arrays in the same order. */
@@ -124,14 +125,31 @@ export class HeadCounts {
       [this.tags, TAG_MARK],
       [this.stems, STEM_MARK],
     ] as const)
-      for (const [t, n] of kind) {
+      kind.forEach((t, n) => {
         terms.push(mark + t);
         counts.push(n);
-      }
+      });
     return { terms, counts };
   }
 }
 
-function bump(counts: Map<string, number>, key: string): void {
-  counts.set(key, (counts.get(key) ?? 0) + 1);
+/** Counts of strings: a string's number found once a count (a count kept in a map cost a lookup to read it and another to write it). */
+class Tally {
+  private readonly numbers = new Map<string, number>();
+  private counts = new Int32Array(1024);
+
+  add(key: string): void {
+    const n = this.numbers.get(key);
+    if (n !== undefined) this.counts[n]!++;
+    else {
+      const next = this.numbers.size;
+      this.numbers.set(key, next);
+      this.counts = room(this.counts, next);
+      this.counts[next] = 1;
+    }
+  }
+
+  forEach(fn: (key: string, count: number) => void): void {
+    for (const [key, n] of this.numbers) fn(key, this.counts[n]!);
+  }
 }

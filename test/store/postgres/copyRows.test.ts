@@ -3,7 +3,7 @@ import type { Client } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { StorageError } from '../../../src/core/errors';
 import { ChunkPool, copyChunks } from '../../../src/store/postgres/copyChunks';
-import { CHUNK, COPY_HEADER, COPY_TRAILER, CopyRows } from '../../../src/store/postgres/copyRows';
+import { CHUNK, COPY_HEADER, COPY_TRAILER, CopyRows, storedTimeMs } from '../../../src/store/postgres/copyRows';
 import { freshDatabase, postgresSuite, withClient } from '../../helpers/postgres';
 
 /** Sends what `out` holds, between the binary form's header and trailer, as one COPY into `table`. */
@@ -97,12 +97,38 @@ describe("PostgreSQL: a load's rows in COPY's binary form (copyRows.ts), read by
 
   it('refuses a time that is not a stored one (another form, no such day, year 0), naming it, and writes nothing of it', () => {
     const out = new CopyRows();
-    for (const t of ['2026-01-01T09:30:00Z', '2026-01-01T09:30:00.000+02:00', '2026-02-30T00:00:00.000Z', '0000-06-01T00:00:00.000Z', ''])
+    for (const t of [
+      '2026-01-01T09:30:00Z',
+      '2026-01-01T09:30:00.000+02:00',
+      '2026-02-30T00:00:00.000Z',
+      '2100-02-29T00:00:00.000Z',
+      '2026-04-31T00:00:00.000Z',
+      '2026-01-01T24:00:00.000Z',
+      '2026-01-01T09:60:00.000Z',
+      '2026-01-01 09:30:00.000Z',
+      '2026-01-01T09:30:0x.000Z',
+      '0000-06-01T00:00:00.000Z',
+      '',
+    ])
       assert.throws(
         () => out.timestamptz(t),
         (err: Error) => err instanceof StorageError && err.message.includes(JSON.stringify(t)),
         t,
       );
     assert.deepEqual(out.take(), []);
+  });
+
+  it('reads a stored time as the milliseconds it names, in every year from 1 to 9999 and on leap days', () => {
+    let seed = 7;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const first = Date.parse('0001-01-01T00:00:00.000Z');
+    const last = Date.parse('9999-12-31T23:59:59.999Z');
+    for (let i = 0; i < 20_000; i++) {
+      const ms = Math.floor(first + random() * (last - first));
+      const iso = new Date(ms).toISOString();
+      assert.equal(storedTimeMs(iso), ms, iso);
+    }
+    for (const iso of ['0004-02-29T12:00:00.000Z', '2000-02-29T00:00:00.000Z', '2024-02-29T23:59:59.999Z', '0099-12-31T23:59:59.999Z'])
+      assert.equal(storedTimeMs(iso), Date.parse(iso), iso);
   });
 });
