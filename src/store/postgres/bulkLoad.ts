@@ -4,7 +4,7 @@ import { StorageError } from '../../core/errors';
 import type { StoredVersion } from '../../core/ports/store';
 import { isNewer } from '../../core/ports/versionOrder';
 import { ChunkPool, copyChunks } from './copyChunks';
-import { CHUNK, COPY_HEADER, COPY_TRAILER, CopyRows } from './copyRows';
+import { CHUNK, CopyRows, framed } from './copyRows';
 import { HEAD_COLUMNS, type LoadedHead, LOADED_HEAD_TRIGGERS, VERSION_COLUMNS, versionLine } from './loadLines';
 import { LineEncoder } from './loadThreads';
 import { foldTermChanges } from './termCounts';
@@ -119,7 +119,6 @@ async function loadVersions(
   const pool = new ChunkPool(CHUNK);
   const out = new CopyRows(pool);
   async function* lines(): AsyncIterable<Buffer[]> {
-    yield [COPY_HEADER];
     for await (const batch of batches) {
       read += batch.length;
       // As an import's statement would: a rowId stored already or a purged id's row is left out.
@@ -144,9 +143,8 @@ async function loadVersions(
       }
       yield out.take();
     }
-    yield [COPY_TRAILER];
   }
-  await copyChunks(client.query(copyFrom(`COPY memory_versions (${VERSION_COLUMNS}) FROM STDIN (FORMAT binary)`)), lines(), pool);
+  await copyChunks(client.query(copyFrom(`COPY memory_versions (${VERSION_COLUMNS}) FROM STDIN (FORMAT binary)`)), framed(lines()), pool);
   const { rows: got } = await client.query<{ n: number; lo: string | null; hi: string | null }>(
     'SELECT count(*)::int AS n, min(seq)::text AS lo, max(seq)::text AS hi FROM memory_versions',
   );
@@ -173,7 +171,6 @@ async function copyHeads(client: PoolClient, project: string, heads: Head[], hea
   try {
     async function* lines(): AsyncIterable<Buffer[]> {
       const asked: Array<Promise<Buffer[]>> = [];
-      yield [COPY_HEADER];
       for (let i = 0; i < heads.length; i += headsPerChunk) {
         const batch: LoadedHead[] = heads.slice(i, i + headsPerChunk).map(({ row, seq, maxVersion }) => ({ row, seq, maxVersion }));
         const written = encoder.lines(batch);
@@ -183,10 +180,9 @@ async function copyHeads(client: PoolClient, project: string, heads: Head[], hea
         if (asked.length > AHEAD) yield await asked.shift()!;
       }
       while (asked.length) yield await asked.shift()!;
-      yield [COPY_TRAILER];
     }
     // The threads write their next lines in the buffers of the ones sent.
-    await copyChunks(client.query(copyFrom(`COPY memory_heads (${HEAD_COLUMNS}) FROM STDIN (FORMAT binary)`)), lines(), encoder);
+    await copyChunks(client.query(copyFrom(`COPY memory_heads (${HEAD_COLUMNS}) FROM STDIN (FORMAT binary)`)), framed(lines()), encoder);
     const { terms, counts } = await encoder.counts();
     await client.query(triggers('ENABLE'));
     await client.query('INSERT INTO memory_term_changes (project, term, d) SELECT $1, unnest($2::text[]), unnest($3::bigint[])', [

@@ -22,6 +22,13 @@ export const COPY_HEADER = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'lat
 /** What it ends with: a row of -1 fields. */
 export const COPY_TRAILER = Buffer.from([0xff, 0xff]);
 
+/** `batches` between the binary form's header and trailer: what `COPY … FROM STDIN (FORMAT binary)` reads. */
+export async function* framed(batches: AsyncIterable<Buffer[]>): AsyncIterable<Buffer[]> {
+  yield [COPY_HEADER];
+  yield* batches;
+  yield [COPY_TRAILER];
+}
+
 /** The text type's number, which each element of a text[] value names. */
 const TEXT_OID = 25;
 

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { Client } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { ChunkPool, copyChunks } from '../../../src/store/postgres/copyChunks';
-import { CHUNK, COPY_HEADER, COPY_TRAILER, CopyRows } from '../../../src/store/postgres/copyRows';
+import { CHUNK, CopyRows, framed } from '../../../src/store/postgres/copyRows';
 import { freshDatabase, postgresSuite, withClient } from '../../helpers/postgres';
 
 /** A line's text: long and different for every line, so a buffer written in again too soon shows in what the server stored. */
@@ -30,7 +30,6 @@ describe('PostgreSQL: COPY lines in buffers used again once sent (copyChunks.ts)
       const expected = createHash('md5');
       const N = 40_000;
       async function* batches(): AsyncIterable<Buffer[]> {
-        yield [COPY_HEADER];
         for (let n = 0; n < N; n++) {
           out.row(2).int4(n).text(text(n));
           expected.update(text(n));
@@ -41,9 +40,8 @@ describe('PostgreSQL: COPY lines in buffers used again once sent (copyChunks.ts)
             yield taken;
           }
         }
-        yield [COPY_TRAILER];
       }
-      await copyChunks(c.query(copyFrom('COPY lines (n, s) FROM STDIN (FORMAT binary)')), batches(), pool);
+      await copyChunks(c.query(copyFrom('COPY lines (n, s) FROM STDIN (FORMAT binary)')), framed(batches()), pool);
       const { rows } = await c.query<{ n: number; md5: string }>(
         "SELECT count(*)::int AS n, md5(string_agg(s, '' ORDER BY n)) AS md5 FROM lines",
       );
@@ -66,7 +64,6 @@ describe('PostgreSQL: COPY lines in buffers used again once sent (copyChunks.ts)
       const expected = createHash('md5');
       const N = 20_000;
       async function* batches(): AsyncIterable<Buffer[]> {
-        yield [COPY_HEADER];
         for (let n = 0; n < N; n += 100) {
           const batch: Buffer[] = [];
           for (let k = n; k < n + 100; k++) {
@@ -83,9 +80,8 @@ describe('PostgreSQL: COPY lines in buffers used again once sent (copyChunks.ts)
           }
           yield batch;
         }
-        yield [COPY_TRAILER];
       }
-      await copyChunks(c.query(copyFrom('COPY lines (n, s) FROM STDIN (FORMAT binary)')), batches(), pool);
+      await copyChunks(c.query(copyFrom('COPY lines (n, s) FROM STDIN (FORMAT binary)')), framed(batches()), pool);
       const { rows } = await c.query<{ n: number; md5: string }>(
         "SELECT count(*)::int AS n, md5(string_agg(s, '' ORDER BY n)) AS md5 FROM lines",
       );
@@ -103,7 +99,6 @@ describe('PostgreSQL: COPY lines in buffers used again once sent (copyChunks.ts)
       let stopped = false;
       async function* batches(): AsyncIterable<Buffer[]> {
         try {
-          yield [COPY_HEADER];
           for (let b = 0; b < 10; b++) {
             read++;
             const out = new CopyRows();
@@ -119,7 +114,7 @@ describe('PostgreSQL: COPY lines in buffers used again once sent (copyChunks.ts)
           stopped = true;
         }
       }
-      await assert.rejects(copyChunks(copy, batches(), new ChunkPool(CHUNK)), /lines_n_check/);
+      await assert.rejects(copyChunks(copy, framed(batches()), new ChunkPool(CHUNK)), /lines_n_check/);
       assert.equal(stopped, true);
       assert.ok(read <= 3, `${read} batches read`);
       assert.equal((await c.query('SELECT count(*)::int AS n FROM lines')).rows[0].n, 0);
@@ -133,11 +128,11 @@ describe('PostgreSQL: COPY lines in buffers used again once sent (copyChunks.ts)
       async function* batches(): AsyncIterable<Buffer[]> {
         const out = new CopyRows();
         out.row(2).int4(1).text('x');
-        yield [COPY_HEADER, ...out.take()];
+        yield out.take();
         throw new Error('the source failed');
       }
       await assert.rejects(
-        copyChunks(c.query(copyFrom('COPY lines (n, s) FROM STDIN (FORMAT binary)')), batches(), new ChunkPool(CHUNK)),
+        copyChunks(c.query(copyFrom('COPY lines (n, s) FROM STDIN (FORMAT binary)')), framed(batches()), new ChunkPool(CHUNK)),
         /the source failed/,
       );
       assert.equal((await c.query('SELECT count(*)::int AS n FROM lines')).rows[0].n, 0);

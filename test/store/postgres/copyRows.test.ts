@@ -3,17 +3,15 @@ import type { Client } from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { StorageError } from '../../../src/core/errors';
 import { ChunkPool, copyChunks } from '../../../src/store/postgres/copyChunks';
-import { CHUNK, COPY_HEADER, COPY_TRAILER, CopyRows, storedTimeMs } from '../../../src/store/postgres/copyRows';
+import { CHUNK, CopyRows, framed, storedTimeMs } from '../../../src/store/postgres/copyRows';
 import { freshDatabase, postgresSuite, withClient } from '../../helpers/postgres';
 
 /** Sends what `out` holds, between the binary form's header and trailer, as one COPY into `table`. */
 async function copyInto(c: Client, table: string, out: CopyRows): Promise<void> {
   async function* batches(): AsyncIterable<Buffer[]> {
-    yield [COPY_HEADER];
     yield out.take();
-    yield [COPY_TRAILER];
   }
-  await copyChunks(c.query(copyFrom(`COPY ${table} FROM STDIN (FORMAT binary)`)), batches(), new ChunkPool(CHUNK));
+  await copyChunks(c.query(copyFrom(`COPY ${table} FROM STDIN (FORMAT binary)`)), framed(batches()), new ChunkPool(CHUNK));
 }
 
 /** A stored time as the server gives it back, in the stored form. */
