@@ -16,11 +16,15 @@ import { ChunkPool } from './copyChunks';
 /** Bytes a chunk starts with; a field larger than what is left starts the next chunk. */
 export const CHUNK = 1 << 22;
 
-/** What a binary COPY's data starts with: the signature, no flags, no header extension. */
-export const COPY_HEADER = Buffer.concat([Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), Buffer.alloc(8)]);
+// The header and trailer are memory of their own (Buffer.alloc), not slices of Node's shared
+// pool, so no ChunkPool ever takes them back as a buffer to write in (copyChunks.ts).
 
-/** What it ends with: a row of -1 fields. */
-export const COPY_TRAILER = Buffer.from([0xff, 0xff]);
+/** What a binary COPY's data starts with: the signature, no flags, no header extension. */
+export const COPY_HEADER = Buffer.alloc(19);
+COPY_HEADER.write('PGCOPY\n\xff\r\n\0', 'latin1');
+
+/** What it ends with: a count of fields of -1. */
+export const COPY_TRAILER = Buffer.alloc(2, 0xff);
 
 /** `batches` between the binary form's header and trailer: what `COPY … FROM STDIN (FORMAT binary)` reads. */
 export async function* framed(batches: AsyncIterable<Buffer[]>): AsyncIterable<Buffer[]> {
