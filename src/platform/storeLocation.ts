@@ -19,6 +19,16 @@ export function defaultStoreDir(cwd: string): string {
   return path.join(workspaceRoot(cwd), STORE_FOLDER);
 }
 
+/**
+ * The store a folder given by hand names (`migrate --from/--to DIR`): the folder itself when it
+ * holds a journal, else its `.agent-memory` folder when that does (a workspace given by its root,
+ * as `--from .`); undefined when neither holds one.
+ */
+export function storeIn(dir: string): string | undefined {
+  for (const candidate of [dir, path.join(dir, STORE_FOLDER)]) if (fs.existsSync(path.join(candidate, 'journal.jsonl'))) return candidate;
+  return undefined;
+}
+
 /** The top folder of the git repository holding `cwd`, or undefined outside one (or without git). */
 function gitTopLevel(cwd: string): string | undefined {
   return gitOutput(['rev-parse', '--show-toplevel'], cwd);

@@ -291,3 +291,63 @@ describe('CLI on PostgreSQL: --store postgres://, AGENT_MEMORY_DATABASE_URL, mig
     assert.match(r.stderr, /cannot reach the PostgreSQL server at 127\.0\.0\.1:1 \(database none, user nobody\)/);
   });
 });
+
+describe('CLI migrate between folders: a workspace given by its root, a folder without a store (dist/cli.js in a child process)', function () {
+  this.timeout(60_000);
+
+  it("copies from and into a workspace's .agent-memory when given the workspace's folder", () => {
+    const ws = tmpDir();
+    const { id } = JSON.parse(
+      ok(
+        cli([
+          '--store',
+          path.join(ws, '.agent-memory'),
+          '--json',
+          'create',
+          '--description',
+          'Jest hangs on open handles',
+          '--tags',
+          'jest',
+          '--content',
+          'v1',
+        ]),
+      ),
+    ) as { id: string };
+    const other = tmpDir();
+    ok(
+      cli([
+        '--store',
+        path.join(other, '.agent-memory'),
+        'create',
+        '--description',
+        'Pnpm hoisting breaks eslint plugins',
+        '--tags',
+        'pnpm',
+        '--content',
+        'public-hoist-pattern',
+      ]),
+    );
+    // `--from .` in a workspace: its store, not an empty one in the workspace's root.
+    const out = spawnSync(process.execPath, [CLI, 'migrate', '--from', '.', '--to', other], {
+      cwd: ws,
+      encoding: 'utf8',
+      env: { ...process.env, AGENT_MEMORY_AUTHOR: 'cli-test@example.com', AGENT_MEMORY_DATABASE_URL: '', AGENT_MEMORY_PROJECT: '' },
+    });
+    assert.equal(out.status, 0, out.stderr);
+    assert.match(out.stdout, /1 version\(s\) added, 0 skipped/);
+    assert.equal(fs.existsSync(path.join(other, 'journal.jsonl')), false, 'nothing written beside the workspace store');
+    const copied = JSON.parse(ok(cli(['--store', path.join(other, '.agent-memory'), '--json', 'read', id]))) as { content: string };
+    assert.equal(copied.content, 'v1');
+  });
+
+  it('refuses a source folder that holds no store, naming where it looked, and writes nothing', () => {
+    const empty = tmpDir();
+    const to = tmpDir();
+    const r = cli(['migrate', '--from', empty, '--to', to]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /holds no store/);
+    assert.ok(r.stderr.includes(path.join(empty, '.agent-memory', 'journal.jsonl')), r.stderr);
+    assert.deepEqual(fs.readdirSync(to), []);
+    assert.deepEqual(fs.readdirSync(empty), []);
+  });
+});
