@@ -13,7 +13,7 @@ export const STORE_FOLDER = '.agent-memory';
 export function defaultStoreDir(cwd: string): string {
   for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
     const candidate = path.join(dir, STORE_FOLDER);
-    if (fs.existsSync(path.join(candidate, 'journal.jsonl'))) return candidate;
+    if (holdsStore(candidate)) return candidate;
     if (path.dirname(dir) === dir) break;
   }
   return path.join(workspaceRoot(cwd), STORE_FOLDER);
@@ -25,8 +25,12 @@ export function defaultStoreDir(cwd: string): string {
  * as `--from .`); undefined when neither holds one.
  */
 export function storeIn(dir: string): string | undefined {
-  for (const candidate of [dir, path.join(dir, STORE_FOLDER)]) if (fs.existsSync(path.join(candidate, 'journal.jsonl'))) return candidate;
-  return undefined;
+  return [dir, path.join(dir, STORE_FOLDER)].find(holdsStore);
+}
+
+/** Whether `dir` holds a store (its journal). */
+function holdsStore(dir: string): boolean {
+  return fs.existsSync(path.join(dir, 'journal.jsonl'));
 }
 
 /** The top folder of the git repository holding `cwd`, or undefined outside one (or without git). */

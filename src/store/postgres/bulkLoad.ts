@@ -127,7 +127,7 @@ async function loadVersions(
         // One lookup, not two: at 1M memories each costs about half a microsecond (the set no longer fits any cache).
         const storedBefore = stored.size;
         if (stored.add(r.rowId).size === storedBefore) continue;
-        const seq = String(first + added++);
+        const seq = first + added++;
         const head = heads.get(r.id);
         // A twin: a row whose number an earlier row of its id holds (twinFlags, across the whole load).
         versionLine(out, project, r, head?.numbers.includes(r.version) ?? false);

@@ -137,28 +137,19 @@ export class CopyRows {
   /** An integer field (int4); null or undefined is NULL. */
   int4(v: number | null | undefined): this {
     if (v === null || v === undefined) return this.null();
-    this.room(8);
-    this.buf.writeInt32BE(4, this.pos);
-    this.buf.writeInt32BE(v, this.pos + 4);
-    this.pos += 8;
+    this.buf.writeInt32BE(v, this.fixed(4));
     return this;
   }
 
-  /** A bigint or xid8 field, from its decimal digits (a sequence's number, a transaction's id). */
-  int8(digits: string): this {
-    this.room(12);
-    this.buf.writeInt32BE(8, this.pos);
-    this.buf.writeBigUInt64BE(BigInt(digits), this.pos + 4);
-    this.pos += 12;
+  /** A bigint or xid8 field (a sequence's number, a transaction's id). */
+  int8(v: bigint): this {
+    this.buf.writeBigUInt64BE(v, this.fixed(8));
     return this;
   }
 
   /** A boolean field. */
   bool(v: boolean): this {
-    this.room(5);
-    this.buf.writeInt32BE(1, this.pos);
-    this.buf[this.pos + 4] = v ? 1 : 0;
-    this.pos += 5;
+    this.buf[this.fixed(1)] = v ? 1 : 0;
     return this;
   }
 
@@ -178,11 +169,9 @@ export class CopyRows {
     const high = Math.floor(since / 2 ** 32);
     const low = (since - high * 2 ** 32) * 1000;
     const carry = Math.floor(low / 2 ** 32);
-    this.room(12);
-    this.buf.writeInt32BE(8, this.pos);
-    this.buf.writeInt32BE(high * 1000 + carry, this.pos + 4);
-    this.buf.writeUInt32BE(low - carry * 2 ** 32, this.pos + 8);
-    this.pos += 12;
+    const at = this.fixed(8);
+    this.buf.writeInt32BE(high * 1000 + carry, at);
+    this.buf.writeUInt32BE(low - carry * 2 ** 32, at + 4);
     return this;
   }
 
@@ -273,6 +262,15 @@ export class CopyRows {
     this.buf.writeInt32BE(-1, this.pos);
     this.pos += 4;
     return this;
+  }
+
+  /** Starts a field of `bytes` bytes (its length, then room for them); returns where its value goes. */
+  private fixed(bytes: number): number {
+    this.room(4 + bytes);
+    this.buf.writeInt32BE(bytes, this.pos);
+    const at = this.pos + 4;
+    this.pos = at + bytes;
+    return at;
   }
 
   /** Room for `bytes` more in the current buffer (a field is never split: the server does not mind, but it keeps the writes simple). */

@@ -34,7 +34,7 @@ export const LOADED_HEAD_TRIGGERS = ['memory_heads_xid', 'memory_heads_own_terms
 /** What a load keeps of a head until it writes it. */
 export interface LoadedHead {
   row: StoredVersion;
-  seq: string;
+  seq: number;
   /** The highest number any of its id's rows holds. */
   maxVersion: number;
 }
@@ -66,14 +66,14 @@ export function versionLine(out: CopyRows, project: string, r: StoredVersion, tw
  * transaction `xid`, and counts its terms into `counts`. The analysis's terms are distinct, and
  * its content terms distinct and none of its terms (analysis.ts): the lexemes as given.
  */
-export function headLine(out: CopyRows, project: string, head: LoadedHead, xid: string, counts: HeadCounts): void {
+export function headLine(out: CopyRows, project: string, head: LoadedHead, xid: bigint, counts: HeadCounts): void {
   const r = head.row;
   const a = analyzeMemory(r);
   out
     .row(HEAD_FIELDS)
     .text(project)
     .text(r.id)
-    .int8(head.seq)
+    .int8(BigInt(head.seq))
     .text(r.rowId)
     .int4(r.version)
     .timestamptz(r.changedAt)

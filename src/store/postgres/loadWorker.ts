@@ -9,7 +9,9 @@ import type { LoadRequest, LoadWork } from './loadThreads';
 // new buffer each time would be memory the load's thread keeps collecting: copyChunks.ts);
 // `null` asks for the term counts of every head this thread wrote.
 
-const { project, xid } = workerData as LoadWork;
+const { project } = workerData as LoadWork;
+// Read once: every head's row carries it.
+const xid = BigInt((workerData as LoadWork).xid);
 const port = parentPort!;
 const counts = new HeadCounts();
 const pool = new ChunkPool(CHUNK);

@@ -59,15 +59,15 @@ describe("PostgreSQL: a load's rows in COPY's binary form (copyRows.ts), read by
         out
           .row(8)
           .int4(i)
-          .int8('9007199254740993')
-          .int8('18446744073709551615')
+          .int8(9007199254740993n)
+          .int8(18446744073709551615n)
           .bool(i % 2 === 0)
           .timestamptz(t)
           .textArray(i === 0 ? [] : tags.slice(0, i * 2))
           .jsonb(i === 0 ? null : JSON.stringify({ path: 'src/a,b.ts', lines: [i, 'é"'] }))
           .tsvector(lexemes.slice(0, i * 3), marked.slice(0, i), '~');
       });
-      out.row(8).int4(9).int8('0').int8('1').bool(false).timestamptz(null).textArray(tags).jsonb(null).tsvector([]);
+      out.row(8).int4(9).int8(0n).int8(1n).bool(false).timestamptz(null).textArray(tags).jsonb(null).tsvector([]);
       await copyInto(c, 't', out);
       const { rows } = await c.query(
         `SELECT n, big::text, x::text, b, ${STORED} AS t, tags, j,

@@ -8,10 +8,10 @@ describe("A load's worker threads (loadThreads.ts)", function () {
   this.timeout(60_000);
 
   it('write the rows and counts this thread would, batch by batch in the order asked, over two threads', async () => {
-    const heads: LoadedHead[] = syntheticRows(300).map((row, i) => ({ row, seq: String(i + 1), maxVersion: row.version }));
+    const heads: LoadedHead[] = syntheticRows(300).map((row, i) => ({ row, seq: i + 1, maxVersion: row.version }));
     const out = new CopyRows();
     const counts = new HeadCounts();
-    for (const h of heads) headLine(out, 'p', h, '77', counts);
+    for (const h of heads) headLine(out, 'p', h, 77n, counts);
     const expected = Buffer.concat(out.take());
 
     const encoder = new LineEncoder({ project: 'p', xid: '77' }, 2);
@@ -31,7 +31,7 @@ describe("A load's worker threads (loadThreads.ts)", function () {
     const encoder = new LineEncoder({ project: 'p', xid: '1' }, 1);
     try {
       // A head without a row: the thread's handler throws, and the thread ends.
-      await assert.rejects(encoder.lines([{ seq: '1', maxVersion: 1 } as LoadedHead]), TypeError);
+      await assert.rejects(encoder.lines([{ seq: 1, maxVersion: 1 } as LoadedHead]), TypeError);
       await assert.rejects(encoder.lines([]), TypeError);
       await assert.rejects(encoder.counts(), TypeError);
     } finally {
